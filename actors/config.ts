@@ -1,0 +1,153 @@
+// Service configuration: one set of defaults, merged with an override, validated field by field,
+// frozen, and passed in explicitly. Every bound of the service is declared here.
+import { availableParallelism } from 'node:os';
+
+/** Bounds on every queue, buffer and table (TigerStyle "a limit on everything"). */
+export const limits = Object.freeze({
+  /** Orderflow-tracked pairs (spec section 8). */
+  trackedPairsMax: 100,
+  /** A tracked pair leaves the set only below this rank (hysteresis, DECISIONS.md). */
+  trackedRankExitMax: 110,
+  /** Listed markets across the main and builder dexes. */
+  marketsMax: 2000,
+  /** Shards (worker threads). */
+  shardsMax: 16,
+  /** Events a shard buffers for its pairs before it drops the oldest (and counts them). */
+  shardMailboxEventsMax: 200_000,
+  /** A request to a shard that gets no answer within this is abandoned. */
+  shardRequestTimeoutMs: 2_000,
+  /** A shard that does not answer a heartbeat within this is restarted. */
+  shardHeartbeatTimeoutMs: 1_000,
+  httpUrlBytesMax: 2_048,
+  httpHeaderBytesMax: 8_192,
+  httpBodyBytesMax: 1_048_576,
+  httpBackpressureBytesMax: 4_194_304,
+  webhookOutboxMax: 1_000_000,
+  webhookInFlightPerEndpointMax: 4,
+  webhookInFlightMax: 256,
+  mcpSessionsMax: 1_000,
+  walletsTrackedMax: 10_000,
+});
+
+export type FeedKind = 'sim' | 'live' | 'replay';
+
+export interface ServiceConfig {
+  readonly host: string;
+  readonly port: number;
+  readonly dataDir: string;
+  readonly feed: FeedKind;
+  /** The replay file when feed is 'replay'. */
+  readonly replayFile: string | null;
+  /** Replay and simulator speed, a multiple of real time; Infinity is `--speed max`. */
+  readonly speed: number;
+  /** Service clock start (epoch ms), or null for the wall clock. */
+  readonly clockStartMs: number | null;
+  /** false with `--limits off`: burst guard and daily quotas off (loopback only). */
+  readonly limitsEnabled: boolean;
+  readonly allowPrivateWebhooks: boolean;
+  readonly homeWsUrl: string;
+  readonly homeInfoUrl: string;
+  readonly corsOrigins: readonly string[];
+  /** Addresses or CIDRs of trusted reverse proxies (X-Forwarded-For). */
+  readonly trustProxy: readonly string[];
+  /** Serve /metrics to non-loopback peers too. */
+  readonly metricsPublic: boolean;
+  readonly shards: number;
+  /** How often shards publish snapshots: the producer cadence of the orderflow views. */
+  readonly cadenceMs: number;
+  /** How often the universe (screener, funding) is refreshed. */
+  readonly universeCadenceMs: number;
+  /** Daily quota of keyless requests per client IP. */
+  readonly keylessDailyLimit: number;
+  readonly chartBaseUrl: string;
+  readonly simSeed: number;
+  readonly logLevel: 'debug' | 'info' | 'warn' | 'error' | 'silent';
+}
+
+export const defaultConfig: ServiceConfig = Object.freeze({
+  host: '127.0.0.1',
+  port: 8080,
+  dataDir: './data',
+  feed: 'sim',
+  replayFile: null,
+  speed: 1,
+  clockStartMs: null,
+  limitsEnabled: true,
+  allowPrivateWebhooks: false,
+  homeWsUrl: 'wss://api.hyperliquid.xyz/ws',
+  homeInfoUrl: 'https://api.hyperliquid.xyz/info',
+  corsOrigins: Object.freeze(['*']),
+  trustProxy: Object.freeze([]),
+  metricsPublic: false,
+  shards: Math.max(1, Math.min(limits.shardsMax, availableParallelism())),
+  cadenceMs: 1_000,
+  universeCadenceMs: 5_000,
+  keylessDailyLimit: 10,
+  chartBaseUrl: 'http://127.0.0.1:8080/chart',
+  simSeed: 42,
+  logLevel: 'info',
+});
+
+/** A configuration value that is not what it should be; the message names the field. */
+export class ConfigError extends Error {
+  constructor(field: string, expected: string, found: unknown) {
+    super(`config.${field} must be ${expected} (was ${JSON.stringify(found) ?? String(found)})`);
+    this.name = 'ConfigError';
+  }
+}
+
+function check(ok: boolean, field: string, expected: string, found: unknown): void {
+  if (!ok) throw new ConfigError(field, expected, found);
+}
+
+const isInt = (v: unknown, min: number, max: number) =>
+  typeof v === 'number' && Number.isInteger(v) && v >= min && v <= max;
+
+/** Merges an override into the defaults, validates every field and freezes the result. */
+export function resolveConfig(override: Partial<ServiceConfig> = {}): ServiceConfig {
+  const c = { ...defaultConfig, ...override };
+  check(typeof c.host === 'string' && c.host.length > 0, 'host', 'a host name or address', c.host);
+  check(isInt(c.port, 0, 65535), 'port', 'an integer from 0 to 65535', c.port);
+  check(typeof c.dataDir === 'string' && c.dataDir.length > 0, 'dataDir', 'a path', c.dataDir);
+  check(['sim', 'live', 'replay'].includes(c.feed), 'feed', 'sim, live or replay:FILE', c.feed);
+  check(c.feed !== 'replay' || !!c.replayFile, 'replayFile', 'a file for replay', c.replayFile);
+  check(typeof c.speed === 'number' && c.speed > 0, 'speed', 'a positive number or max', c.speed);
+  check(
+    c.clockStartMs === null || Number.isFinite(c.clockStartMs),
+    'clockStartMs', 'an ISO 8601 instant', c.clockStartMs,
+  );
+  check(/^wss?:\/\//.test(c.homeWsUrl), 'homeWsUrl', 'a ws:// or wss:// URL', c.homeWsUrl);
+  check(/^https?:\/\//.test(c.homeInfoUrl), 'homeInfoUrl', 'an http(s) URL', c.homeInfoUrl);
+  check(isInt(c.shards, 1, limits.shardsMax), 'shards', `1 to ${limits.shardsMax}`, c.shards);
+  check(isInt(c.cadenceMs, 10, 60_000), 'cadenceMs', 'an integer from 10 to 60000', c.cadenceMs);
+  check(
+    isInt(c.universeCadenceMs, 10, 600_000),
+    'universeCadenceMs', 'an integer from 10 to 600000', c.universeCadenceMs,
+  );
+  check(
+    isInt(c.keylessDailyLimit, 0, 1e9),
+    'keylessDailyLimit', 'a non-negative integer', c.keylessDailyLimit,
+  );
+  check(
+    ['debug', 'info', 'warn', 'error', 'silent'].includes(c.logLevel),
+    'logLevel', 'debug, info, warn, error or silent', c.logLevel,
+  );
+  if (!c.limitsEnabled) {
+    check(isLoopbackHost(c.host), 'limitsEnabled', 'on unless host is loopback', c.host);
+  }
+  return Object.freeze({
+    ...c,
+    corsOrigins: Object.freeze([...c.corsOrigins]),
+    trustProxy: Object.freeze([...c.trustProxy]),
+  });
+}
+
+export function isLoopbackHost(host: string): boolean {
+  return host === 'localhost' || host === '::1' || /^127\.\d+\.\d+\.\d+$/.test(host);
+}
+
+// Relationship asserts between the bounds, checked once at load.
+if (limits.trackedRankExitMax < limits.trackedPairsMax) throw new Error('rank exit < tracked');
+if (limits.webhookInFlightPerEndpointMax > limits.webhookInFlightMax) {
+  throw new Error('per-endpoint in-flight bound exceeds the overall bound');
+}
