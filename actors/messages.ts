@@ -202,3 +202,22 @@ export interface UsageCounters {
   /** Adds one and returns the new count. */
   increment(identity: string, dayKey: string): number;
 }
+
+/** One closed OHLCV bar with its flow, as the bars kernel produces it. Notional in USD. */
+export interface Bar {
+  readonly symbol: string;
+  readonly timeframe: Timeframe;
+  /** Bar open time, epoch ms, aligned to the timeframe in UTC. */
+  readonly openMs: number;
+  readonly open: number;
+  readonly high: number;
+  readonly low: number;
+  readonly close: number;
+  /** Base units traded. */
+  readonly volume: number;
+  readonly buyNotional: number;
+  readonly sellNotional: number;
+  /** CVD (USD) at the bar's close. */
+  readonly cvdClose: number;
+  readonly trades: number;
+}
