@@ -221,3 +221,37 @@ export interface Bar {
   readonly cvdClose: number;
   readonly trades: number;
 }
+
+// ---------------------------------------------------------------------------------------------
+// Shard -> supervisor.
+
+/** A large print with the addresses it names, for wallet discovery. */
+export interface WhalePrint {
+  readonly symbol: string;
+  readonly tsMs: number;
+  readonly price: number;
+  readonly notional: number;
+  readonly side: 1 | -1;
+  readonly buyer: string | null;
+  readonly seller: string | null;
+}
+
+/** Something a pair actor detected that leaves the shard: an entry signal or an alert firing. */
+export interface PairOutbound {
+  readonly kind: 'entry_signal' | 'alert' | 'bar';
+  readonly symbol: string;
+  readonly tsMs: number;
+  readonly data: Readonly<Record<string, unknown>>;
+}
+
+/** Once per cadence: every changed pair's views, plus what was detected since the last one. */
+export interface ShardPublish {
+  readonly type: 'shardPublish';
+  readonly shardId: number;
+  readonly generation: number;
+  readonly pairs: readonly PairViews[];
+  readonly whalePrints: readonly WhalePrint[];
+  readonly outbound: readonly PairOutbound[];
+  /** Events dropped by full mailboxes since the shard started. */
+  readonly droppedEvents: number;
+}

@@ -1,12 +1,74 @@
-// `orderflow serve`: placeholder until its issue lands.
+// `orderflow serve`: runs the service in the foreground until SIGINT or SIGTERM.
+import { ConfigError, resolveConfig } from '../../actors/config.js';
+import { createLogger } from '../../actors/logger.js';
+import { startService } from '../../actors/runtime/service.js';
 import type { Command } from '../cli.js';
-import { UsageError } from '../cli.js';
+import { parseOptions, UsageError } from '../cli.js';
+import { serveOverride } from '../serve-config.js';
+
+const usage = `usage: orderflow serve [options]
+
+  --port N             HTTP port (default 8080; 0 picks a free port)
+  --host H             listen address (default 127.0.0.1)
+  --data-dir D         data directory (default ./data)
+  --feed F             sim (default), live, or replay:FILE
+  --speed X            replay/simulator speed: a multiple of real time, or max
+  --clock-start ISO    start the service clock at this instant
+  --limits on|off      burst guard and daily quotas (off only on a loopback host)
+  --shards N           worker threads for the pair actors (default: number of cores)
+  --log-level L        debug, info, warn, error or silent
+
+Environment: ORDERFLOW_PORT, ORDERFLOW_HOST, ORDERFLOW_DATA_DIR, ORDERFLOW_FEED, ORDERFLOW_SPEED,
+ORDERFLOW_CLOCK_START, ORDERFLOW_LIMITS, ORDERFLOW_SHARDS, ORDERFLOW_LOG_LEVEL,
+ORDERFLOW_ALLOW_PRIVATE_WEBHOOKS=1, ORDERFLOW_HOME_WS_URL, ORDERFLOW_HOME_INFO_URL,
+ORDERFLOW_CORS_ORIGINS, ORDERFLOW_TRUST_PROXY, ORDERFLOW_KEYLESS_DAILY_LIMIT.
+SIGINT or SIGTERM stops the service gracefully within 5 s (exit code 0).
+`;
+
+/** Hard deadline for a graceful stop (DECISIONS.md: within 5 s). */
+const shutdownDeadlineMs = 4_500;
 
 export const command: Command = {
   name: 'serve',
-  summary: 'serve',
-  usage: 'usage: orderflow serve (not available yet)\n',
-  async run() {
-    throw new UsageError('serve is not available in this build yet');
+  summary: 'run the service',
+  usage,
+  async run(argv, io) {
+    const { values } = parseOptions(argv, {
+      port: { type: 'string' }, host: { type: 'string' }, 'data-dir': { type: 'string' },
+      feed: { type: 'string' }, speed: { type: 'string' }, 'clock-start': { type: 'string' },
+      limits: { type: 'string' }, shards: { type: 'string' }, 'log-level': { type: 'string' },
+    });
+    let config;
+    try {
+      config = resolveConfig(serveOverride(values, io.env));
+    } catch (error) {
+      if (error instanceof ConfigError) throw new UsageError(error.message);
+      throw error;
+    }
+    const logger = createLogger({ level: config.logLevel });
+    const service = await startService(config, { logger });
+    io.stdout(`orderflow listening on ${service.baseUrl} (feed ${config.feed}, ` +
+      `${config.shards} shards, data ${config.dataDir})\n`);
+    let stopping = false;
+    const stop = (signal: string) => {
+      if (stopping) return;
+      stopping = true;
+      logger.info('stopping', { signal });
+      const hard = setTimeout(() => {
+        logger.error('graceful stop overran its deadline; exiting');
+        process.exit(0);
+      }, shutdownDeadlineMs);
+      hard.unref();
+      service.stop().then(
+        () => process.exit(0),
+        (error: Error) => {
+          logger.error('stop failed', { error: error.message });
+          process.exit(1);
+        },
+      );
+    };
+    process.on('SIGINT', () => stop('SIGINT'));
+    process.on('SIGTERM', () => stop('SIGTERM'));
+    return -1;
   },
 };

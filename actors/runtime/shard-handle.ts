@@ -1,0 +1,140 @@
+// One shard as the supervisor sees it: its threaded actor, its worker, its heartbeat, and the
+// restart path that covers comedy's gaps (no respawn, hung calls after exit, worker errors).
+import type { Worker } from 'node:worker_threads';
+import type { Logger } from '../logger.js';
+import { limits } from '../config.js';
+import { shardActorName, shardTopics } from '../topics.js';
+import type { ShardParams } from '../shard/shard-params.js';
+import { withDeadline } from './deadline.js';
+
+export interface ThreadedRef {
+  sendAndReceive(topic: string, ...args: unknown[]): Promise<unknown>;
+  send(topic: string, ...args: unknown[]): Promise<void>;
+  destroy(): Promise<void>;
+  /** comedy keeps the worker on the proxied actor; read defensively. */
+  actor?: { worker?: Worker };
+}
+
+export interface ShardSpawner {
+  createChild(definition: string, options: object): Promise<ThreadedRef>;
+}
+
+export type ShardState = 'starting' | 'running' | 'restarting' | 'stopping' | 'stopped';
+
+/** The comedy module-path definition of the shard actor: `//` + absolute path. */
+export const shardDefinitionPath =
+  '/' + new URL('../shard/shard-actor.ts', import.meta.url).pathname;
+
+export class ShardHandle {
+  state: ShardState = 'starting';
+  restarts = 0;
+  generation = 0;
+  private ref: ThreadedRef | null = null;
+  private worker: Worker | null = null;
+  private heartbeat: NodeJS.Timeout | null = null;
+  private pingSeq = 0;
+  private restartTimer: NodeJS.Timeout | null = null;
+
+  constructor(
+    readonly shardId: number,
+    private symbols: readonly string[],
+    private readonly base: Omit<ShardParams, 'shardId' | 'generation' | 'symbols'>,
+    private readonly spawner: ShardSpawner,
+    private readonly log: Logger,
+    private readonly onRestarted: (shardId: number) => void = () => {},
+  ) {}
+
+  async start(): Promise<void> {
+    this.generation++;
+    const params: ShardParams = {
+      ...this.base, shardId: this.shardId, generation: this.generation, symbols: this.symbols,
+    };
+    const ref = await this.spawner.createChild(shardDefinitionPath, {
+      mode: 'threaded', name: shardActorName(this.shardId), customParameters: params,
+    });
+    this.ref = ref;
+    this.worker = ref.actor?.worker ?? null;
+    // Without an 'error' listener a worker's uncaught error is rethrown in the main thread.
+    this.worker?.on('error', (error) => this.failed(`worker error: ${error.message}`));
+    this.worker?.once('exit', (code) => this.failed(`worker exited with code ${code}`));
+    this.state = 'running';
+    this.heartbeat = setInterval(() => void this.beat(), limits.shardHeartbeatTimeoutMs / 4);
+  }
+
+  /** Sends a request to the shard; rejects instead of hanging when the shard is gone. */
+  request(topic: string, ...args: unknown[]): Promise<unknown> {
+    if (!this.ref || this.state !== 'running') {
+      return Promise.reject(new Error(`shard ${this.shardId} is ${this.state}`));
+    }
+    return withDeadline(this.ref.sendAndReceive(topic, ...args), limits.shardRequestTimeoutMs,
+      `shard ${this.shardId} ${topic}`);
+  }
+
+  async setSymbols(symbols: readonly string[]): Promise<void> {
+    this.symbols = symbols;
+    if (this.state === 'running') await this.request(shardTopics.setPairs, symbols);
+  }
+
+  get pairs(): readonly string[] {
+    return this.symbols;
+  }
+
+  async stop(): Promise<void> {
+    this.state = 'stopping';
+    this.clearTimers();
+    const ref = this.ref;
+    const worker = this.worker;
+    this.ref = null;
+    this.worker = null;
+    if (ref) await withDeadline(ref.sendAndReceive(shardTopics.stop), 1_000, 'shard stop')
+      .catch(() => {});
+    // comedy's destroy() leaves the worker running; end it ourselves.
+    await worker?.terminate().catch(() => {});
+    this.state = 'stopped';
+  }
+
+  private async beat(): Promise<void> {
+    if (this.state !== 'running' || !this.ref) return;
+    const seq = ++this.pingSeq;
+    try {
+      await withDeadline(this.ref.sendAndReceive(shardTopics.ping, seq),
+        limits.shardHeartbeatTimeoutMs, `shard ${this.shardId} heartbeat`);
+    } catch (error) {
+      this.failed((error as Error).message);
+    }
+  }
+
+  private failed(reason: string): void {
+    if (this.state !== 'running') return;
+    this.state = 'restarting';
+    this.clearTimers();
+    this.log.error('shard failed; restarting it', { shardId: this.shardId, reason });
+    const worker = this.worker;
+    this.ref = null;
+    this.worker = null;
+    void worker?.terminate().catch(() => {});
+    // Back off when a shard keeps failing, so a crash loop cannot spin the CPU.
+    const delayMs = Math.min(5_000, 50 * 2 ** Math.min(this.restarts, 7));
+    this.restarts++;
+    this.restartTimer = setTimeout(() => void this.restart(), delayMs);
+  }
+
+  private async restart(): Promise<void> {
+    this.restartTimer = null;
+    if (this.state !== 'restarting') return;
+    try {
+      await this.start();
+      this.onRestarted(this.shardId);
+    } catch (error) {
+      this.state = 'running';
+      this.failed(`restart failed: ${(error as Error).message}`);
+    }
+  }
+
+  private clearTimers(): void {
+    if (this.heartbeat) clearInterval(this.heartbeat);
+    if (this.restartTimer) clearTimeout(this.restartTimer);
+    this.heartbeat = null;
+    this.restartTimer = null;
+  }
+}

@@ -1,0 +1,90 @@
+// The root supervisor: an in-memory actor on the main thread that starts the shard actors in
+// worker threads, restarts any that fail, and hands their publishes to the service.
+import { createSystem } from 'comedy';
+import type { Logger } from '../logger.js';
+import type { ShardPublish } from '../messages.js';
+import { supervisorTopics } from '../topics.js';
+import type { ShardParams } from '../shard/shard-params.js';
+import { ShardHandle, type ShardSpawner } from './shard-handle.js';
+
+export interface SupervisorHost {
+  /** A shard's once-per-cadence publish, already checked to come from its live generation. */
+  onPublish(message: ShardPublish): void;
+  onShardRestarted?(shardId: number): void;
+}
+
+interface SupervisorParams {
+  readonly host: { ready(self: RootSupervisor, actor: ShardSpawner): void; publish(m: ShardPublish): void };
+}
+
+/** The comedy actor definition; its handlers are the topics shards send to their parent. */
+class RootSupervisor {
+  private params!: SupervisorParams;
+
+  initialize(self: ShardSpawner & { getCustomParameters(): SupervisorParams }): void {
+    this.params = self.getCustomParameters();
+    this.params.host.ready(this, self);
+  }
+
+  [supervisorTopics.publish](message: ShardPublish): void {
+    this.params.host.publish(message);
+  }
+}
+
+export interface ActorRuntime {
+  readonly shards: readonly ShardHandle[];
+  /** Assigns the tracked set to shards; pairs move without restarting anything. */
+  setTracked(assignment: readonly (readonly string[])[]): Promise<void>;
+  stop(): Promise<void>;
+}
+
+export async function startActorRuntime(options: {
+  shardCount: number;
+  assignment: readonly (readonly string[])[];
+  shardParams: Omit<ShardParams, 'shardId' | 'generation' | 'symbols'>;
+  logger: Logger;
+  host: SupervisorHost;
+}): Promise<ActorRuntime> {
+  const system = createSystem({ test: true, config: {} }) as unknown as {
+    rootActor(): Promise<{ createChild(d: unknown, o: object): Promise<unknown> }>;
+    destroy(): Promise<void>;
+    sigintHandler?: () => void;
+    sigtermHandler?: () => void;
+  };
+  // comedy exits the process on SIGINT/SIGTERM at once; the service owns graceful shutdown.
+  if (system.sigintHandler) process.removeListener('SIGINT', system.sigintHandler);
+  if (system.sigtermHandler) process.removeListener('SIGTERM', system.sigtermHandler);
+
+  let spawner!: ShardSpawner;
+  const handles: ShardHandle[] = [];
+  const root = await system.rootActor();
+  await root.createChild(RootSupervisor, {
+    mode: 'in-memory',
+    name: 'supervisor',
+    customParameters: {
+      host: {
+        ready: (_self: RootSupervisor, actor: ShardSpawner) => { spawner = actor; },
+        publish: (message: ShardPublish) => {
+          const handle = handles[message.shardId];
+          // A publish from a worker generation that was since replaced is dropped.
+          if (handle && handle.generation === message.generation) options.host.onPublish(message);
+        },
+      },
+    },
+  });
+  for (let id = 0; id < options.shardCount; id++) {
+    handles.push(new ShardHandle(id, options.assignment[id] ?? [], options.shardParams, spawner,
+      options.logger, (shardId) => options.host.onShardRestarted?.(shardId)));
+  }
+  await Promise.all(handles.map((h) => h.start()));
+  return {
+    shards: handles,
+    async setTracked(assignment) {
+      await Promise.all(handles.map((h, id) => h.setSymbols(assignment[id] ?? [])));
+    },
+    async stop() {
+      await Promise.all(handles.map((h) => h.stop()));
+      await system.destroy().catch(() => {});
+    },
+  };
+}

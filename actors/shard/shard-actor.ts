@@ -1,0 +1,174 @@
+// The shard actor: runs in its own worker thread (comedy "threaded" mode), owns the feed of its
+// pairs, routes each event to the pair's mailbox, drains mailboxes once per event-loop turn and
+// publishes the changed pairs' views to the supervisor once per cadence.
+import { createLogger, type Logger } from '../logger.js';
+import { systemClock } from '../clock.js';
+import type { MarketEvent, PairOutbound, PairViews, WhalePrint } from '../messages.js';
+import { pairActorName, pairTopics, supervisorTopics } from '../topics.js';
+import { createPairFeed, type PairFeed } from '../feed/pair-feed.js';
+import { Mailbox } from './mailbox.js';
+import type { PairPublish } from './pair-engine.js';
+import { decodeFeedSpec, type ShardParams } from './shard-params.js';
+import PairActor from './pair-actor.js';
+
+interface ActorRef {
+  send(topic: string, ...args: unknown[]): Promise<void>;
+  sendAndReceive(topic: string, ...args: unknown[]): Promise<unknown>;
+  destroy(): Promise<void>;
+}
+interface SelfActor {
+  getCustomParameters(): ShardParams;
+  getParent(): { send(topic: string, ...args: unknown[]): Promise<void> };
+  createChild(definition: unknown, options: object): Promise<ActorRef>;
+}
+
+interface PairSlot {
+  readonly ref: ActorRef;
+  readonly mailbox: Mailbox;
+}
+
+export default class ShardActor {
+  private self!: SelfActor;
+  private params!: ShardParams;
+  private log!: Logger;
+  private feed: PairFeed | null = null;
+  private readonly pairs = new Map<string, PairSlot>();
+  private readonly pending = new Set<string>();
+  private drainScheduled = false;
+  private publishTimer: NodeJS.Timeout | null = null;
+  private events = 0;
+  private unknownSymbolEvents = 0;
+
+  async initialize(self: SelfActor): Promise<void> {
+    this.self = self;
+    this.params = self.getCustomParameters();
+    this.log = createLogger({ level: this.params.logLevel }, { shard: this.params.shardId });
+    for (const symbol of this.params.symbols) await this.addPair(symbol);
+    this.feed = createPairFeed(decodeFeedSpec(this.params.feed), {
+      clock: systemClock, logger: this.log,
+    });
+    this.feed.setSymbols([...this.pairs.keys()]);
+    this.feed.start((event) => this.route(event));
+    this.publishTimer = setInterval(() => void this.publish(), this.params.cadenceMs);
+    this.log.debug('shard started', { pairs: this.pairs.size, generation: this.params.generation });
+  }
+
+  /** Heartbeat: proves the worker's event loop turns, and reports counters. */
+  ping(seq: number): { seq: number; pairs: number; events: number; dropped: number } {
+    return { seq, pairs: this.pairs.size, events: this.events, dropped: this.droppedEvents() };
+  }
+
+  /** The tracked set of this shard changed: create and destroy pair actors, resubscribe. */
+  async setPairs(symbols: readonly string[]): Promise<number> {
+    const wanted = new Set(symbols);
+    for (const symbol of [...this.pairs.keys()]) {
+      if (!wanted.has(symbol)) await this.removePair(symbol);
+    }
+    for (const symbol of wanted) if (!this.pairs.has(symbol)) await this.addPair(symbol);
+    this.feed?.setSymbols([...this.pairs.keys()]);
+    return this.pairs.size;
+  }
+
+  /** Test hook: crash this worker on purpose, by throwing or by exiting. */
+  crash(kind: 'throw' | 'exit'): string {
+    if (!this.params.allowCrash) return 'refused';
+    setTimeout(() => {
+      if (kind === 'exit') process.exit(7);
+      throw new Error('shard crash requested by test');
+    }, 1);
+    return 'crashing';
+  }
+
+  async stop(): Promise<void> {
+    if (this.publishTimer) clearInterval(this.publishTimer);
+    this.publishTimer = null;
+    await this.feed?.stop();
+    this.feed = null;
+    for (const symbol of [...this.pairs.keys()]) await this.removePair(symbol);
+  }
+
+  async destroy(): Promise<void> {
+    await this.stop();
+  }
+
+  private async addPair(symbol: string): Promise<void> {
+    const mailbox = new Mailbox(this.params.mailboxCapacity);
+    const ref = await this.self.createChild(PairActor, {
+      mode: 'in-memory',
+      name: pairActorName(symbol),
+      customParameters: {
+        symbol, mailbox, cadenceMs: this.params.cadenceMs, chartBaseUrl: this.params.chartBaseUrl,
+      },
+    });
+    this.pairs.set(symbol, { ref, mailbox });
+  }
+
+  private async removePair(symbol: string): Promise<void> {
+    const slot = this.pairs.get(symbol);
+    if (!slot) return;
+    this.pairs.delete(symbol);
+    this.pending.delete(symbol);
+    await slot.ref.destroy();
+  }
+
+  private route(event: MarketEvent): void {
+    const symbol = 'symbol' in event ? event.symbol : null;
+    const slot = symbol === null ? undefined : this.pairs.get(symbol);
+    if (!slot || symbol === null) {
+      this.unknownSymbolEvents++;
+      return;
+    }
+    this.events++;
+    slot.mailbox.push(event);
+    this.pending.add(symbol);
+    if (!this.drainScheduled) {
+      this.drainScheduled = true;
+      setImmediate(() => this.drain());
+    }
+  }
+
+  /** One batch per event-loop turn: every pair with queued events drains them. */
+  private drain(): void {
+    this.drainScheduled = false;
+    for (const symbol of this.pending) {
+      const slot = this.pairs.get(symbol);
+      slot?.ref.sendAndReceive(pairTopics.drain).catch((error: Error) => this.fault(symbol, error));
+    }
+    this.pending.clear();
+  }
+
+  /** A pair that hit corrupt state is recreated through the same path as at start. */
+  private fault(symbol: string, error: Error): void {
+    this.log.error('pair faulted; recreating it', { symbol, error: error.message });
+    void this.removePair(symbol).then(() => this.addPair(symbol));
+  }
+
+  private async publish(): Promise<void> {
+    const nowMs = Date.now();
+    const pairs: PairViews[] = [];
+    const whalePrints: WhalePrint[] = [];
+    const outbound: PairOutbound[] = [];
+    for (const [symbol, slot] of this.pairs) {
+      try {
+        const out = (await slot.ref.sendAndReceive(pairTopics.publish, nowMs)) as PairPublish | null;
+        if (!out) continue;
+        pairs.push(out.views);
+        whalePrints.push(...out.whalePrints);
+        outbound.push(...out.outbound);
+      } catch (error) {
+        this.fault(symbol, error as Error);
+      }
+    }
+    if (pairs.length === 0 && outbound.length === 0 && whalePrints.length === 0) return;
+    await this.self.getParent().send(supervisorTopics.publish, {
+      type: 'shardPublish', shardId: this.params.shardId, generation: this.params.generation,
+      pairs, whalePrints, outbound, droppedEvents: this.droppedEvents(),
+    });
+  }
+
+  private droppedEvents(): number {
+    let dropped = 0;
+    for (const slot of this.pairs.values()) dropped += slot.mailbox.dropped;
+    return dropped;
+  }
+}

@@ -1,0 +1,41 @@
+// Topic and address strings: the only place actor message names and view names are spelled.
+
+/** Messages the supervisor sends to a shard (threaded actor handler names). */
+export const shardTopics = Object.freeze({
+  ping: 'ping',
+  setPairs: 'setPairs',
+  stop: 'stop',
+  crash: 'crash',
+} as const);
+
+/** Messages a shard sends to its parent, the supervisor. */
+export const supervisorTopics = Object.freeze({
+  publish: 'shardPublish',
+  events: 'shardEvents',
+} as const);
+
+/** Messages a shard sends to one of its pair actors. */
+export const pairTopics = Object.freeze({
+  drain: 'drain',
+  publish: 'publish',
+  reset: 'reset',
+} as const);
+
+/** The comedy actor name of a pair actor. */
+export function pairActorName(symbol: string): string {
+  return `pair:${symbol}`;
+}
+
+/** The comedy actor name of a shard. */
+export function shardActorName(shardId: number): string {
+  return `shard-${shardId}`;
+}
+
+export const PAIR_VIEW_KINDS = ['pair', 'deep-view', 'cvd'] as const;
+export type PairViewKind = (typeof PAIR_VIEW_KINDS)[number];
+export const GLOBAL_VIEWS = ['screener', 'signals', 'smart-money', 'funding-arb', 'wallets'] as const;
+
+/** The snapshot-store name of a per-symbol view, e.g. `deep-view/BTC`. */
+export function viewName(kind: string, symbol: string): string {
+  return `${kind}/${symbol}`;
+}

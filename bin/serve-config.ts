@@ -1,0 +1,89 @@
+// Turns `orderflow serve` flags and ORDERFLOW_* environment variables into a config override:
+// flags win over the environment; resolveConfig validates the result field by field.
+import type { ServiceConfig } from '../actors/config.js';
+import { UsageError } from './cli.js';
+
+export interface ServeFlags {
+  port?: string; host?: string; 'data-dir'?: string; feed?: string; speed?: string;
+  'clock-start'?: string; limits?: string; shards?: string; 'log-level'?: string;
+}
+
+type Override = { -readonly [K in keyof ServiceConfig]?: ServiceConfig[K] };
+
+function integer(name: string, text: string): number {
+  if (!/^\d+$/.test(text)) throw new UsageError(`${name} must be a whole number (was '${text}')`);
+  return Number(text);
+}
+
+function speed(text: string): number {
+  if (text === 'max') return Infinity;
+  const value = Number(text);
+  if (!Number.isFinite(value) || value <= 0) {
+    throw new UsageError(`--speed must be a positive number or max (was '${text}')`);
+  }
+  return value;
+}
+
+function instant(text: string): number {
+  const ms = Date.parse(text);
+  if (!/^\d{4}-\d{2}-\d{2}/.test(text) || Number.isNaN(ms)) {
+    throw new UsageError(`--clock-start must be an ISO 8601 instant (was '${text}')`);
+  }
+  return ms;
+}
+
+function feed(text: string, out: Override): void {
+  if (text === 'sim' || text === 'live') {
+    out.feed = text;
+    return;
+  }
+  const match = /^replay:(.+)$/.exec(text);
+  if (!match) throw new UsageError(`--feed must be sim, live or replay:FILE (was '${text}')`);
+  out.feed = 'replay';
+  out.replayFile = match[1];
+}
+
+function onOff(name: string, text: string): boolean {
+  if (text === 'on') return true;
+  if (text === 'off') return false;
+  throw new UsageError(`${name} must be on or off (was '${text}')`);
+}
+
+const list = (text: string) => text.split(',').map((s) => s.trim()).filter(Boolean);
+
+/** The override from flags and environment; every value is checked again by resolveConfig. */
+export function serveOverride(flags: ServeFlags, env: Readonly<Record<string, string | undefined>>):
+  Override {
+  const pick = (flag: keyof ServeFlags, variable: string) => flags[flag] ?? env[variable];
+  const out: Override = {};
+  const port = pick('port', 'ORDERFLOW_PORT');
+  if (port !== undefined) out.port = integer('--port', port);
+  const host = pick('host', 'ORDERFLOW_HOST');
+  if (host !== undefined) out.host = host;
+  const dataDir = pick('data-dir', 'ORDERFLOW_DATA_DIR');
+  if (dataDir !== undefined) out.dataDir = dataDir;
+  const feedText = pick('feed', 'ORDERFLOW_FEED');
+  if (feedText !== undefined) feed(feedText, out);
+  const speedText = pick('speed', 'ORDERFLOW_SPEED');
+  if (speedText !== undefined) out.speed = speed(speedText);
+  const clockStart = pick('clock-start', 'ORDERFLOW_CLOCK_START');
+  if (clockStart !== undefined) out.clockStartMs = instant(clockStart);
+  const limitsText = pick('limits', 'ORDERFLOW_LIMITS');
+  if (limitsText !== undefined) out.limitsEnabled = onOff('--limits', limitsText);
+  const shards = pick('shards', 'ORDERFLOW_SHARDS');
+  if (shards !== undefined) out.shards = integer('--shards', shards);
+  const level = pick('log-level', 'ORDERFLOW_LOG_LEVEL');
+  if (level !== undefined) out.logLevel = level as ServiceConfig['logLevel'];
+  if (env.ORDERFLOW_ALLOW_PRIVATE_WEBHOOKS === '1') out.allowPrivateWebhooks = true;
+  if (env.ORDERFLOW_HOME_WS_URL) out.homeWsUrl = env.ORDERFLOW_HOME_WS_URL;
+  if (env.ORDERFLOW_HOME_INFO_URL) out.homeInfoUrl = env.ORDERFLOW_HOME_INFO_URL;
+  if (env.ORDERFLOW_CORS_ORIGINS) out.corsOrigins = list(env.ORDERFLOW_CORS_ORIGINS);
+  if (env.ORDERFLOW_TRUST_PROXY) out.trustProxy = list(env.ORDERFLOW_TRUST_PROXY);
+  if (env.ORDERFLOW_METRICS_PUBLIC === '1') out.metricsPublic = true;
+  if (env.ORDERFLOW_KEYLESS_DAILY_LIMIT !== undefined) {
+    out.keylessDailyLimit = integer('ORDERFLOW_KEYLESS_DAILY_LIMIT',
+      env.ORDERFLOW_KEYLESS_DAILY_LIMIT);
+  }
+  if (env.ORDERFLOW_CHART_BASE_URL) out.chartBaseUrl = env.ORDERFLOW_CHART_BASE_URL;
+  return out;
+}

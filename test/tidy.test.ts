@@ -1,0 +1,79 @@
+// The tidy test: keeps the layering and the house style that a reviewer would otherwise police.
+import { test } from 'uvu';
+import * as assert from 'uvu/assert';
+import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { join, relative } from 'node:path';
+
+const root = new URL('..', import.meta.url).pathname;
+const sourceFolders = ['actors', 'kernels', 'http', 'persistence', 'bin', 'bench', 'test', 'examples'];
+
+function sourceFiles(folder: string): string[] {
+  const dir = join(root, folder);
+  let entries: string[];
+  try {
+    entries = readdirSync(dir);
+  } catch {
+    return [];
+  }
+  return entries.flatMap((name) => {
+    const path = join(dir, name);
+    if (statSync(path).isDirectory()) return sourceFiles(relative(root, path));
+    return /\.(ts|js)$/.test(name) ? [relative(root, path)] : [];
+  });
+}
+
+const files = sourceFolders.flatMap(sourceFiles);
+const importsOf = (text: string) =>
+  [...text.matchAll(/(?:^|\n)\s*(?:import|export)[^'"\n;]*?from\s*['"]([^'"]+)['"]/g),
+    ...text.matchAll(/import\(\s*['"]([^'"]+)['"]\s*\)/g)].map((m) => m[1]);
+
+test('there are source files to check', () => {
+  assert.ok(files.length > 10, `found ${files.length}`);
+});
+
+test('kernels/ imports only kernels/ (no node:*, no packages) and reads no clock', () => {
+  for (const file of files.filter((f) => f.startsWith('kernels/'))) {
+    const text = readFileSync(join(root, file), 'utf8');
+    for (const spec of importsOf(text)) {
+      const allowed = spec.startsWith('./') || spec === 'tdigest';
+      assert.ok(allowed, `${file} imports '${spec}'`);
+    }
+    assert.not.match(text, /\bDate\.now\(|new Date\(|performance\.now\(|process\./,
+      `${file} reads the clock or the process`);
+  }
+});
+
+test('http/ and persistence/ never import kernels/', () => {
+  for (const file of files.filter((f) => /^(http|persistence)\//.test(f))) {
+    const text = readFileSync(join(root, file), 'utf8');
+    for (const spec of importsOf(text)) {
+      assert.not.ok(spec.includes('kernels/'), `${file} imports '${spec}'`);
+    }
+  }
+});
+
+test('no console.log outside the command line, benches and examples', () => {
+  for (const file of files.filter((f) => /^(actors|kernels|http|persistence)\//.test(f))) {
+    const text = readFileSync(join(root, file), 'utf8');
+    assert.not.match(text, /console\.log\(/, `${file} uses console.log`);
+  }
+});
+
+test('no FIXME and no line over 100 characters in source', () => {
+  for (const file of files) {
+    const lines = readFileSync(join(root, file), 'utf8').split('\n');
+    lines.forEach((line, i) => {
+      assert.not.match(line, /FIXME/, `${file}:${i + 1} has a FIXME`);
+      assert.ok(line.length <= 100, `${file}:${i + 1} is ${line.length} characters long`);
+    });
+  }
+});
+
+test('every source file opens with a purpose comment', () => {
+  for (const file of files.filter((f) => f.endsWith('.ts'))) {
+    const first = readFileSync(join(root, file), 'utf8').split('\n')[0];
+    assert.ok(/^(\/\/|\/\*|#!)/.test(first), `${file} does not open with a comment`);
+  }
+});
+
+test.run();
