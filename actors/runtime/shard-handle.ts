@@ -12,7 +12,7 @@ export interface ThreadedRef {
   send(topic: string, ...args: unknown[]): Promise<void>;
   destroy(): Promise<void>;
   /** comedy keeps the worker on the proxied actor; read defensively. */
-  actor?: { worker?: Worker };
+  actor?: { worker?: Worker; timeoutWorkerInterval?: NodeJS.Timeout };
 }
 
 export interface ShardSpawner {
@@ -23,7 +23,16 @@ export type ShardState = 'starting' | 'running' | 'restarting' | 'stopping' | 's
 
 /** The comedy module-path definition of the shard actor: `//` + absolute path. */
 export const shardDefinitionPath =
-  '/' + new URL('../shard/shard-actor.ts', import.meta.url).pathname;
+  '/' + new URL('../shard/shard-worker.cjs', import.meta.url).pathname;
+
+/**
+ * comedy clears its per-actor response-timeout interval only when the worker confirms its own
+ * destruction, which a terminated or crashed worker never does; clear it so nothing leaks.
+ */
+function release(ref: ThreadedRef | null): void {
+  const interval = ref?.actor?.timeoutWorkerInterval;
+  if (interval) clearInterval(interval);
+}
 
 export class ShardHandle {
   state: ShardState = 'starting';
@@ -90,6 +99,7 @@ export class ShardHandle {
       .catch(() => {});
     // comedy's destroy() leaves the worker running; end it ourselves.
     await worker?.terminate().catch(() => {});
+    release(ref);
     this.state = 'stopped';
   }
 
@@ -110,6 +120,7 @@ export class ShardHandle {
     this.clearTimers();
     this.log.error('shard failed; restarting it', { shardId: this.shardId, reason });
     const worker = this.worker;
+    release(this.ref);
     this.ref = null;
     this.worker = null;
     void worker?.terminate().catch(() => {});

@@ -5,6 +5,7 @@ import type { Logger } from '../logger.js';
 import type { ShardPublish } from '../messages.js';
 import { supervisorTopics } from '../topics.js';
 import type { ShardParams } from '../shard/shard-params.js';
+import { withDeadline } from './deadline.js';
 import { ShardHandle, type ShardSpawner } from './shard-handle.js';
 
 export interface SupervisorHost {
@@ -84,7 +85,8 @@ export async function startActorRuntime(options: {
     },
     async stop() {
       await Promise.all(handles.map((h) => h.stop()));
-      await system.destroy().catch(() => {});
+      // comedy's destroy waits on children whose workers are already gone; bound it.
+      await withDeadline(system.destroy(), 500, 'actor system destroy').catch(() => {});
     },
   };
 }

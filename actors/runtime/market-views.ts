@@ -1,0 +1,147 @@
+// The universe's views on the main thread: screener, pair detail and signals, rebuilt once per
+// cadence from the venue metadata and the tracked pairs' summaries, stored as bytes to serve.
+import type {
+  AssetCtx, MarketMeta, PairSummary, PairViews, UniverseEvent,
+} from '../messages.js';
+import { viewName } from '../topics.js';
+import { encodeFeedView, fundingAnnualizedPct } from '../views/encode.js';
+import { pairDetail, screenerRow, HOME_FUNDING_INTERVAL_HOURS, type ScreenerRow }
+  from '../views/pair-detail.js';
+
+/** Where views go: the HTTP front's SnapshotStore satisfies it. */
+export interface ViewSink {
+  put(name: string, body: Uint8Array, meta: {
+    version: number; updatedAtMs: number; cadenceMs: number; data?: unknown;
+  }): void;
+  get(name: string): { etag: string; version: number } | undefined;
+  delete(name: string): void;
+}
+
+interface TrackedPair {
+  summary: PairSummary;
+  /** Wall time of the last publish: a pair silent for 3 cadences is stale. */
+  lastPublishWallMs: number;
+  updatedAtMs: number;
+}
+
+type Market = MarketMeta & { ctx: AssetCtx };
+
+export class MarketViews {
+  private markets: readonly Market[] = [];
+  private universeAtMs = 0;
+  private readonly tracked = new Map<string, TrackedPair>();
+  private trackedSet: ReadonlySet<string> = new Set();
+  private rows: ScreenerRow[] = [];
+
+  constructor(private readonly sink: ViewSink, private readonly cadenceMs: number,
+    private readonly universeCadenceMs: number) {}
+
+  get listedSymbols(): readonly string[] {
+    return this.markets.map((m) => m.symbol);
+  }
+
+  get universe(): readonly Market[] {
+    return this.markets;
+  }
+
+  get screenerRows(): readonly ScreenerRow[] {
+    return this.rows;
+  }
+
+  summaryOf(symbol: string): PairSummary | undefined {
+    return this.tracked.get(symbol)?.summary;
+  }
+
+  applyUniverse(event: UniverseEvent): void {
+    this.markets = event.markets;
+    this.universeAtMs = event.tsMs;
+  }
+
+  setTracked(symbols: readonly string[]): void {
+    this.trackedSet = new Set(symbols);
+    for (const symbol of [...this.tracked.keys()]) {
+      if (this.trackedSet.has(symbol)) continue;
+      this.tracked.delete(symbol);
+      for (const kind of ['deep-view', 'cvd']) this.sink.delete(viewName(kind, symbol));
+    }
+  }
+
+  /** Stores a shard's per-pair views as they are and keeps the summaries for the rest. */
+  applyPairViews(views: readonly PairViews[], wallNowMs: number): void {
+    for (const pair of views) {
+      if (!this.trackedSet.has(pair.symbol)) continue;
+      this.tracked.set(pair.symbol, {
+        summary: pair.summary, lastPublishWallMs: wallNowMs, updatedAtMs: pair.updatedAtMs,
+      });
+      for (const [kind, body] of Object.entries(pair.views)) {
+        this.sink.put(viewName(kind, pair.symbol), body, {
+          version: pair.version, updatedAtMs: pair.updatedAtMs, cadenceMs: this.cadenceMs,
+        });
+      }
+    }
+  }
+
+  /** Rebuilds screener, pair details and signals; a view whose bytes did not change keeps its tag. */
+  refresh(wallNowMs: number): void {
+    const staleAfterMs = 3 * this.cadenceMs;
+    const rows: ScreenerRow[] = [];
+    let newestMs = this.universeAtMs;
+    for (const market of this.markets) {
+      const pair = this.tracked.get(market.symbol);
+      const isTracked = this.trackedSet.has(market.symbol);
+      const stale = isTracked &&
+        (!pair || pair.summary.stale || wallNowMs - pair.lastPublishWallMs > staleAfterMs);
+      const row = screenerRow(market, pair?.summary, isTracked, stale);
+      rows.push(row);
+      const updatedAtMs = Math.max(this.universeAtMs, pair?.updatedAtMs ?? 0);
+      newestMs = Math.max(newestMs, updatedAtMs);
+      const asOfMs = pair?.summary.asOfMs ?? this.universeAtMs;
+      this.putIfChanged(viewName('pair', market.symbol),
+        pairDetail(row, pair?.summary, asOfMs), updatedAtMs, isTracked ? this.cadenceMs
+          : this.universeCadenceMs);
+    }
+    this.rows = rows;
+    this.putIfChanged('screener', { pairs: rows, count: rows.length }, newestMs,
+      this.universeCadenceMs);
+    this.putSignals(rows, newestMs);
+  }
+
+  private putSignals(rows: readonly ScreenerRow[], updatedAtMs: number): void {
+    const body: Record<string, unknown> = {};
+    for (const row of rows) {
+      const summary = this.tracked.get(row.symbol)?.summary;
+      if (!row.tracked || !summary) continue;
+      body[row.symbol] = {
+        symbol: row.symbol,
+        score: summary.score ?? 0,
+        direction: summary.direction,
+        vpin: summary.vpin,
+        cvd: summary.cvd,
+        regime: summary.regime,
+        fundingRate: row.fundingRate,
+        fundingAnnualized: fundingAnnualizedPct(row.fundingRate, HOME_FUNDING_INTERVAL_HOURS),
+        stale: row.stale,
+      };
+    }
+    // Signals are keyed per pair, so freshness travels in headers, not in the body.
+    const bytes = new TextEncoder().encode(JSON.stringify(body));
+    this.putBytesIfChanged('signals', bytes, updatedAtMs, this.cadenceMs, body);
+  }
+
+  private putIfChanged(name: string, body: Record<string, unknown>, updatedAtMs: number,
+    cadenceMs: number, data?: unknown): void {
+    this.putBytesIfChanged(name, encodeFeedView(body, updatedAtMs, cadenceMs), updatedAtMs,
+      cadenceMs, data ?? body);
+  }
+
+  private readonly lastBytes = new Map<string, Uint8Array>();
+
+  private putBytesIfChanged(name: string, bytes: Uint8Array, updatedAtMs: number,
+    cadenceMs: number, data: unknown): void {
+    const previous = this.lastBytes.get(name);
+    if (previous && Buffer.compare(previous, bytes) === 0) return;
+    this.lastBytes.set(name, bytes);
+    const version = (this.sink.get(name)?.version ?? 0) + 1;
+    this.sink.put(name, bytes, { version, updatedAtMs, cadenceMs, data });
+  }
+}

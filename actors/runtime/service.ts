@@ -1,0 +1,130 @@
+// The service: wires the store, the universe, the actor runtime, the views and the HTTP front,
+// and owns the order of start-up and of graceful shutdown.
+import { systemClock, shiftedClock, type Clock } from '../clock.js';
+import type { ServiceConfig } from '../config.js';
+import { limits } from '../config.js';
+import type { Logger } from '../logger.js';
+import type { ShardPublish, UniverseEvent } from '../messages.js';
+import type { FeedSpec } from '../feed/feed-types.js';
+import { createUniverseFeed, type UniverseFeedEvent } from '../universe/universe-feed.js';
+import { rankTracked } from '../universe/tracked.js';
+import { openStore } from '../../persistence/store.js';
+import { SnapshotStore } from '../../http/snapshots.js';
+import { startHttpServer } from '../../http/server.js';
+import { encodeFeedSpec } from '../shard/shard-params.js';
+import { assignToShards } from './assignment.js';
+import { MarketViews } from './market-views.js';
+import { startActorRuntime, type ActorRuntime } from './supervisor.js';
+
+export interface Service {
+  readonly baseUrl: string;
+  readonly port: number;
+  readonly snapshots: SnapshotStore;
+  readonly runtime: ActorRuntime;
+  stop(): Promise<void>;
+}
+
+export interface ServiceDeps {
+  readonly logger: Logger;
+  /** The service (delivery) clock; default: wall clock, shifted to config.clockStartMs. */
+  readonly clock?: Clock;
+  /** Lets tests crash shards on purpose. */
+  readonly allowShardCrash?: boolean;
+}
+
+/** How long start-up waits for the first universe before starting with no tracked pairs. */
+const firstUniverseWaitMs = 10_000;
+/** Re-rank the tracked set this often, in market time (DECISIONS.md: hourly). */
+const rerankEveryMs = 3_600_000;
+
+function feedSpecOf(config: ServiceConfig, startMs: number): FeedSpec {
+  if (config.feed === 'live') return { kind: 'live', wsUrl: config.homeWsUrl, infoUrl: config.homeInfoUrl };
+  if (config.feed === 'replay') return { kind: 'replay', file: config.replayFile!, speed: config.speed };
+  return { kind: 'sim', seed: config.simSeed, speed: config.speed, startMs };
+}
+
+export async function startService(config: ServiceConfig, deps: ServiceDeps): Promise<Service> {
+  const log = deps.logger;
+  const clock = deps.clock ??
+    (config.clockStartMs === null ? systemClock : shiftedClock(config.clockStartMs));
+  const store = await openStore({ dataDir: config.dataDir, clock, logger: log });
+  const snapshots = new SnapshotStore();
+  const views = new MarketViews(snapshots, config.cadenceMs, config.universeCadenceMs);
+  const spec = feedSpecOf(config, clock.nowMs());
+
+  let tracked: string[] = [];
+  let rankedAtMs = -Infinity;
+  let assignment: string[][] = [];
+  let runtime: ActorRuntime | null = null;
+  let firstUniverse: () => void = () => {};
+  const universeSeen = new Promise<void>((resolve) => { firstUniverse = resolve; });
+
+  const rerank = (event: UniverseEvent) => {
+    if (event.tsMs - rankedAtMs < rerankEveryMs && tracked.length > 0) return;
+    rankedAtMs = event.tsMs;
+    tracked = rankTracked(event.markets, new Set(tracked), limits.trackedPairsMax,
+      limits.trackedRankExitMax);
+    assignment = assignToShards(tracked, config.shards, assignment);
+    views.setTracked(tracked);
+    if (runtime) void runtime.setTracked(assignment).catch((error: Error) =>
+      log.warn('re-assigning pairs failed; the shard retries on restart', { error: error.message }));
+  };
+  const universeFeed = createUniverseFeed(spec, {
+    clock, logger: log.child({ component: 'universe' }), cadenceMs: config.universeCadenceMs,
+  });
+  universeFeed.start((event: UniverseFeedEvent) => {
+    if (event.type !== 'universe') return;
+    views.applyUniverse(event);
+    rerank(event);
+    firstUniverse();
+  });
+  await Promise.race([universeSeen, new Promise((r) => setTimeout(r, firstUniverseWaitMs))]);
+
+  runtime = await startActorRuntime({
+    shardCount: config.shards,
+    assignment,
+    shardParams: {
+      feed: encodeFeedSpec(spec), cadenceMs: config.cadenceMs,
+      mailboxCapacity: limits.shardMailboxEventsMax, allowCrash: deps.allowShardCrash ?? false,
+      logLevel: config.logLevel, chartBaseUrl: config.chartBaseUrl,
+    },
+    logger: log.child({ component: 'supervisor' }),
+    host: {
+      onPublish: (message: ShardPublish) => views.applyPairViews(message.pairs, Date.now()),
+    },
+  });
+  views.refresh(Date.now());
+  const refreshTimer = setInterval(() => views.refresh(Date.now()), config.cadenceMs);
+
+  const readiness = () => {
+    const checks = {
+      universe: views.universe.length > 0,
+      shards: runtime!.shards.every((s) => s.state === 'running'),
+      snapshots: snapshots.get('screener') !== undefined,
+    };
+    return { ready: Object.values(checks).every(Boolean), checks };
+  };
+  const http = await startHttpServer({
+    config, clock, logger: log.child({ component: 'http' }), snapshots,
+    keys: store.keys, usage: store.usage, readiness,
+  });
+  const baseUrl = `http://${config.host.includes(':') ? `[${config.host}]` : config.host}:${http.port}`;
+  log.info('service started', { baseUrl, feed: config.feed, shards: config.shards,
+    tracked: tracked.length });
+
+  let stopped: Promise<void> | null = null;
+  return {
+    baseUrl, port: http.port, snapshots, runtime,
+    stop() {
+      stopped ??= (async () => {
+        await http.close();
+        clearInterval(refreshTimer);
+        await universeFeed.stop();
+        await runtime!.stop();
+        await store.close();
+        log.info('service stopped');
+      })();
+      return stopped;
+    },
+  };
+}

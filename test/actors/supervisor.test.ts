@@ -1,0 +1,80 @@
+// Supervision: shards run in worker threads, publish their pairs' views, and come back with their
+// pairs after crashing by throwing or by exiting; the main process never dies from it.
+import { suite } from 'uvu';
+import * as assert from 'uvu/assert';
+import { silentLogger } from '../../actors/logger.js';
+import type { ShardPublish } from '../../actors/messages.js';
+import { startActorRuntime, type ActorRuntime } from '../../actors/runtime/supervisor.js';
+import { encodeFeedSpec } from '../../actors/shard/shard-params.js';
+import { buildCatalogue } from '../../actors/feed/sim/catalogue.js';
+import { eventually } from '../helpers/eventually.js';
+
+const runtimeSuite = suite('actor runtime');
+const symbols = buildCatalogue(7).filter((m) => !m.isDelisted).slice(0, 6).map((m) => m.symbol);
+const published = new Map<string, number>();
+let runtime: ActorRuntime;
+let restarted: number[] = [];
+
+runtimeSuite.before(async () => {
+  runtime = await startActorRuntime({
+    shardCount: 2,
+    assignment: [symbols.slice(0, 3), symbols.slice(3)],
+    shardParams: {
+      feed: encodeFeedSpec({ kind: 'sim', seed: 7, speed: 1, startMs: Date.UTC(2026, 10, 2) }),
+      cadenceMs: 50, mailboxCapacity: 10_000, allowCrash: true, logLevel: 'silent',
+      chartBaseUrl: 'http://127.0.0.1/chart',
+    },
+    logger: silentLogger,
+    host: {
+      onPublish(message: ShardPublish) {
+        for (const pair of message.pairs) published.set(pair.symbol, Date.now());
+      },
+      onShardRestarted(shardId) {
+        restarted.push(shardId);
+      },
+    },
+  });
+});
+
+runtimeSuite.after(async () => {
+  await runtime?.stop();
+});
+
+const publishedSince = (symbol: string, sinceMs: number) => (published.get(symbol) ?? 0) > sinceMs;
+
+runtimeSuite('every pair publishes views from its shard', async () => {
+  await eventually(() => symbols.every((s) => publishedSince(s, 0)),
+    { timeoutMs: 15_000, message: 'all pairs published' });
+});
+
+for (const kind of ['throw', 'exit'] as const) {
+  runtimeSuite(`a shard that crashes by ${kind} is restarted with its pairs`, async () => {
+    restarted = [];
+    const victim = runtime.shards[1];
+    const generation = victim.generation;
+    await victim.request('crash', kind);
+    await eventually(() => restarted.includes(1), { timeoutMs: 10_000, message: 'restart' });
+    assert.ok(victim.generation > generation, 'a new generation of the shard runs');
+    const afterMs = Date.now();
+    await eventually(() => symbols.slice(3).every((s) => publishedSince(s, afterMs)),
+      { timeoutMs: 15_000, message: 'the crashed shard\'s pairs publish again' });
+    // The other shard never stopped answering.
+    const pong = await runtime.shards[0].request('ping', 1) as { seq: number };
+    assert.is(pong.seq, 1);
+  });
+}
+
+runtimeSuite('a request to a shard that is gone fails instead of hanging', async () => {
+  const victim = runtime.shards[0];
+  await victim.request('crash', 'exit');
+  await eventually(() => victim.state !== 'running', { timeoutMs: 5_000 });
+  try {
+    await victim.request('ping', 2);
+    assert.unreachable('request should fail while the shard restarts');
+  } catch (error) {
+    assert.match((error as Error).message, /shard 0 is (restarting|starting)/);
+  }
+  await eventually(() => victim.state === 'running', { timeoutMs: 10_000 });
+});
+
+runtimeSuite.run();
