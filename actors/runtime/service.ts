@@ -38,8 +38,12 @@ const firstUniverseWaitMs = 10_000;
 const rerankEveryMs = 3_600_000;
 
 function feedSpecOf(config: ServiceConfig, startMs: number): FeedSpec {
-  if (config.feed === 'live') return { kind: 'live', wsUrl: config.homeWsUrl, infoUrl: config.homeInfoUrl };
-  if (config.feed === 'replay') return { kind: 'replay', file: config.replayFile!, speed: config.speed };
+  if (config.feed === 'live') {
+    return { kind: 'live', wsUrl: config.homeWsUrl, infoUrl: config.homeInfoUrl };
+  }
+  if (config.feed === 'replay') {
+    return { kind: 'replay', file: config.replayFile!, speed: config.speed };
+  }
   return { kind: 'sim', seed: config.simSeed, speed: config.speed, startMs };
 }
 
@@ -66,8 +70,8 @@ export async function startService(config: ServiceConfig, deps: ServiceDeps): Pr
       limits.trackedRankExitMax);
     assignment = assignToShards(tracked, config.shards, assignment);
     views.setTracked(tracked);
-    if (runtime) void runtime.setTracked(assignment).catch((error: Error) =>
-      log.warn('re-assigning pairs failed; the shard retries on restart', { error: error.message }));
+    runtime?.setTracked(assignment).catch((error: Error) => log.warn(
+      're-assigning pairs failed; the shard picks them up on restart', { error: error.message }));
   };
   const universeFeed = createUniverseFeed(spec, {
     clock, logger: log.child({ component: 'universe' }), cadenceMs: config.universeCadenceMs,
@@ -79,6 +83,22 @@ export async function startService(config: ServiceConfig, deps: ServiceDeps): Pr
     firstUniverse();
   });
   await Promise.race([universeSeen, new Promise((r) => setTimeout(r, firstUniverseWaitMs))]);
+
+  views.refresh(Date.now());
+  const refreshTimer = setInterval(() => views.refresh(Date.now()), config.cadenceMs);
+  // The front answers /healthz while the shards boot; /readyz says when they are up.
+  const readiness = () => {
+    const checks = {
+      universe: views.universe.length > 0,
+      shards: runtime !== null && runtime.shards.every((s) => s.state === 'running'),
+      snapshots: snapshots.get('screener') !== undefined,
+    };
+    return { ready: Object.values(checks).every(Boolean), checks };
+  };
+  const http = await startHttpServer({
+    config, clock, logger: log.child({ component: 'http' }), snapshots,
+    keys: store.keys, usage: store.usage, readiness,
+  });
 
   runtime = await startActorRuntime({
     shardCount: config.shards,
@@ -93,22 +113,9 @@ export async function startService(config: ServiceConfig, deps: ServiceDeps): Pr
       onPublish: (message: ShardPublish) => views.applyPairViews(message.pairs, Date.now()),
     },
   });
-  views.refresh(Date.now());
-  const refreshTimer = setInterval(() => views.refresh(Date.now()), config.cadenceMs);
 
-  const readiness = () => {
-    const checks = {
-      universe: views.universe.length > 0,
-      shards: runtime!.shards.every((s) => s.state === 'running'),
-      snapshots: snapshots.get('screener') !== undefined,
-    };
-    return { ready: Object.values(checks).every(Boolean), checks };
-  };
-  const http = await startHttpServer({
-    config, clock, logger: log.child({ component: 'http' }), snapshots,
-    keys: store.keys, usage: store.usage, readiness,
-  });
-  const baseUrl = `http://${config.host.includes(':') ? `[${config.host}]` : config.host}:${http.port}`;
+  const hostPart = config.host.includes(':') ? `[${config.host}]` : config.host;
+  const baseUrl = `http://${hostPart}:${http.port}`;
   log.info('service started', { baseUrl, feed: config.feed, shards: config.shards,
     tracked: tracked.length });
 
