@@ -34,7 +34,9 @@ export class MarketViews {
   private rows: ScreenerRow[] = [];
 
   constructor(private readonly sink: ViewSink, private readonly cadenceMs: number,
-    private readonly universeCadenceMs: number) {}
+    private readonly universeCadenceMs: number,
+    /** The pair's `smartMoney` object as JSON, from wallet positions on this thread. */
+    private readonly smartMoneyJson: (symbol: string) => string = () => 'null') {}
 
   get listedSymbols(): readonly string[] {
     return this.markets.map((m) => m.symbol);
@@ -73,7 +75,9 @@ export class MarketViews {
       this.tracked.set(pair.symbol, {
         summary: pair.summary, lastPublishWallMs: wallNowMs, updatedAtMs: pair.updatedAtMs,
       });
-      for (const [kind, body] of Object.entries(pair.views)) {
+      for (const [kind, bytes] of Object.entries(pair.views)) {
+        const body = kind === 'deep-view'
+          ? spliceField(bytes, 'smartMoney', this.smartMoneyJson(pair.symbol)) : bytes;
         this.sink.put(viewName(kind, pair.symbol), body, {
           version: pair.version, updatedAtMs: pair.updatedAtMs, cadenceMs: this.cadenceMs,
         });
@@ -144,4 +148,18 @@ export class MarketViews {
     const version = (this.sink.get(name)?.version ?? 0) + 1;
     this.sink.put(name, bytes, { version, updatedAtMs, cadenceMs, data });
   }
+}
+
+const encoder = new TextEncoder();
+
+/**
+ * Appends `"name":json` as the last member of a serialized object: the shard serializes the
+ * deep view without the main thread's smart-money split, and this closes it without a parse.
+ */
+export function spliceField(objectBytes: Uint8Array, name: string, json: string): Uint8Array {
+  const tail = encoder.encode(`,${JSON.stringify(name)}:${json}}`);
+  const out = new Uint8Array(objectBytes.length - 1 + tail.length);
+  out.set(objectBytes.subarray(0, objectBytes.length - 1), 0);
+  out.set(tail, objectBytes.length - 1);
+  return out;
 }

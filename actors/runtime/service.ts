@@ -14,6 +14,7 @@ import { startHttpServer } from '../../http/server.js';
 import { encodeFeedSpec } from '../shard/shard-params.js';
 import { assignToShards } from './assignment.js';
 import { MarketViews } from './market-views.js';
+import { PositioningViews } from './positioning-views.js';
 import { startActorRuntime, type ActorRuntime } from './supervisor.js';
 
 export interface Service {
@@ -34,6 +35,8 @@ export interface ServiceDeps {
 
 /** How long start-up waits for the first universe before starting with no tracked pairs. */
 const firstUniverseWaitMs = 10_000;
+/** Wallet views are heavy with many wallets; they refresh on their own, slower cadence. */
+const positioningCadenceMs = 15_000;
 /** Re-rank the tracked set this often, in market time (DECISIONS.md: hourly). */
 const rerankEveryMs = 3_600_000;
 
@@ -53,7 +56,10 @@ export async function startService(config: ServiceConfig, deps: ServiceDeps): Pr
     (config.clockStartMs === null ? systemClock : shiftedClock(config.clockStartMs));
   const store = await openStore({ dataDir: config.dataDir, clock, logger: log });
   const snapshots = new SnapshotStore();
-  const views = new MarketViews(snapshots, config.cadenceMs, config.universeCadenceMs);
+  const positioning = new PositioningViews(snapshots, positioningCadenceMs,
+    log.child({ component: 'positioning' }));
+  const views = new MarketViews(snapshots, config.cadenceMs, config.universeCadenceMs,
+    (symbol) => positioning.smartMoneyJson(symbol));
   const spec = feedSpecOf(config, clock.nowMs());
 
   let tracked: string[] = [];
@@ -77,15 +83,25 @@ export async function startService(config: ServiceConfig, deps: ServiceDeps): Pr
     clock, logger: log.child({ component: 'universe' }), cadenceMs: config.universeCadenceMs,
   });
   universeFeed.start((event: UniverseFeedEvent) => {
-    if (event.type !== 'universe') return;
-    views.applyUniverse(event);
-    rerank(event);
-    firstUniverse();
+    if (event.type === 'funding') positioning.applyFunding(event);
+    else if (event.type === 'wallet') positioning.applyWallet(event);
+    else {
+      views.applyUniverse(event);
+      rerank(event);
+      firstUniverse();
+    }
   });
   await Promise.race([universeSeen, new Promise((r) => setTimeout(r, firstUniverseWaitMs))]);
 
   views.refresh(Date.now());
-  const refreshTimer = setInterval(() => views.refresh(Date.now()), config.cadenceMs);
+  positioning.refreshFunding();
+  positioning.refreshWallets(clock.nowMs(), views.universe, tracked);
+  const timers = [
+    setInterval(() => views.refresh(Date.now()), config.cadenceMs),
+    setInterval(() => positioning.refreshFunding(), config.universeCadenceMs),
+    setInterval(() => positioning.refreshWallets(clock.nowMs(), views.universe, tracked),
+      positioningCadenceMs),
+  ];
   // The front answers /healthz while the shards boot; /readyz says when they are up.
   const readiness = () => {
     const checks = {
@@ -110,7 +126,10 @@ export async function startService(config: ServiceConfig, deps: ServiceDeps): Pr
     },
     logger: log.child({ component: 'supervisor' }),
     host: {
-      onPublish: (message: ShardPublish) => views.applyPairViews(message.pairs, Date.now()),
+      onPublish: (message: ShardPublish) => {
+        views.applyPairViews(message.pairs, Date.now());
+        positioning.applyWhalePrints(message.whalePrints);
+      },
     },
   });
 
@@ -125,7 +144,7 @@ export async function startService(config: ServiceConfig, deps: ServiceDeps): Pr
     stop() {
       stopped ??= (async () => {
         await http.close();
-        clearInterval(refreshTimer);
+        for (const timer of timers) clearInterval(timer);
         await universeFeed.stop();
         await runtime!.stop();
         await store.close();

@@ -1,11 +1,21 @@
-// The per-pair engine behind a pair actor: folds market events into state and builds its views.
+// The per-pair engine behind a pair actor: folds market events into the kernels synchronously,
+// remembers what must leave the shard (whale addresses, closed bars), and builds its views.
+import {
+  BAR_5M_CLOSED, WHALE_PRINT, createPairAnalytics, gapPairAnalytics, onBook, onFunding, onMark,
+  onTime, onTrade, setPairVpinBucketVolume, type PairAnalytics,
+} from '../../kernels/pair-analytics.js';
+import { createPairSnapshot, snapshotPairAnalytics, type PairAnalyticsSnapshot }
+  from '../../kernels/pair-snapshot.js';
 import type {
-  MarketEvent, PairOutbound, PairSummary, PairViews, WhalePrint,
+  AssetCtxEvent, BookEvent, MarketEvent, PairOutbound, PairViews, TradeEvent, WhalePrint,
 } from '../messages.js';
+import { encodePairViews, pairSummary, type Freshness } from './pair-views.js';
 
 export interface PairEngineOptions {
   readonly cadenceMs: number;
   readonly chartBaseUrl: string;
+  /** The wall clock, for staleness (no data for 3 cadences). */
+  readonly wallNowMs?: () => number;
 }
 
 /** What a pair hands its shard once per cadence. */
@@ -21,39 +31,149 @@ export interface PairEngine {
   publish(nowMs: number): PairPublish | null;
 }
 
-const encoder = new TextEncoder();
+/** Book depth the kernels see (the venue sends 20 levels a side). */
+const bookLevelsMax = 20;
+/** Whale addresses kept for the deep view's list (matches the kernel's list bound). */
+const whaleAddressesMax = 64;
+/** VPIN buckets per day: V = ADV / 50 (ANALYTICS.md 2.3). */
+const vpinBucketsPerDay = 50;
 
-/** Minimal engine: last price and trade count (replaced by the kernels' pair analytics). */
 export function createPairEngine(symbol: string, options: PairEngineOptions): PairEngine {
-  let price: number | null = null;
-  let trades = 0;
-  let version = 0;
-  let updatedAtMs = 0;
-  let dirty = false;
-  return {
-    onEvent(event) {
-      if (event.type === 'trade') {
-        price = event.price;
-        trades++;
-        updatedAtMs = event.tsMs;
-        dirty = true;
-      }
-    },
-    publish() {
-      if (!dirty) return null;
-      dirty = false;
-      version++;
-      const summary: PairSummary = {
-        symbol, price, vpin: null, vpinLevel: null, cvd: null, obi: null, ofi: null,
-        kyleLambda: null, score: null, direction: 'NEUTRAL', regime: null, stale: false,
-        asOfMs: updatedAtMs,
-      };
-      const body = { symbol, price, trades, cadenceMs: options.cadenceMs };
-      return {
-        views: { symbol, version, updatedAtMs, summary, views: { pair: encoder.encode(JSON.stringify(body)) } },
-        whalePrints: [],
-        outbound: [],
-      };
-    },
-  };
+  return new KernelPairEngine(symbol, options);
+}
+
+class KernelPairEngine implements PairEngine {
+  private readonly state: PairAnalytics = createPairAnalytics();
+  private readonly snapshot: PairAnalyticsSnapshot;
+  private readonly bidPx = new Float64Array(bookLevelsMax);
+  private readonly bidSz = new Float64Array(bookLevelsMax);
+  private readonly askPx = new Float64Array(bookLevelsMax);
+  private readonly askSz = new Float64Array(bookLevelsMax);
+  private readonly whaleAddresses = new Map<number, string | null>();
+  private whalePrints: WhalePrint[] = [];
+  private outbound: PairOutbound[] = [];
+  private lastTrade: TradeEvent | null = null;
+  private bucketVolumeSet = false;
+  private version = 0;
+  private dirty = false;
+  private gapped = false;
+  private publishedStale = false;
+  private updatedAtMs = 0;
+  private lastEventWallMs = 0;
+  private readonly wallNowMs: () => number;
+
+  constructor(private readonly symbol: string, private readonly options: PairEngineOptions) {
+    this.snapshot = createPairSnapshot(this.state.options);
+    this.wallNowMs = options.wallNowMs ?? Date.now;
+  }
+
+  onEvent(event: MarketEvent): void {
+    switch (event.type) {
+      case 'trade': this.onTrade(event); break;
+      case 'book': this.onBook(event); break;
+      case 'ctx': this.onCtx(event); break;
+      case 'gap':
+        gapPairAnalytics(this.state);
+        this.gapped = true;
+        this.lastTrade = null;
+        break;
+      default: return;
+    }
+    this.dirty = true;
+    this.lastEventWallMs = this.wallNowMs();
+    if (event.type !== 'gap') {
+      this.gapped = false;
+      this.updatedAtMs = Math.max(this.updatedAtMs, event.tsMs);
+    }
+  }
+
+  private onTrade(trade: TradeEvent): void {
+    const prior = this.lastTrade;
+    const bits = onTrade(this.state, trade.tsMs, trade.price, trade.size, trade.side);
+    // A whale print closes when the next print starts: its taker is the previous trade's.
+    if ((bits & WHALE_PRINT) !== 0 && prior) this.recordWhale(prior);
+    if ((bits & BAR_5M_CLOSED) !== 0) this.recordBar();
+    this.lastTrade = trade;
+  }
+
+  private onBook(book: BookEvent): void {
+    const bidLevels = copyLevels(book.bids, this.bidPx, this.bidSz);
+    const askLevels = copyLevels(book.asks, this.askPx, this.askSz);
+    if (book.tsMs > this.state.lastTradeTsMs) {
+      const bits = onTime(this.state, book.tsMs);
+      if ((bits & WHALE_PRINT) !== 0 && this.lastTrade) this.recordWhale(this.lastTrade);
+      if ((bits & BAR_5M_CLOSED) !== 0) this.recordBar();
+    }
+    onBook(this.state, book.tsMs, this.bidPx, this.bidSz, bidLevels, this.askPx, this.askSz,
+      askLevels);
+  }
+
+  private onCtx(ctx: AssetCtxEvent): void {
+    onMark(this.state, ctx.markPx);
+    onFunding(this.state, ctx.fundingRate);
+    if (!this.bucketVolumeSet && ctx.dayNtlVlm > 0) {
+      // V = ADV / 50 in base units, from the venue's 24h notional at the current mark.
+      setPairVpinBucketVolume(this.state, ctx.dayNtlVlm / ctx.markPx / vpinBucketsPerDay);
+      this.bucketVolumeSet = true;
+    }
+  }
+
+  private recordWhale(trade: TradeEvent): void {
+    snapshotPairAnalytics(this.state, this.snapshot);
+    const whales = this.snapshot.whales;
+    if (whales.count === 0) return;
+    const taker = trade.side > 0 ? trade.buyer : trade.seller;
+    this.whaleAddresses.set(whales.tsMs[0], taker);
+    if (this.whaleAddresses.size > whaleAddressesMax) {
+      this.whaleAddresses.delete(this.whaleAddresses.keys().next().value!);
+    }
+    this.whalePrints.push({
+      symbol: this.symbol, tsMs: whales.tsMs[0], price: whales.price[0],
+      notional: whales.notional[0], side: whales.side[0] > 0 ? 1 : -1,
+      buyer: trade.buyer, seller: trade.seller,
+    });
+  }
+
+  /** A closed 5-minute bar leaves the shard: the store keeps them for signal outcomes. */
+  private recordBar(): void {
+    snapshotPairAnalytics(this.state, this.snapshot);
+    const bar = this.snapshot.lastBars[0];
+    if (bar) this.outbound.push({ kind: 'bar', symbol: this.symbol, tsMs: bar.openMs, data: { ...bar } });
+  }
+
+  publish(): PairPublish | null {
+    const stale = this.gapped ||
+      this.wallNowMs() - this.lastEventWallMs > 3 * this.options.cadenceMs;
+    if (!this.dirty && stale === this.publishedStale) return null;
+    this.dirty = false;
+    this.publishedStale = stale;
+    this.version++;
+    const s = snapshotPairAnalytics(this.state, this.snapshot);
+    const freshness: Freshness = {
+      updatedAtMs: this.updatedAtMs, cadenceMs: this.options.cadenceMs, stale,
+      asOfMs: s.tsMs ?? this.updatedAtMs,
+    };
+    const out: PairPublish = {
+      views: {
+        symbol: this.symbol, version: this.version, updatedAtMs: this.updatedAtMs,
+        summary: pairSummary(this.symbol, s, freshness),
+        views: encodePairViews(this.symbol, s, this.whaleAddresses, freshness),
+      },
+      whalePrints: this.whalePrints,
+      outbound: this.outbound,
+    };
+    this.whalePrints = [];
+    this.outbound = [];
+    return out;
+  }
+}
+
+/** Copies flat [px, sz, ...] levels into typed arrays; returns the level count. */
+function copyLevels(flat: readonly number[], px: Float64Array, sz: Float64Array): number {
+  const levels = Math.min(px.length, flat.length >> 1);
+  for (let i = 0; i < levels; i++) {
+    px[i] = flat[2 * i];
+    sz[i] = flat[2 * i + 1];
+  }
+  return levels;
 }
