@@ -4,14 +4,38 @@ import { UsageError } from './cli.js';
 
 // Commands load lazily so `orderflow keys list` does not pay for the server's imports.
 const commands: Record<string, { summary: string; load: () => Promise<Command> }> = {
-  serve: { summary: 'run the service', load: async () => (await import('./commands/serve.js')).command },
-  keys: { summary: 'create, list, revoke and re-plan API keys', load: async () => (await import('./commands/keys.js')).command },
-  webhooks: { summary: 'register, rotate, test and replay webhook endpoints', load: async () => (await import('./commands/webhooks.js')).command },
-  alerts: { summary: 'add, list and remove alerts', load: async () => (await import('./commands/alerts.js')).command },
-  analyze: { summary: 'run the orderflow kernels over a file', load: async () => (await import('./commands/analyze.js')).command },
-  record: { summary: 'record a feed to a replay file', load: async () => (await import('./commands/record.js')).command },
-  import: { summary: 'convert recorded venue data into the replay format', load: async () => (await import('./commands/import.js')).command },
-  backup: { summary: 'copy the data directory consistently while the server runs', load: async () => (await import('./commands/backup.js')).command },
+  serve: {
+    summary: 'run the service',
+    load: async () => (await import('./commands/serve.js')).command,
+  },
+  keys: {
+    summary: 'create, list, revoke and re-plan API keys',
+    load: async () => (await import('./commands/keys.js')).command,
+  },
+  webhooks: {
+    summary: 'register, rotate, test and replay webhook endpoints',
+    load: async () => (await import('./commands/webhooks.js')).command,
+  },
+  alerts: {
+    summary: 'add, list and remove alerts',
+    load: async () => (await import('./commands/alerts.js')).command,
+  },
+  analyze: {
+    summary: 'run the orderflow kernels over a file',
+    load: async () => (await import('./commands/analyze.js')).command,
+  },
+  record: {
+    summary: 'record a feed to a replay file',
+    load: async () => (await import('./commands/record.js')).command,
+  },
+  import: {
+    summary: 'convert recorded venue data into the replay format',
+    load: async () => (await import('./commands/import.js')).command,
+  },
+  backup: {
+    summary: 'copy the data directory consistently while the server runs',
+    load: async () => (await import('./commands/backup.js')).command,
+  },
 };
 
 function topUsage(): string {
@@ -53,7 +77,9 @@ if (isEntry) {
     stderr: (t) => process.stderr.write(t),
     env: process.env,
   };
-  const code = await main(process.argv.slice(2), io);
-  // serve keeps the event loop alive and exits itself; everything else exits with its code.
-  if (code !== -1) process.exitCode = code;
+  // No top-level await: tests load this module through require() (uvu -r tsx).
+  void main(process.argv.slice(2), io).then((code) => {
+    // serve keeps the event loop alive and exits itself; everything else exits with its code.
+    if (code !== -1) process.exitCode = code;
+  });
 }

@@ -12,7 +12,7 @@ import { openStore } from '../../persistence/store.js';
 import { SnapshotStore } from '../../http/snapshots.js';
 import { startHttpServer } from '../../http/server.js';
 import { encodeFeedSpec } from '../shard/shard-params.js';
-import { assignToShards } from './assignment.js';
+import { assignShards, symbolsOfShard } from '../universe/assign.js';
 import { MarketViews } from './market-views.js';
 import { PositioningViews } from './positioning-views.js';
 import { startActorRuntime, type ActorRuntime } from './supervisor.js';
@@ -64,7 +64,9 @@ export async function startService(config: ServiceConfig, deps: ServiceDeps): Pr
 
   let tracked: string[] = [];
   let rankedAtMs = -Infinity;
-  let assignment: string[][] = [];
+  let assignment = new Map<string, number>();
+  const perShard = () => Array.from({ length: config.shards }, (_, i) =>
+    symbolsOfShard(assignment, i));
   let runtime: ActorRuntime | null = null;
   let firstUniverse: () => void = () => {};
   const universeSeen = new Promise<void>((resolve) => { firstUniverse = resolve; });
@@ -74,9 +76,9 @@ export async function startService(config: ServiceConfig, deps: ServiceDeps): Pr
     rankedAtMs = event.tsMs;
     tracked = rankTracked(event.markets, new Set(tracked), limits.trackedPairsMax,
       limits.trackedRankExitMax);
-    assignment = assignToShards(tracked, config.shards, assignment);
+    assignment = assignShards(tracked, config.shards, assignment);
     views.setTracked(tracked);
-    runtime?.setTracked(assignment).catch((error: Error) => log.warn(
+    runtime?.setTracked(perShard()).catch((error: Error) => log.warn(
       're-assigning pairs failed; the shard picks them up on restart', { error: error.message }));
   };
   const universeFeed = createUniverseFeed(spec, {
@@ -118,7 +120,7 @@ export async function startService(config: ServiceConfig, deps: ServiceDeps): Pr
 
   runtime = await startActorRuntime({
     shardCount: config.shards,
-    assignment,
+    assignment: perShard(),
     shardParams: {
       feed: encodeFeedSpec(spec), cadenceMs: config.cadenceMs,
       mailboxCapacity: limits.shardMailboxEventsMax, allowCrash: deps.allowShardCrash ?? false,

@@ -1,5 +1,7 @@
 // `orderflow keys`: create, list, revoke and re-plan API keys in the data directory's store,
 // also while the server runs (it sees a change within one second).
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
 import { shiftedClock, systemClock, type Clock } from '../../actors/clock.js';
 import { PLANS, type KeyRecord } from '../../actors/messages.js';
 import { isKeyPrefix } from '../../persistence/keys.js';
@@ -21,8 +23,8 @@ const usage = `usage: orderflow keys <subcommand> [options]
   set-plan PREFIX PLAN       Move a key to another plan.
 
 Every subcommand accepts --data-dir DIR (default: ORDERFLOW_DATA_DIR, else ./data).
-Plans: ${PLANS.join(', ')} (any case). The subscription start is a Europe/Rome calendar
-date; it is stored as 00:00 Rome on that day.
+Plans: ${PLANS.join(', ')} (any case).
+The subscription start is a Europe/Rome calendar date, stored as 00:00 Rome on that day.
 `;
 
 const dataDirOption = { 'data-dir': { type: 'string' } } as const;
@@ -38,13 +40,18 @@ function clockOf(io: CommandIo): Clock {
   return shiftedClock(startMs);
 }
 
-/** Opens the store of an existing data directory, runs `body`, and always closes it. */
+/**
+ * Opens the store of an existing data directory, runs `body`, and always closes it. Only
+ * `create` may make the store itself; the others refuse a data directory without one.
+ */
 async function withStore<T>(
   dataDirFlag: string | undefined, io: CommandIo, body: (store: Store) => Promise<T>,
+  createStore = true,
 ): Promise<T> {
   const clock = clockOf(io);
   const store = await openStore({
-    dataDir: dataDirOf(dataDirFlag, io), clock, createDataDir: false, watchKeys: false,
+    dataDir: dataDirOf(dataDirFlag, io), clock, createDataDir: false, createStore,
+    watchKeys: false,
   });
   try {
     return await body(store);
@@ -127,7 +134,10 @@ function formatTable(records: readonly KeyRecord[]): string {
 
 async function list(argv: readonly string[], io: CommandIo): Promise<number> {
   const { values } = parseOptions(argv, { ...dataDirOption, json: { type: 'boolean' } });
-  const records = await withStore(values['data-dir'], io, async (store) => store.keys.list());
+  const dataDir = dataDirOf(values['data-dir'], io);
+  // Listing an existing data directory that has no store yet shows no keys and creates nothing.
+  const records = existsSync(dataDir) && !existsSync(join(dataDir, 'store')) ? []
+    : await withStore(values['data-dir'], io, async (store) => store.keys.list(), false);
   if (values.json) io.stdout(JSON.stringify(records.map(recordJson)) + '\n');
   else if (records.length === 0) io.stdout('no keys yet (create one with: orderflow keys create ' +
     '--plan PLAN)\n');
@@ -137,9 +147,12 @@ async function list(argv: readonly string[], io: CommandIo): Promise<number> {
 
 async function revoke(argv: readonly string[], io: CommandIo): Promise<number> {
   const { values, positionals } = parseOptions(argv, dataDirOption, true);
-  if (positionals.length > 1) throw new UsageError(`revoke takes one PREFIX (was ${positionals.length})`);
+  if (positionals.length > 1) {
+    throw new UsageError(`revoke takes one PREFIX (was ${positionals.length} arguments)`);
+  }
   const prefix = prefixArgument(positionals[0]);
-  const change = await withStore(values['data-dir'], io, (store) => store.keys.revoke(prefix));
+  const change = await withStore(values['data-dir'], io,
+    (store) => store.keys.revoke(prefix), false);
   if (!change.ok) throw new UsageError(change.error.message, 1);
   const at = new Date(change.record.revokedAtMs ?? 0).toISOString();
   io.stdout(change.changed ? `revoked ${prefix}\n` : `${prefix} was already revoked at ${at}\n`);
@@ -153,7 +166,8 @@ async function setPlan(argv: readonly string[], io: CommandIo): Promise<number> 
   }
   const prefix = prefixArgument(positionals[0]);
   const plan = planArgument(positionals[1], 'PLAN');
-  const change = await withStore(values['data-dir'], io, (store) => store.keys.setPlan(prefix, plan));
+  const change = await withStore(values['data-dir'], io,
+    (store) => store.keys.setPlan(prefix, plan), false);
   if (!change.ok) throw new UsageError(change.error.message, 1);
   io.stdout(change.changed ? `${prefix} is now on plan ${plan}\n`
     : `${prefix} was already on plan ${plan}\n`);

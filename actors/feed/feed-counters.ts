@@ -1,0 +1,46 @@
+// Mutable counters behind FeedStats, and the "log once per kind per minute" rule for drops.
+import type { Clock } from '../clock.js';
+import type { Logger } from '../logger.js';
+import type { MarketEvent } from '../messages.js';
+import type { FeedStats } from './feed-types.js';
+
+const LOG_INTERVAL_MS = 60_000;
+// Drop reasons are a small fixed vocabulary; anything else is folded into 'other'.
+const KINDS_MAX = 32;
+
+export class FeedCounters {
+  private events = 0;
+  private readonly byType: Record<string, number> = {};
+  private readonly dropped: Record<string, number> = {};
+  private readonly loggedAtMs = new Map<string, number>();
+  reconnects = 0;
+  connected = false;
+  private lastEventMs: number | null = null;
+
+  constructor(private readonly clock: Clock, private readonly logger: Logger) {}
+
+  count(event: MarketEvent): void {
+    this.events++;
+    this.byType[event.type] = (this.byType[event.type] ?? 0) + 1;
+    this.lastEventMs = event.tsMs;
+  }
+
+  /** Counts a dropped input and logs it at most once per kind per minute (service clock). */
+  drop(kind: string, detail: Record<string, unknown> = {}): void {
+    const key = kind in this.dropped || Object.keys(this.dropped).length < KINDS_MAX ? kind :
+      'other';
+    this.dropped[key] = (this.dropped[key] ?? 0) + 1;
+    const now = this.clock.nowMs();
+    const last = this.loggedAtMs.get(key);
+    if (last !== undefined && now - last < LOG_INTERVAL_MS) return;
+    this.loggedAtMs.set(key, now);
+    this.logger.warn('feed input dropped', { kind: key, count: this.dropped[key], ...detail });
+  }
+
+  snapshot(): FeedStats {
+    return {
+      events: this.events, eventsByType: { ...this.byType }, dropped: { ...this.dropped },
+      reconnects: this.reconnects, connected: this.connected, lastEventMs: this.lastEventMs,
+    };
+  }
+}

@@ -1,0 +1,37 @@
+// The entry point a shard worker calls: one PairFeed for that shard's pairs, whatever the source.
+import type { Clock } from '../clock.js';
+import type { Logger } from '../logger.js';
+import type { SharedBudget } from './budget.js';
+import type { FeedSpec, PairFeed } from './feed-types.js';
+import { createLivePairFeed, type LivePairFeedOptions } from './home/live-pair-feed.js';
+import { createReplayPairFeed } from './replay/replay-pair-feed.js';
+import { createSimPairFeed } from './sim/sim-pair-feed.js';
+
+export type { EventSink, FeedSpec, FeedStats, PairFeed } from './feed-types.js';
+
+export interface PairFeedDeps {
+  readonly clock: Clock;
+  readonly logger: Logger;
+  /** Wall interval between advances of a paced feed (sim, replay); default 50 ms. */
+  readonly tickMs?: number;
+  /** The process-wide venue budget (live): attachBudget(buffer, clock) in the worker. */
+  readonly budget?: SharedBudget;
+  /** Live heartbeat and silence timeouts, reconnect backoff: defaults suit the real venue. */
+  readonly live?: Partial<Pick<LivePairFeedOptions, 'heartbeatMs' | 'silenceMs' | 'backoff'>>;
+  /** Replay: called once when the file is exhausted. */
+  readonly onEnd?: () => void;
+}
+
+export function createPairFeed(spec: FeedSpec, deps: PairFeedDeps): PairFeed {
+  switch (spec.kind) {
+    case 'sim':
+      return createSimPairFeed({ ...spec, clock: deps.clock, logger: deps.logger,
+        tickMs: deps.tickMs });
+    case 'live':
+      return createLivePairFeed({ ...deps.live, wsUrl: spec.wsUrl, clock: deps.clock,
+        logger: deps.logger, budget: deps.budget });
+    case 'replay':
+      return createReplayPairFeed({ ...spec, clock: deps.clock, logger: deps.logger,
+        tickMs: deps.tickMs, onEnd: deps.onEnd });
+  }
+}

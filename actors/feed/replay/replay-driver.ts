@@ -1,0 +1,100 @@
+// Plays a replay file on the data's own clock: market time starts at the file's first event and
+// runs at `speed` x the service clock, or flat out at speed Infinity. The caller picks the lines
+// it wants (a shard: its symbols; the main thread: universe, funding and wallet lines).
+import type { Clock } from '../../clock.js';
+import type { MarketEvent } from '../../messages.js';
+import { decodeLine, peekLine } from './event-codec.js';
+import { LineReader } from './line-reader.js';
+
+export interface ReplayDriverOptions {
+  readonly file: string;
+  readonly speed: number;
+  readonly clock: Clock;
+  readonly tickMs?: number;
+  /** Cheap pre-filter on a canonical line's type and symbol (null symbol: none on the line). */
+  readonly wants: (type: string, symbol: string | null) => boolean;
+  readonly emit: (event: MarketEvent) => void;
+  readonly bad: (reason: string) => void;
+  readonly onEnd?: () => void;
+}
+
+export interface ReplayDriver {
+  start(): void;
+  stop(): void;
+}
+
+// Lines handled per event-loop turn: bounds the time one turn can take.
+const LINES_PER_TURN = 50_000;
+
+export function createReplayDriver(o: ReplayDriverOptions): ReplayDriver {
+  if (!(o.speed > 0)) throw new TypeError(`speed must be > 0 (was ${o.speed})`);
+  let reader: LineReader | null = null;
+  let pending: MarketEvent | null = null;
+  let originMs = NaN;
+  let wallStartMs = 0;
+  let timer: NodeJS.Timeout | null = null;
+  let immediate: NodeJS.Immediate | null = null;
+
+  const nextWanted = (): MarketEvent | null => {
+    for (let line = reader!.next(); line !== null; line = reader!.next()) {
+      const peek = peekLine(line);
+      // Every line sets the data clock's origin, wanted or not, so all threads agree on it.
+      if (peek && !Number.isNaN(originMs) && !o.wants(peek.type, peek.symbol)) continue;
+      const event = decodeLine(line);
+      if (typeof event === 'string') {
+        o.bad(event);
+        continue;
+      }
+      if (Number.isNaN(originMs)) originMs = event.tsMs;
+      if (o.wants(event.type, 'symbol' in event ? event.symbol : null)) return event;
+    }
+    return null;
+  };
+  const finish = () => {
+    stop();
+    o.onEnd?.();
+  };
+  const turn = () => {
+    if (!reader) return;
+    // The first read fixes the origin of the data clock, so read before computing "now".
+    pending ??= nextWanted();
+    if (!pending) return finish();
+    const dataNowMs = Number.isFinite(o.speed)
+      ? originMs + (o.clock.nowMs() - wallStartMs) * o.speed : Infinity;
+    for (let i = 0; i < LINES_PER_TURN; i++) {
+      pending ??= nextWanted();
+      if (!pending) return finish();
+      if (pending.tsMs > dataNowMs) return;
+      const event = pending;
+      pending = null;
+      o.emit(event);
+      if (!reader) return;
+    }
+  };
+  const stop = () => {
+    if (timer) clearInterval(timer);
+    if (immediate) clearImmediate(immediate);
+    timer = null;
+    immediate = null;
+    reader?.close();
+    reader = null;
+  };
+  return {
+    start() {
+      if (reader) throw new Error('replay already started');
+      reader = new LineReader(o.file);
+      wallStartMs = o.clock.nowMs();
+      if (Number.isFinite(o.speed)) {
+        timer = setInterval(turn, o.tickMs ?? 20);
+        return turn();
+      }
+      const loop = () => {
+        immediate = null;
+        turn();
+        if (reader) immediate = setImmediate(loop);
+      };
+      immediate = setImmediate(loop);
+    },
+    stop,
+  };
+}

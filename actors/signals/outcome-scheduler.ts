@@ -1,0 +1,85 @@
+// The persisted schedule of signal outcomes: each delivered signal is evaluated 4 hours of
+// market time after it, from the stored 5m bars; an outcome that fell due while the service
+// was down is evaluated at the first call after start.
+import type { BarStore } from '../../persistence/bars.js';
+import type { PendingOutcome, SignalStore } from '../../persistence/signals.js';
+import { evaluateOutcome, OUTCOME_HORIZON_MS } from './outcome.js';
+import { signalTimeMs, type EntrySignal, type SignalOutcome } from './types.js';
+
+export interface OutcomeSchedulerOptions {
+  /**
+   * Market time an incomplete window may wait past its due time for late bars (a quiet pair
+   * closes its last bar only at its next trade); a complete window is evaluated at once.
+   */
+  readonly graceMs: number;
+  /** Outcomes evaluated per call at most; the rest wait for the next call. */
+  readonly batchMax: number;
+}
+
+export const defaultOutcomeSchedulerOptions: OutcomeSchedulerOptions = Object.freeze({
+  graceMs: 300_000,
+  batchMax: 1_000,
+});
+
+export interface DueOutcome {
+  readonly pending: PendingOutcome<EntrySignal>;
+  readonly outcome: SignalOutcome;
+}
+
+export interface OutcomeScheduler {
+  /** Schedules the outcome of a claimed signal whose entry event was made. */
+  schedule(signal: EntrySignal, entryEventId: string, signaledAtMs: number): Promise<boolean>;
+  /** Pending outcomes due by nowMarketMs (not yet handed out by evaluateDue). */
+  due(nowMarketMs: number): PendingOutcome<EntrySignal>[];
+  /**
+   * Evaluates the due outcomes whose window is complete or whose grace has passed. Each is
+   * handed out once per process until `complete` (after the outbox took it) or `release`.
+   */
+  evaluateDue(nowMarketMs: number, evaluatedAtMs?: number): Promise<DueOutcome[]>;
+  complete(signalId: string): Promise<void>;
+  /** Hands an outcome out again at the next evaluateDue (its delivery could not be queued). */
+  release(signalId: string): void;
+}
+
+export function createOutcomeScheduler(signals: SignalStore<EntrySignal>, bars: BarStore,
+  override: Partial<OutcomeSchedulerOptions> = {}): OutcomeScheduler {
+  const options = { ...defaultOutcomeSchedulerOptions, ...override };
+  if (!(options.graceMs >= 0)) throw new TypeError(`graceMs must be >= 0 (was ${options.graceMs})`);
+  // Bounded by the store's pendingOutcomesMax: only pending outcomes enter it.
+  const handedOut = new Set<string>();
+  const due = (nowMarketMs: number) => signals.due(nowMarketMs, options.batchMax + handedOut.size)
+    .filter((p) => !handedOut.has(p.signal.signal_id)).slice(0, options.batchMax);
+  return {
+    schedule(signal, entryEventId, signaledAtMs) {
+      const dueMs = signalTimeMs(signal) + OUTCOME_HORIZON_MS;
+      return signals.scheduleOutcome(signal.signal_id, entryEventId, signaledAtMs, dueMs);
+    },
+    due,
+    async evaluateDue(nowMarketMs, evaluatedAtMs) {
+      const ready = due(nowMarketMs);
+      if (ready.length === 0) return [];
+      await bars.flush();
+      const out: DueOutcome[] = [];
+      for (const pending of ready) {
+        const fromMs = signalTimeMs(pending.signal);
+        const window = bars.range(pending.signal.symbol, fromMs, pending.dueMs);
+        const outcome = evaluateOutcome(pending.signal, window, {
+          entryEventId: pending.entryEventId,
+          signaledAtMs: pending.signaledAtMs,
+          evaluatedAtMs: evaluatedAtMs ?? nowMarketMs,
+        });
+        if (!outcome.complete && nowMarketMs < pending.dueMs + options.graceMs) continue;
+        handedOut.add(pending.signal.signal_id);
+        out.push({ pending, outcome });
+      }
+      return out;
+    },
+    async complete(signalId) {
+      await signals.completeOutcome(signalId);
+      handedOut.delete(signalId);
+    },
+    release(signalId) {
+      handedOut.delete(signalId);
+    },
+  };
+}

@@ -1,0 +1,87 @@
+// The 4-hour outcome of an entry signal from 5-minute bars, with the exact window and touch
+// rules of ANALYTICS.md section 10. Pure: no I/O, no clock.
+import type { Bar } from '../messages.js';
+import { isValidPlan } from './plan.js';
+import {
+  signalTimeMs, type EntrySignal, type FirstLevelHit, type SignalOutcome,
+} from './types.js';
+
+export const OUTCOME_HORIZON_MS = 4 * 3_600_000;
+export const OUTCOME_BAR_MS = 300_000;
+/** 4 h of 5-minute bars, all fully after the signal. */
+export const OUTCOME_WINDOW_BARS = OUTCOME_HORIZON_MS / OUTCOME_BAR_MS;
+
+export interface OutcomeMeta {
+  /** Id of the entry_signal.created event the outcome follows. */
+  readonly entryEventId: string;
+  /** When the signal event was made (default: the signal time, its bar's close). */
+  readonly signaledAtMs?: number;
+  /** When the outcome was evaluated (default: the end of the horizon, market time). */
+  readonly evaluatedAtMs?: number;
+}
+
+/** Bars with signal <= openMs and openMs + 5 min <= signal + 4 h, oldest first. */
+export function outcomeWindow(signal: EntrySignal, bars5m: readonly Bar[]): Bar[] {
+  const fromMs = signalTimeMs(signal);
+  const endMs = fromMs + OUTCOME_HORIZON_MS;
+  const window: Bar[] = [];
+  for (const bar of bars5m) {
+    if (bar.timeframe !== '5m') throw new Error(`outcome needs 5m bars (was ${bar.timeframe})`);
+    // A bar that opened before the signal is left out: its high or low may predate it.
+    if (bar.openMs >= fromMs && bar.openMs + OUTCOME_BAR_MS <= endMs) window.push(bar);
+  }
+  return window.sort((a, b) => a.openMs - b.openMs);
+}
+
+export function evaluateOutcome(signal: EntrySignal, bars5m: readonly Bar[],
+  meta: OutcomeMeta = { entryEventId: '' }): SignalOutcome {
+  const sign = signal.side === 'long' ? 1 : -1;
+  const { entry, stop, t1, t2 } = signal.plan;
+  if (!isValidPlan(signal.plan, sign)) throw new Error(`invalid plan in ${signal.signal_id}`);
+  const window = outcomeWindow(signal, bars5m);
+  let high = -Infinity;
+  let low = Infinity;
+  let firstHit: FirstLevelHit = 'none';
+  let stopSeen = false;
+  let t2Hit = false;
+  let t2Any = false;
+  for (const bar of window) {
+    high = Math.max(high, bar.high);
+    low = Math.min(low, bar.low);
+    // Touches are inclusive; a long's stop is touched by the low, its targets by the high.
+    const stopTouched = sign > 0 ? bar.low <= stop : bar.high >= stop;
+    const t1Touched = sign > 0 ? bar.high >= t1 : bar.low <= t1;
+    const t2Touched = sign > 0 ? bar.high >= t2 : bar.low <= t2;
+    if (firstHit === 'none' && (stopTouched || t1Touched)) {
+      firstHit = stopTouched && t1Touched ? 'both_same_bar' : stopTouched ? 'stop' : 't1';
+    }
+    // Conservative t2: only a t2 touch in a bar before any stop-touching bar counts.
+    if (t2Touched && !stopTouched && !stopSeen) t2Hit = true;
+    if (t2Touched) t2Any = true;
+    if (stopTouched) stopSeen = true;
+  }
+  const last = window.length > 0 ? window[window.length - 1].close : entry;
+  const pct = (price: number) => (sign * (price - entry) / entry) * 100;
+  const signalMs = signalTimeMs(signal);
+  return {
+    entry_event_id: meta.entryEventId,
+    signal_id: signal.signal_id,
+    symbol: signal.symbol,
+    timeframe: signal.timeframe,
+    side: signal.side,
+    grade: signal.grade,
+    horizon: '4h',
+    signaled_at: new Date(meta.signaledAtMs ?? signalMs).toISOString(),
+    evaluated_at: new Date(meta.evaluatedAtMs ?? signalMs + OUTCOME_HORIZON_MS).toISOString(),
+    price_at_signal: signal.price_at_signal,
+    price_after: last,
+    move_pct: pct(last),
+    max_favorable_pct: window.length === 0 ? 0 : Math.max(0, pct(sign > 0 ? high : low)),
+    max_adverse_pct: window.length === 0 ? 0 : Math.min(0, pct(sign > 0 ? low : high)),
+    first_level_hit: firstHit,
+    t2_hit: t2Hit,
+    complete: window.length >= OUTCOME_WINDOW_BARS,
+    t2_touched_any: t2Any,
+    bars: window.length,
+  };
+}

@@ -1,0 +1,42 @@
+// Stable assignment of tracked symbols to shards: a pair stays on its shard while it is tracked,
+// newcomers go to the least-loaded shard, and no shard holds more than its fair share.
+import { hashString } from '../feed/sim/rng.js';
+
+/**
+ * Returns symbol -> shard index in [0, shardCount). Previous assignments are kept when the shard
+ * still exists and is under capacity ceil(n / shardCount); the rest fill the least-loaded shards
+ * (ties by a hash of the symbol, so the result does not depend on input order).
+ */
+export function assignShards(symbols: readonly string[], shardCount: number,
+  previous: ReadonlyMap<string, number> = new Map()): Map<string, number> {
+  if (!Number.isInteger(shardCount) || shardCount < 1) {
+    throw new RangeError(`shardCount must be a positive integer (was ${shardCount})`);
+  }
+  const unique = [...new Set(symbols)].sort();
+  const capacity = Math.ceil(unique.length / shardCount);
+  const load = new Array<number>(shardCount).fill(0);
+  const out = new Map<string, number>();
+  const pending: string[] = [];
+  for (const symbol of unique) {
+    const shard = previous.get(symbol);
+    if (shard !== undefined && shard < shardCount && load[shard] < capacity) {
+      out.set(symbol, shard);
+      load[shard]++;
+    } else pending.push(symbol);
+  }
+  pending.sort((a, b) => hashString(a) - hashString(b) || (a < b ? -1 : 1));
+  for (const symbol of pending) {
+    let best = 0;
+    for (let s = 1; s < shardCount; s++) if (load[s] < load[best]) best = s;
+    out.set(symbol, best);
+    load[best]++;
+  }
+  return out;
+}
+
+/** The symbols of one shard, sorted: what a shard's setSymbols receives. */
+export function symbolsOfShard(assignment: ReadonlyMap<string, number>, shard: number): string[] {
+  const out: string[] = [];
+  for (const [symbol, s] of assignment) if (s === shard) out.push(symbol);
+  return out.sort();
+}

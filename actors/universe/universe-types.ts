@@ -1,0 +1,23 @@
+// What the universe feed (main thread) emits and how it is started.
+import type { Clock } from '../clock.js';
+import type { Logger } from '../logger.js';
+import type { FundingEvent, UniverseEvent, WalletStateEvent } from '../messages.js';
+
+export type UniverseFeedEvent = UniverseEvent | FundingEvent | WalletStateEvent;
+
+export interface UniverseFeed {
+  /** universe (all listed markets with ctx), funding (five venues) and wallet events. */
+  start(sink: (event: UniverseFeedEvent) => void): void;
+  stop(): Promise<void>;
+}
+
+export interface UniverseFeedDeps {
+  readonly clock: Clock;
+  readonly logger: Logger;
+  /** Market-time interval between universe and funding refreshes. */
+  readonly cadenceMs: number;
+  /** Market-time interval between wallet-state rounds (default 60 s). */
+  readonly walletCadenceMs?: number;
+  /** Wallets to report (live: polled with clearinghouseState; sim: its tracked population). */
+  readonly wallets?: readonly string[];
+}

@@ -1,0 +1,169 @@
+// The key table: create, list, revoke and re-plan, plus the KeyDirectory the server reads, kept
+// current with changes made by other processes (the CLI) by polling a change counter.
+import type { Clock } from '../actors/clock.js';
+import type { KeyDirectory, KeyRecord, Plan } from '../actors/messages.js';
+import type { Logger } from '../actors/logger.js';
+import { StoreError, storeErrors } from './errors.js';
+import {
+  assertKeyRecord, digestOf, generateApiKey, keyPrefixOf, keysChangeCountKey,
+  type CreatedKey, type CreateKeyInput, type KeyChange, type KeyTables,
+} from './keys.js';
+import { storeLimits } from './limits.js';
+import { isPlan } from './plans.js';
+
+/** What a write-transaction body produced, and whether it wrote anything. */
+interface Written<T> {
+  readonly value: T;
+  readonly wrote: boolean;
+}
+const unwritten = <T>(value: T): Written<T> => ({ value, wrote: false });
+
+export class KeyStore implements KeyDirectory {
+  private digestIndex = new Map<string, KeyRecord>();
+  private prefixIndex = new Map<string, KeyRecord>();
+  private seenChangeCount = -1;
+  private pollTimer: NodeJS.Timeout | null = null;
+
+  constructor(
+    private readonly tables: KeyTables,
+    private readonly clock: Clock,
+    private readonly logger: Logger,
+  ) {
+    this.refresh();
+  }
+
+  /** Starts polling for changes made by other processes (unref'd: never keeps a process up). */
+  watch(pollMs: number = storeLimits.keyPollMs): void {
+    if (this.pollTimer) return;
+    this.pollTimer = setInterval(() => this.pollOnce(), pollMs);
+    this.pollTimer.unref();
+  }
+
+  close(): void {
+    if (this.pollTimer) clearInterval(this.pollTimer);
+    this.pollTimer = null;
+  }
+
+  byDigest(digest: string): KeyRecord | undefined {
+    return this.digestIndex.get(digest);
+  }
+
+  byPrefix(prefix: string): KeyRecord | undefined {
+    return this.prefixIndex.get(prefix);
+  }
+
+  /** Re-reads the table when its change counter moved; true when it did. */
+  refresh(): boolean {
+    this.tables.root.resetReadTxn();
+    const count = this.changeCount();
+    if (count === this.seenChangeCount) return false;
+    const digestIndex = new Map<string, KeyRecord>();
+    const prefixIndex = new Map<string, KeyRecord>();
+    for (const { value } of this.tables.keys.getRange()) {
+      assertKeyRecord(value);
+      digestIndex.set(value.digest, value);
+      prefixIndex.set(value.prefix, value);
+    }
+    // Swapped whole so a reader never sees a half-built directory.
+    this.digestIndex = digestIndex;
+    this.prefixIndex = prefixIndex;
+    this.seenChangeCount = count;
+    return true;
+  }
+
+  /** Every key, oldest first, read from the table itself. */
+  list(): KeyRecord[] {
+    this.tables.root.resetReadTxn();
+    const records = [...this.tables.keys.getRange()].map(({ value }) => value);
+    records.forEach(assertKeyRecord);
+    return records.sort((a, b) =>
+      a.createdAtMs - b.createdAtMs || a.prefix.localeCompare(b.prefix));
+  }
+
+  /** Creates a key; resolves once it is durable. The full key is in the answer only. */
+  async create(input: CreateKeyInput): Promise<CreatedKey> {
+    if (!isPlan(input.plan)) throw new TypeError(`plan must be one of PLANS (was ${input.plan})`);
+    for (let attempt = 0; attempt < storeLimits.keyPrefixAttemptsMax; attempt++) {
+      const key = generateApiKey();
+      const record: KeyRecord = {
+        prefix: keyPrefixOf(key), digest: digestOf(key), plan: input.plan,
+        label: input.label ?? null, subscriptionStartMs: input.subscriptionStartMs ?? null,
+        createdAtMs: this.clock.nowMs(), revokedAtMs: null,
+      };
+      assertKeyRecord(record);
+      const outcome = await this.write((): Written<string> => {
+        if (this.tables.keys.get(record.prefix) !== undefined) return unwritten('taken');
+        if (this.tables.keys.getCount() >= storeLimits.keysMax) return unwritten('full');
+        this.tables.keys.putSync(record.prefix, record);
+        return { value: 'written', wrote: true };
+      });
+      if (outcome === 'full') throw storeErrors.keysFull(storeLimits.keysMax);
+      if (outcome === 'written') return { key, record };
+    }
+    throw new Error(`no free key prefix in ${storeLimits.keyPrefixAttemptsMax} attempts`);
+  }
+
+  /** Marks a key revoked (idempotent: a revoked key keeps its first revocation time). */
+  revoke(prefix: string): Promise<KeyChange> {
+    return this.change(prefix, (record) =>
+      record.revokedAtMs !== null ? record : { ...record, revokedAtMs: this.clock.nowMs() });
+  }
+
+  /** Moves a live key to another plan. */
+  setPlan(prefix: string, plan: Plan): Promise<KeyChange> {
+    if (!isPlan(plan)) throw new TypeError(`plan must be one of PLANS (was ${plan})`);
+    return this.change(prefix, (record) => {
+      if (record.revokedAtMs !== null) return storeErrors.keyRevoked(prefix, record.revokedAtMs);
+      return record.plan === plan ? record : { ...record, plan };
+    });
+  }
+
+  private async change(
+    prefix: string, next: (record: KeyRecord) => KeyRecord | StoreError,
+  ): Promise<KeyChange> {
+    return this.write((): Written<KeyChange> => {
+      const current = this.tables.keys.get(prefix);
+      if (current === undefined) {
+        return unwritten({ ok: false, error: storeErrors.unknownPrefix(prefix) });
+      }
+      assertKeyRecord(current);
+      const updated = next(current);
+      if (updated instanceof StoreError) return unwritten({ ok: false, error: updated });
+      if (updated === current) return unwritten({ ok: true, record: current, changed: false });
+      assertKeyRecord(updated);
+      this.tables.keys.putSync(prefix, updated);
+      return { value: { ok: true, record: updated, changed: true }, wrote: true };
+    });
+  }
+
+  /**
+   * Runs a read-check-write in one lmdb write transaction (atomic across processes), bumps the
+   * change counter when it wrote, and resolves once the commit is flushed to disk.
+   */
+  private async write<T>(body: () => Written<T>): Promise<T> {
+    const { root, meta } = this.tables;
+    const result = await root.transaction(() => {
+      const outcome = body();
+      if (outcome.wrote) meta.putSync(keysChangeCountKey, this.changeCount() + 1);
+      return outcome;
+    });
+    if (result.wrote) await root.flushed;
+    this.refresh();
+    return result.value;
+  }
+
+  private changeCount(): number {
+    const value = this.tables.meta.get(keysChangeCountKey);
+    return typeof value === 'number' ? value : 0;
+  }
+
+  private pollOnce(): void {
+    try {
+      if (this.refresh()) {
+        this.logger.debug('key directory reloaded', { keys: this.prefixIndex.size });
+      }
+    } catch (error) {
+      this.logger.error('key directory reload failed', { error });
+    }
+  }
+}

@@ -1,0 +1,29 @@
+// Bounds and cadences of the embedded store, asserted at load (TigerStyle "a limit on everything").
+
+export const storeLimits = Object.freeze({
+  /** Named tables in the one lmdb environment (lmdb's maxDbs; every engineer's tables count). */
+  tablesMax: 64,
+  /** API keys, revoked ones included. Creating one more is refused with a clear error. */
+  keysMax: 100_000,
+  /** Attempts to draw a key whose 8-hex prefix is not taken yet (32 bits: collisions are rare). */
+  keyPrefixAttemptsMax: 16,
+  /** How often a process re-reads the key table's change counter (CLI changes seen within 1 s). */
+  keyPollMs: 250,
+  /**
+   * Keyless (`ip:`) usage counters held in memory. When full, a new IP is refused (its count
+   * reads as exhausted) and counted; keyed counters are bounded by keysMax and always admitted.
+   */
+  usageIpEntriesMax: 1_000_000,
+  /** Write-behind cadence of the usage counters (the issue asks for at least once a second). */
+  usageFlushMs: 250,
+  /** Usage rows older than this many Rome days are pruned. */
+  usageRetentionDays: 8,
+  /** Old usage rows removed per write-behind pass, so pruning never stalls the writer. */
+  usagePruneBatchMax: 10_000,
+  /** How often old usage rows are looked for. */
+  usagePruneEveryMs: 3_600_000,
+});
+
+if (storeLimits.keyPollMs >= 1_000) throw new Error('keyPollMs must be under the 1 s promise');
+if (storeLimits.usageFlushMs > 1_000) throw new Error('usageFlushMs must be at most 1 s');
+if (storeLimits.usageRetentionDays < 8) throw new Error('usage must be kept at least 8 days');

@@ -1,0 +1,128 @@
+// Emitted entry signals (so none fires twice, also across a restart) and the persisted
+// schedule of their 4-hour outcomes. Tables: 'signals' (id -> record) and 'signal-due'
+// ([dueMs, id] -> 1, the pending outcomes in due order).
+import type { Database, RootDatabase } from 'lmdb';
+import { openTable } from './table.js';
+
+/**
+ * What the store needs of a signal; the record is the entry_signal.created data
+ * (actors/signals/types.ts), kept opaque here so persistence imports no actor internals.
+ */
+export interface StoredSignal {
+  readonly signal_id: string;
+  readonly symbol: string;
+}
+
+export interface PendingOutcome<S extends StoredSignal = StoredSignal> {
+  readonly signal: S;
+  readonly entryEventId: string;
+  /** When the entry event was made. */
+  readonly signaledAtMs: number;
+  /** Market time the outcome is due: the signal time plus 4 hours. */
+  readonly dueMs: number;
+}
+
+export interface SignalRecord<S extends StoredSignal = StoredSignal> {
+  readonly signal: S;
+  readonly claimedAtMs: number;
+  readonly outcome: PendingOutcome<S> | null;
+  readonly outcomeDone: boolean;
+}
+
+export interface SignalStoreOptions {
+  /** Outcomes waiting at once; scheduling one more is refused (returns false). */
+  readonly pendingOutcomesMax: number;
+  /** Records older than this (by claim time) are pruned; outcomes pending are kept. */
+  readonly retentionMs: number;
+}
+
+export const defaultSignalStoreOptions: SignalStoreOptions = Object.freeze({
+  pendingOutcomesMax: 100_000,
+  retentionMs: 8 * 86_400_000,
+});
+
+export interface SignalStore<S extends StoredSignal = StoredSignal> {
+  /** Records the signal; true the first time its signal_id is seen, false ever after. */
+  claim(signal: S, claimedAtMs: number): Promise<boolean>;
+  /** Schedules the outcome of a claimed, delivered signal; false when unknown or full. */
+  scheduleOutcome(signalId: string, entryEventId: string, signaledAtMs: number, dueMs: number):
+    Promise<boolean>;
+  /** Pending outcomes with dueMs <= nowMs, earliest first, at most `max`. */
+  due(nowMs: number, max: number): PendingOutcome<S>[];
+  completeOutcome(signalId: string): Promise<void>;
+  get(signalId: string): SignalRecord<S> | undefined;
+  pendingCount(): number;
+  /** Drops records claimed before nowMs - retentionMs with no outcome pending; counts them. */
+  prune(nowMs: number): Promise<number>;
+}
+
+export function openSignalStore<S extends StoredSignal = StoredSignal>(root: RootDatabase,
+  override: Partial<SignalStoreOptions> = {}): SignalStore<S> {
+  const options = { ...defaultSignalStoreOptions, ...override };
+  if (!Number.isInteger(options.pendingOutcomesMax) || options.pendingOutcomesMax < 1) {
+    throw new TypeError(`signals.pendingOutcomesMax must be a positive integer ` +
+      `(was ${options.pendingOutcomesMax})`);
+  }
+  const records: Database<SignalRecord<S>, string> =
+    openTable<SignalRecord<S>, string>(root, 'signals');
+  const dueIndex = openTable<number, [number, string]>(root, 'signal-due');
+  // Counted once at open, then kept in step with every write of this process.
+  let pending = dueIndex.getKeysCount();
+  return {
+    async claim(signal, claimedAtMs) {
+      const record: SignalRecord<S> = { signal, claimedAtMs, outcome: null, outcomeDone: false };
+      return records.ifNoExists(signal.signal_id, () => {
+        records.put(signal.signal_id, record);
+      });
+    },
+    async scheduleOutcome(signalId, entryEventId, signaledAtMs, dueMs) {
+      // Checked inside the write transaction so two schedules of one signal cannot both pass.
+      return root.transaction(() => {
+        const record = records.get(signalId);
+        if (record === undefined || record.outcome !== null) return false;
+        if (pending >= options.pendingOutcomesMax) return false;
+        const outcome: PendingOutcome<S> = {
+          signal: record.signal, entryEventId, signaledAtMs, dueMs,
+        };
+        records.put(signalId, { ...record, outcome });
+        dueIndex.put([dueMs, signalId], 1);
+        pending += 1;
+        return true;
+      });
+    },
+    due(nowMs, max) {
+      const out: PendingOutcome<S>[] = [];
+      for (const key of dueIndex.getKeys({ end: [nowMs + 1], limit: max })) {
+        const record = records.get(key[1]);
+        if (record?.outcome == null) throw new Error(`due index names unknown signal ${key[1]}`);
+        out.push(record.outcome);
+      }
+      return out;
+    },
+    async completeOutcome(signalId) {
+      await root.transaction(() => {
+        const record = records.get(signalId);
+        if (record?.outcome == null || record.outcomeDone) return;
+        records.put(signalId, { ...record, outcomeDone: true });
+        dueIndex.remove([record.outcome.dueMs, signalId]);
+        pending -= 1;
+      });
+    },
+    get: (signalId) => records.get(signalId),
+    pendingCount: () => pending,
+    async prune(nowMs) {
+      const beforeMs = nowMs - options.retentionMs;
+      let deleted = 0;
+      await root.transaction(() => {
+        for (const { key, value } of records.getRange({})) {
+          const waiting = value.outcome !== null && !value.outcomeDone;
+          if (value.claimedAtMs < beforeMs && !waiting) {
+            records.remove(key);
+            deleted += 1;
+          }
+        }
+      });
+      return deleted;
+    },
+  };
+}

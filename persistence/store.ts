@@ -1,0 +1,103 @@
+// The embedded store: one lmdb environment under <dataDir>/store holding every table of the
+// service. Opening it checks the format version and runs forward migrations.
+import { join } from 'node:path';
+import { open, type RootDatabase } from 'lmdb';
+import type { Clock } from '../actors/clock.js';
+import type { KeyRecord } from '../actors/messages.js';
+import { silentLogger, type Logger } from '../actors/logger.js';
+import { storeErrors, StoreError } from './errors.js';
+import { currentFormatVersion, migrate, readFormatVersion, type MetaTable } from './format.js';
+import { KeyStore } from './key-store.js';
+import { storeLimits } from './limits.js';
+import { prepareStoreDirectory } from './store-files.js';
+import { openTable, storeEncoder } from './table.js';
+import { WriteBehindUsage, type UsageTable } from './usage.js';
+
+export interface StoreOptions {
+  readonly dataDir: string;
+  readonly clock: Clock;
+  readonly logger?: Logger;
+  /** No writes at all: no migrations, no usage write-behind. */
+  readonly readOnly?: boolean;
+  /** Create a missing data directory (serve); admin commands pass false and get an error. */
+  readonly createDataDir?: boolean;
+  /** Create `<dataDir>/store` when missing (default true); false gives a clear error. */
+  readonly createStore?: boolean;
+  /** Re-read the key table when another process changes it (default true). */
+  readonly watchKeys?: boolean;
+  readonly keyPollMs?: number;
+  readonly usageFlushMs?: number;
+}
+
+export interface Store {
+  readonly dataDir: string;
+  /** The lmdb environment's directory, `<dataDir>/store`. */
+  readonly path: string;
+  /** Open your own tables with `openTable(store.root, name)` (persistence/table.ts). */
+  readonly root: RootDatabase;
+  readonly formatVersion: number;
+  readonly keys: KeyStore;
+  readonly usage: WriteBehindUsage;
+  /** Stops the pollers, flushes usage and closes the environment. Idempotent. */
+  close(): Promise<void>;
+}
+
+/** The environment options, the same in every process that opens the store. */
+function openEnvironment(path: string, readOnly: boolean): RootDatabase {
+  // lmdb's typings do not list an encoder instance; its runtime accepts one.
+  const options = {
+    path, maxDbs: storeLimits.tablesMax, readOnly, encoder: storeEncoder(),
+  } as unknown as { path: string };
+  return open(options);
+}
+
+export async function openStore(options: StoreOptions): Promise<Store> {
+  const logger = (options.logger ?? silentLogger).child({ component: 'store' });
+  const path = join(options.dataDir, 'store');
+  const readOnly = options.readOnly ?? false;
+  prepareStoreDirectory(options, path);
+  let root: RootDatabase;
+  try {
+    root = openEnvironment(path, readOnly);
+  } catch (error) {
+    throw storeErrors.openFailed(path, error);
+  }
+  try {
+    return assemble(root, options, path, logger);
+  } catch (error) {
+    await root.close();
+    if (error instanceof StoreError) throw error;
+    throw storeErrors.openFailed(path, error);
+  }
+}
+
+function assemble(root: RootDatabase, options: StoreOptions, path: string, logger: Logger): Store {
+  const readOnly = options.readOnly ?? false;
+  const meta: MetaTable = openTable(root, 'meta');
+  if (readOnly) {
+    const found = readFormatVersion(meta);
+    const supported = currentFormatVersion;
+    if (found > supported) throw storeErrors.formatTooNew(path, found, supported);
+    if (found < supported) throw storeErrors.formatTooOld(path, found, supported);
+  } else {
+    const applied = migrate(root, meta, path);
+    if (applied.length > 0) logger.info('store format migrated', { to: applied });
+  }
+  const keyTable = openTable<KeyRecord, string>(root, 'keys');
+  const keys = new KeyStore({ root, keys: keyTable, meta }, options.clock, logger);
+  if (options.watchKeys ?? true) keys.watch(options.keyPollMs);
+  const usage = new WriteBehindUsage(openTable(root, 'usage') as UsageTable, options.clock, logger);
+  usage.load();
+  if (!readOnly) usage.start(options.usageFlushMs);
+  let closing: Promise<void> | null = null;
+  const close = () => {
+    closing ??= (async () => {
+      keys.close();
+      if (!readOnly) await usage.close();
+      await root.close();
+    })();
+    return closing;
+  };
+  return { dataDir: options.dataDir, path, root, formatVersion: readFormatVersion(meta), keys,
+    usage, close };
+}

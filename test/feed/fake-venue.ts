@@ -1,0 +1,185 @@
+// A local stand-in for the home venue: WebSocket (trades, l2Book, activeAssetCtx, ping) and
+// POST /info, replaying the real recordings of ../shared/data. Listens on port 0. Tests can
+// drop connections, make it silent, send malformed frames and duplicate trades.
+import { readFileSync } from 'node:fs';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { WebSocketServer, WebSocket } from 'ws';
+import { sharedDataPath } from '../helpers/eventually.js';
+
+export interface FakeVenueOptions {
+  /** Wall ms between two recorded frames sent to a connection (default 2). */
+  readonly frameIntervalMs?: number;
+}
+
+interface Client {
+  readonly socket: WebSocket;
+  /** channel -> coins subscribed */
+  readonly subscriptions: Map<string, Set<string>>;
+  cursor: number;
+  timer: NodeJS.Timeout | null;
+}
+
+export interface FakeVenue {
+  readonly wsUrl: string;
+  readonly infoUrl: string;
+  /** Recorded frames (BTC), in file order, as sent for coin BTC. */
+  readonly frames: readonly string[];
+  /** Every message received from clients, parsed. */
+  readonly received: unknown[];
+  /** Every /info request body, parsed. */
+  readonly infoRequests: unknown[];
+  connections(): number;
+  /** Frames sent so far to the newest connection. */
+  sentFrames(): number;
+  /** Closes every client connection abruptly (the clients see a disconnect). */
+  dropConnections(): void;
+  /** While silent, nothing is sent: no frames, no pongs. */
+  setSilent(silent: boolean): void;
+  /** Sends a raw text frame to every client. */
+  sendRaw(text: string): void;
+  close(): Promise<void>;
+}
+
+function loadFrames(): string[] {
+  return readFileSync(sharedDataPath('hl_ws_btc_raw_2025-01-26.txt'), 'utf8').split('\n')
+    .filter((line) => line.length > 0).map((line) => line.slice(line.indexOf(' ') + 1));
+}
+
+const channelOf = (frame: string) => frame.startsWith('{"channel":"trades"') ? 'trades' : 'l2Book';
+
+export async function startFakeVenue(options: FakeVenueOptions = {}): Promise<FakeVenue> {
+  const frameIntervalMs = options.frameIntervalMs ?? 2;
+  const frames = loadFrames();
+  const main = readFileSync(sharedDataPath('hl_metaAndAssetCtxs_main_2026-02-06.json'), 'utf8');
+  const clients = new Set<Client>();
+  const received: unknown[] = [];
+  const infoRequests: unknown[] = [];
+  let silent = false;
+  let newest: Client | null = null;
+
+  const server: Server = createServer((req, res) => handleInfo(req, res, infoRequests));
+  const wss = new WebSocketServer({ server });
+  const send = (client: Client, text: string) => {
+    if (!silent && client.socket.readyState === WebSocket.OPEN) client.socket.send(text);
+  };
+  const play = (client: Client) => {
+    if (client.timer) return;
+    client.timer = setInterval(() => {
+      if (silent) return;
+      if (client.cursor >= frames.length) return clearInterval(client.timer!);
+      const frame = frames[client.cursor++];
+      for (const coin of client.subscriptions.get(channelOf(frame)) ?? []) {
+        send(client, coin === 'BTC' ? frame : frame.replaceAll('"coin":"BTC"', `"coin":"${coin}"`));
+      }
+    }, frameIntervalMs);
+  };
+  wss.on('connection', (socket) => {
+    const client: Client = { socket, subscriptions: new Map(), cursor: 0, timer: null };
+    clients.add(client);
+    newest = client;
+    socket.on('close', () => {
+      if (client.timer) clearInterval(client.timer);
+      clients.delete(client);
+    });
+    socket.on('message', (data) => {
+      let msg: { method?: string; subscription?: { type: string; coin: string } };
+      try {
+        msg = JSON.parse(data.toString());
+      } catch {
+        return send(client, '{"channel":"error","data":"Invalid JSON"}');
+      }
+      received.push(msg);
+      if (msg.method === 'ping') return send(client, '{"channel":"pong"}');
+      const sub = msg.subscription;
+      if (!sub || (msg.method !== 'subscribe' && msg.method !== 'unsubscribe')) return;
+      const coins = client.subscriptions.get(sub.type) ?? new Set<string>();
+      client.subscriptions.set(sub.type, coins);
+      if (msg.method === 'unsubscribe') coins.delete(sub.coin);
+      else coins.add(sub.coin);
+      send(client, JSON.stringify({ channel: 'subscriptionResponse', data: msg }));
+      if (msg.method === 'subscribe' && sub.type === 'activeAssetCtx') {
+        send(client, ctxFrame(main, sub.coin));
+      }
+      if (msg.method === 'subscribe') play(client);
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const port = (server.address() as AddressInfo).port;
+  return {
+    wsUrl: `ws://127.0.0.1:${port}/ws`, infoUrl: `http://127.0.0.1:${port}/info`, frames,
+    received, infoRequests,
+    connections: () => clients.size,
+    sentFrames: () => newest?.cursor ?? 0,
+    dropConnections: () => { for (const c of clients) c.socket.terminate(); },
+    setSilent: (value) => { silent = value; },
+    sendRaw: (text) => { for (const c of clients) send(c, text); },
+    async close() {
+      for (const c of clients) {
+        if (c.timer) clearInterval(c.timer);
+        c.socket.terminate();
+      }
+      await new Promise<void>((resolve) => wss.close(() => resolve()));
+      server.closeAllConnections();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    },
+  };
+}
+
+/** An activeAssetCtx frame for a coin, taken from the recorded main-dex contexts. */
+function ctxFrame(mainJson: string, coin: string): string {
+  const [meta, ctxs] = JSON.parse(mainJson) as [{ universe: { name: string }[] }, unknown[]];
+  const i = Math.max(0, meta.universe.findIndex((u) => u.name === coin));
+  return JSON.stringify({ channel: 'activeAssetCtx', data: { coin, ctx: ctxs[i] } });
+}
+
+const INFO_FILES: Record<string, string> = {
+  perpDexs: 'hl_perpDexs_2025-12-13.json',
+  clearinghouseState: 'hl_clearinghouseState_2023-03-27.json',
+  candleSnapshot: 'hl_candleSnapshot_kPEPE_1h_2023.json',
+};
+
+function handleInfo(req: IncomingMessage, res: ServerResponse, log: unknown[]): void {
+  let text = '';
+  req.setEncoding('utf8');
+  req.on('data', (chunk: string) => { text += chunk; });
+  req.on('end', () => {
+    const reply = (status: number, body: string) => {
+      res.writeHead(status, { 'content-type': 'application/json' }).end(body);
+    };
+    if (req.method !== 'POST' || req.url !== '/info') return reply(404, '"not found"');
+    let body: { type?: string; dex?: string };
+    try {
+      body = JSON.parse(text);
+    } catch {
+      return reply(400, '"Failed to deserialize the JSON body"');
+    }
+    log.push(body);
+    if (body.type === 'metaAndAssetCtxs') {
+      const dex = body.dex ?? '';
+      if (dex === '') return reply(200, readData('hl_metaAndAssetCtxs_main_2026-02-06.json'));
+      if (dex === 'xyz') return reply(200, readData('hl_metaAndAssetCtxs_xyz_2026-02-06.json'));
+      return reply(200, '[{"universe":[]},[]]');
+    }
+    if (body.type === 'predictedFundings') return reply(200, predictedFundings());
+    const file = body.type ? INFO_FILES[body.type] : undefined;
+    if (file) return reply(200, readData(file));
+    reply(422, '"Failed to deserialize the JSON body into the target type"');
+  });
+}
+
+function readData(file: string): string {
+  return readFileSync(sharedDataPath(file), 'utf8');
+}
+
+// The recordings hold no predictedFundings answer; this one has the venue's documented shape.
+function predictedFundings(): string {
+  const next = 1_770_386_400_000;
+  return JSON.stringify([
+    ['BTC', [['BinPerp', { fundingRate: '0.0001', nextFundingTime: next, fundingIntervalHours: 8 }],
+      ['HlPerp', { fundingRate: '0.0000125', nextFundingTime: next, fundingIntervalHours: 1 }],
+      ['BybitPerp', { fundingRate: '0.00005', nextFundingTime: next, fundingIntervalHours: 4 }]]],
+    ['ETH', [['HlPerp', { fundingRate: '-0.00000368', nextFundingTime: next,
+      fundingIntervalHours: 1 }], ['BinPerp', null]]],
+  ]);
+}

@@ -1,0 +1,56 @@
+// Opening the store: malformed layouts are refused with a message, never a crash of lmdb.
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { test } from 'uvu';
+import * as assert from 'uvu/assert';
+import { ManualClock } from '../../actors/clock.js';
+import { StoreError } from '../../persistence/errors.js';
+import { openStore } from '../../persistence/store.js';
+import { tempDir } from '../helpers/eventually.js';
+
+const clock = new ManualClock(Date.parse('2026-05-01T12:00:00Z'));
+
+async function refusal(dataDir: string): Promise<StoreError> {
+  const error = await openStore({ dataDir, clock })
+    .then((store) => store.close().then(() => null), (e: unknown) => e);
+  assert.instance(error, StoreError);
+  return error as StoreError;
+}
+
+test('a file where the store directory belongs is refused', async () => {
+  const dataDir = await tempDir();
+  writeFileSync(`${dataDir}/store`, 'x');
+  assert.match((await refusal(dataDir)).message, 'expected a directory (was a file)');
+});
+
+test('a directory where lmdb keeps its lock file is refused', async () => {
+  const dataDir = await tempDir();
+  mkdirSync(`${dataDir}/store/lock.mdb`, { recursive: true });
+  assert.match((await refusal(dataDir)).message, 'expected lock.mdb to be a file');
+});
+
+test('a data file that is not lmdb is refused', async () => {
+  const dataDir = await tempDir();
+  mkdirSync(`${dataDir}/store`);
+  writeFileSync(`${dataDir}/store/data.mdb`, new Uint8Array(8_192).fill(7));
+  const error = await refusal(dataDir);
+  assert.is(error.code, 'open_failed');
+  assert.match(error.message, 'expected an lmdb data file');
+});
+
+test('a data directory that is a file is refused', async () => {
+  const dataDir = `${await tempDir()}/file`;
+  writeFileSync(dataDir, 'x');
+  assert.is((await refusal(dataDir)).code, 'data_dir_missing');
+});
+
+test('close is idempotent and flushes usage', async () => {
+  const dataDir = await tempDir();
+  const store = await openStore({ dataDir, clock });
+  store.usage.increment('ip:1', '2026-05-01');
+  await Promise.all([store.close(), store.close()]);
+  const again = await openStore({ dataDir, clock, readOnly: true });
+  assert.is(again.usage.get('ip:1', '2026-05-01'), 1);
+  await again.close();
+});
+
+test.run();
