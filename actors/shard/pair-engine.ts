@@ -1,7 +1,7 @@
 // The per-pair engine behind a pair actor: folds market events into the kernels synchronously,
 // remembers what must leave the shard (whale addresses, closed bars), and builds its views.
 import {
-  BAR_5M_CLOSED, WHALE_PRINT, createPairAnalytics, gapPairAnalytics, onBook, onFunding, onMark,
+  BAR_15M_CLOSED, BAR_1H_CLOSED, BAR_5M_CLOSED, WHALE_PRINT, createPairAnalytics, gapPairAnalytics, onBook, onFunding, onMark,
   onTime, onTrade, setPairVpinBucketVolume, type PairAnalytics,
 } from '../../kernels/pair-analytics.js';
 import { createPairSnapshot, snapshotPairAnalytics, type PairAnalyticsSnapshot }
@@ -10,6 +10,9 @@ import type {
   AssetCtxEvent, BookEvent, MarketEvent, PairOutbound, PairViews, TradeEvent, WhalePrint,
 } from '../messages.js';
 import { encodePairViews, pairSummary, type Freshness } from './pair-views.js';
+import { PairSignals } from './pair-signals.js';
+
+const barsClosedMask = BAR_5M_CLOSED | BAR_15M_CLOSED | BAR_1H_CLOSED;
 
 export interface PairEngineOptions {
   readonly cadenceMs: number;
@@ -61,10 +64,12 @@ class KernelPairEngine implements PairEngine {
   private updatedAtMs = 0;
   private lastEventWallMs = 0;
   private readonly wallNowMs: () => number;
+  private readonly signals: PairSignals;
 
   constructor(private readonly symbol: string, private readonly options: PairEngineOptions) {
     this.snapshot = createPairSnapshot(this.state.options);
     this.wallNowMs = options.wallNowMs ?? Date.now;
+    this.signals = new PairSignals(symbol);
   }
 
   onEvent(event: MarketEvent): void {
@@ -74,6 +79,7 @@ class KernelPairEngine implements PairEngine {
       case 'ctx': this.onCtx(event); break;
       case 'gap':
         gapPairAnalytics(this.state);
+        this.signals.reset();
         this.gapped = true;
         this.lastTrade = null;
         break;
@@ -92,7 +98,7 @@ class KernelPairEngine implements PairEngine {
     const bits = onTrade(this.state, trade.tsMs, trade.price, trade.size, trade.side);
     // A whale print closes when the next print starts: its taker is the previous trade's.
     if ((bits & WHALE_PRINT) !== 0 && prior) this.recordWhale(prior);
-    if ((bits & BAR_5M_CLOSED) !== 0) this.recordBar();
+    if ((bits & barsClosedMask) !== 0) this.barsClosed(bits);
     this.lastTrade = trade;
   }
 
@@ -102,7 +108,7 @@ class KernelPairEngine implements PairEngine {
     if (book.tsMs > this.state.lastTradeTsMs) {
       const bits = onTime(this.state, book.tsMs);
       if ((bits & WHALE_PRINT) !== 0 && this.lastTrade) this.recordWhale(this.lastTrade);
-      if ((bits & BAR_5M_CLOSED) !== 0) this.recordBar();
+      if ((bits & barsClosedMask) !== 0) this.barsClosed(bits);
     }
     onBook(this.state, book.tsMs, this.bidPx, this.bidSz, bidLevels, this.askPx, this.askSz,
       askLevels);
@@ -134,11 +140,10 @@ class KernelPairEngine implements PairEngine {
     });
   }
 
-  /** A closed 5-minute bar leaves the shard: the store keeps them for signal outcomes. */
-  private recordBar(): void {
+  /** Closed bars leave the shard (the store keeps the 5m ones); signals are detected on them. */
+  private barsClosed(bits: number): void {
     snapshotPairAnalytics(this.state, this.snapshot);
-    const bar = this.snapshot.lastBars[0];
-    if (bar) this.outbound.push({ kind: 'bar', symbol: this.symbol, tsMs: bar.openMs, data: { ...bar } });
+    this.signals.onBarsClosed(bits & barsClosedMask, this.snapshot, this.outbound);
   }
 
   publish(): PairPublish | null {

@@ -1,0 +1,171 @@
+// The main thread's side of signals and alerts: closed bars into the store, entry signals claimed
+// once and delivered to the endpoints of matching Entry Signal alerts, their 4-hour outcomes, and
+// alert.triggered firings, all through the webhook supervisor's outbox.
+import type { RootDatabase } from 'lmdb';
+import type { Clock } from '../clock.js';
+import type { Logger } from '../logger.js';
+import type { Bar, KeyDirectory, PairOutbound } from '../messages.js';
+import { openBarStore } from '../../persistence/bars.js';
+import { openSignalStore } from '../../persistence/signals.js';
+import { openAlertStore } from '../../persistence/alerts.js';
+import type { EntrySignal } from '../signals/types.js';
+import { createOutcomeScheduler } from '../signals/outcome-scheduler.js';
+import {
+  buildAlertPayload, createAlertEngine, matchEntrySignalAlerts, type AlertFire, type AlertRecord,
+  type ScreenerRow,
+} from '../signals/alerts.js';
+import { eventIdForSignal } from '../webhooks/ids.js';
+import type { WebhookSupervisor } from '../webhooks/supervisor.js';
+
+export interface SignalPipelineDeps {
+  readonly root: RootDatabase;
+  readonly webhooks: WebhookSupervisor;
+  readonly keys: KeyDirectory;
+  /** The service (delivery) clock. */
+  readonly clock: Clock;
+  readonly logger: Logger;
+  readonly chartBaseUrl: string;
+  /** The pair's annualized funding (percent) for alert payloads, or null. */
+  readonly fundingAnnualizedPct: (symbol: string) => number | null;
+}
+
+export class SignalPipeline {
+  private readonly bars;
+  private readonly signals;
+  private readonly alertStore;
+  private readonly scheduler;
+  private readonly engine = createAlertEngine();
+  private alerts: AlertRecord[] = [];
+  private alertsVersion = -1;
+  /** Newest market time seen: outcomes are due in market time (DECISIONS.md). */
+  private marketNowMs = 0;
+  private evaluating = false;
+
+  constructor(private readonly deps: SignalPipelineDeps) {
+    this.bars = openBarStore(deps.root);
+    this.signals = openSignalStore<EntrySignal>(deps.root);
+    this.alertStore = openAlertStore<AlertRecord>(deps.root);
+    this.scheduler = createOutcomeScheduler(this.signals, this.bars);
+    this.reloadAlerts();
+  }
+
+  /** Picks up alerts added or removed by the admin command line (polled, like keys). */
+  reloadAlerts(): void {
+    const version = this.alertStore.version();
+    if (version === this.alertsVersion) return;
+    this.alertsVersion = version;
+    this.alerts = this.alertStore.list();
+    this.engine.setAlerts(this.alerts);
+  }
+
+  onOutbound(items: readonly PairOutbound[]): void {
+    for (const item of items) {
+      this.marketNowMs = Math.max(this.marketNowMs, item.tsMs);
+      if (item.kind === 'bar') this.onBar(item.data as unknown as Bar);
+      else if (item.kind === 'entry_signal') {
+        void this.onSignal(item.data as unknown as EntrySignal).catch((error: Error) =>
+          this.deps.logger.error('entry signal not delivered', { error: error.message }));
+      }
+    }
+  }
+
+  /** Price and screener alerts, once per view cadence with the newest values. */
+  onPrices(prices: readonly { symbol: string; price: number | null }[], rows: readonly ScreenerRow[],
+    marketNowMs: number): void {
+    this.marketNowMs = Math.max(this.marketNowMs, marketNowMs);
+    for (const { symbol, price } of prices) {
+      if (price !== null) this.fire(this.engine.onPrice(symbol, price, this.marketNowMs));
+    }
+    for (const row of rows) this.fire(this.engine.onScreenerRow(row, this.marketNowMs));
+  }
+
+  /** Evaluates outcomes whose 4 hours (market time) have passed, from the stored 5m bars. */
+  async evaluateOutcomes(): Promise<number> {
+    if (this.evaluating) return 0;
+    this.evaluating = true;
+    try {
+      await this.bars.flush();
+      const due = await this.scheduler.evaluateDue(this.marketNowMs, this.deps.clock.nowMs());
+      for (const { pending, outcome } of due) {
+        const endpoints = this.endpointsForSignal(pending.signal);
+        try {
+          if (endpoints.length > 0) {
+            await this.deps.webhooks.publish('signal.outcome', { ...outcome }, endpoints);
+          }
+          await this.scheduler.complete(pending.signal.signal_id);
+        } catch (error) {
+          this.scheduler.release(pending.signal.signal_id);
+          throw error;
+        }
+      }
+      return due.length;
+    } finally {
+      this.evaluating = false;
+    }
+  }
+
+  async prune(): Promise<void> {
+    await this.bars.prune(this.marketNowMs);
+    await this.signals.prune(this.deps.clock.nowMs());
+  }
+
+  async close(): Promise<void> {
+    await this.bars.flush();
+  }
+
+  private onBar(bar: Bar): void {
+    if (bar.timeframe === '5m') this.bars.add(bar);
+    this.fire(this.engine.onBar(bar));
+  }
+
+  private async onSignal(signal: EntrySignal): Promise<void> {
+    // claim() is durable and answers true once per signal_id, across restarts too.
+    if (!(await this.signals.claim(signal, this.deps.clock.nowMs()))) return;
+    const endpoints = this.endpointsForSignal(signal);
+    if (endpoints.length === 0) return;
+    const data = { ...signal, chart_url: chartUrl(this.deps.chartBaseUrl, signal) };
+    const { eventId } = await this.deps.webhooks.publish('entry_signal.created', data, endpoints,
+      { eventId: eventIdForSignal(signal.signal_id) });
+    await this.scheduler.schedule(signal, eventId, this.deps.clock.nowMs());
+  }
+
+  private endpointsForSignal(signal: EntrySignal): string[] {
+    const matched = matchEntrySignalAlerts(this.alerts, signal, this.deps.keys);
+    return this.endpointIds(matched);
+  }
+
+  private endpointIds(alerts: readonly AlertRecord[]): string[] {
+    const ids = new Set<string>();
+    for (const alert of alerts) {
+      const endpoint = this.deps.webhooks.endpoints.byUrl(alert.keyPrefix,
+        normalizeUrl(alert.webhookUrl));
+      if (endpoint && !endpoint.disabledAtMs) ids.add(endpoint.id);
+    }
+    return [...ids];
+  }
+
+  private fire(fires: readonly AlertFire[]): void {
+    for (const fire of fires) {
+      const endpoints = this.endpointIds([fire.alert]);
+      if (endpoints.length === 0) continue;
+      const payload = buildAlertPayload(fire, this.deps.fundingAnnualizedPct(fire.symbol));
+      void this.deps.webhooks.publish('alert.triggered', { ...payload }, endpoints)
+        .catch((error: Error) => this.deps.logger.error('alert not queued',
+          { alertId: fire.alert.id, error: error.message }));
+    }
+  }
+}
+
+function normalizeUrl(url: string): string {
+  try {
+    return new URL(url).href;
+  } catch {
+    return url;
+  }
+}
+
+function chartUrl(base: string, signal: EntrySignal): string {
+  const query = new URLSearchParams({ symbol: signal.symbol, timeframe: signal.timeframe,
+    signal: signal.signal_id });
+  return `${base}?${query.toString()}`;
+}

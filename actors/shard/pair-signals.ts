@@ -1,0 +1,70 @@
+// Entry-signal detection for one pair, on each closed 5m, 15m and 1h bar: the kernels' bar and
+// context go in, a signal (if any) and the closed bars leave the shard as outbound messages.
+import type { KernelBar } from '../../kernels/bars.js';
+import type { PairAnalyticsSnapshot } from '../../kernels/pair-snapshot.js';
+import { SELL_ABSORBED } from '../../kernels/absorption.js';
+import { BAR_TIMEFRAMES } from '../../kernels/timeframes.js';
+import type { Bar, PairOutbound, Timeframe } from '../messages.js';
+import { createSignalDetector, onClosedBar, resetSignalDetector, type SignalDetector }
+  from '../signals/detector.js';
+import { barSessionOpen, createSessionCalendars, type SessionCalendars }
+  from '../signals/sessions.js';
+import { TIMEFRAME_MS } from '../signals/types.js';
+
+
+export class PairSignals {
+  private readonly detector: SignalDetector;
+  private readonly calendars: SessionCalendars = createSessionCalendars();
+
+  constructor(private readonly symbol: string) {
+    this.detector = createSignalDetector(symbol);
+  }
+
+  /** A feed gap: swings and levels seen before it no longer hold. */
+  reset(): void {
+    resetSignalDetector(this.detector);
+  }
+
+  /**
+   * Called with the bitmask of closed timeframes (bit i: timeframe i) and a fresh snapshot;
+   * appends the closed bars and any entry signal to `outbound`.
+   */
+  onBarsClosed(closedMask: number, snapshot: PairAnalyticsSnapshot, outbound: PairOutbound[]):
+    void {
+    for (let t = 0; t < BAR_TIMEFRAMES.length; t++) {
+      if ((closedMask & (1 << t)) === 0) continue;
+      const kernelBar = snapshot.lastBars[t];
+      if (!kernelBar) continue;
+      const bar = this.toBar(kernelBar, BAR_TIMEFRAMES[t]);
+      outbound.push({ kind: 'bar', symbol: this.symbol, tsMs: bar.openMs, data: { ...bar } });
+      const signal = onClosedBar(this.detector, bar, {
+        regime: snapshot.regime,
+        score: snapshot.score,
+        absorption: latestAbsorption(snapshot),
+        sessionOpen: barSessionOpen(this.calendars, this.symbol, bar.openMs,
+          TIMEFRAME_MS[bar.timeframe]),
+      });
+      if (signal) {
+        outbound.push({ kind: 'entry_signal', symbol: this.symbol, tsMs: bar.openMs,
+          data: { ...signal } });
+      }
+    }
+  }
+
+  private toBar(k: KernelBar, timeframe: Timeframe): Bar {
+    return {
+      symbol: this.symbol, timeframe, openMs: k.openMs, open: k.open, high: k.high, low: k.low,
+      close: k.close, volume: k.volume, buyNotional: k.buyNotional, sellNotional: k.sellNotional,
+      cvdClose: k.cvdClose, trades: k.trades,
+    };
+  }
+}
+
+function latestAbsorption(s: PairAnalyticsSnapshot):
+  { kind: 'buy_absorbed' | 'sell_absorbed'; tsMs: number } | null {
+  if (s.absorptions.count === 0) return null;
+  return {
+    kind: s.absorptions.kind[0] === SELL_ABSORBED ? 'sell_absorbed' : 'buy_absorbed',
+    tsMs: s.absorptions.openMs[0],
+  };
+}

@@ -1,0 +1,67 @@
+// The access-control contract shared by the REST routes and the MCP endpoints: who is calling,
+// whether the burst guard, the daily quota and the plan let them through, and the problem if not.
+import type { KeyRecord, Plan } from '../actors/messages.js';
+
+/** Endpoints as the plan table knows them (spec section 4, DECISIONS.md). */
+export const ENDPOINTS = [
+  'screener', 'pair', 'signals', 'smart-money', 'deep-view', 'funding-arb', 'usage', 'cvd',
+  'liquidation-map', 'wallets', 'export',
+] as const;
+export type Endpoint = (typeof ENDPOINTS)[number];
+
+/** Burst-guard scopes: deep-view and cvd 10/min, other /api/v1 60/min, MCP 60/min. */
+export type BurstScope = 'deep-view' | 'cvd' | 'v1' | 'mcp' | 'mcp-public';
+
+/** The caller: a valid key, or a client IP with no key. */
+export type Identity =
+  | { readonly kind: 'key'; readonly ip: string; readonly key: KeyRecord; readonly plan: Plan }
+  | { readonly kind: 'ip'; readonly ip: string };
+
+/** Credentials as sent, before validation (DECISIONS.md priority: bearer > x-api-key > query). */
+export interface Credentials {
+  readonly authorization: string | undefined;
+  readonly xApiKey: string | undefined;
+  readonly queryKey: string | undefined;
+}
+
+/** An RFC 9457 problem, with the stable machine code and any extension members. */
+export interface Problem {
+  readonly status: number;
+  readonly code:
+    | 'invalid_key' | 'plan_required' | 'quota_exceeded' | 'rate_limited' | 'unknown_symbol'
+    | 'not_tracked' | 'bad_request' | 'not_found' | 'method_not_allowed' | 'internal';
+  readonly title: string;
+  readonly detail: string;
+  readonly extensions?: Readonly<Record<string, unknown>>;
+  /** Extra response headers (Retry-After, Allow, ...). */
+  readonly headers?: readonly (readonly [string, string])[];
+}
+
+export type Outcome<T> = { readonly ok: true; readonly value: T } | { readonly ok: false; readonly problem: Problem };
+
+/** What `usage` reports (DECISIONS.md). */
+export interface UsageReport {
+  readonly plan: Plan | null;
+  readonly limit: number;
+  readonly used: number;
+  readonly remaining: number;
+  readonly resetsAt: string;
+  readonly timeZone: 'Europe/Rome';
+  readonly grandfathered: boolean;
+  readonly grandfatheredUntil: string | null;
+}
+
+/** Implemented in http/ by the REST layer; the MCP endpoints call the same object. */
+export interface AccessControl {
+  /** Validates the first credential spelling present; no credential gives an IP identity. */
+  identify(credentials: Credentials, ip: string): Outcome<Identity>;
+  /** Counts one request in the scope's rolling minute; 429 problem when over. */
+  checkBurst(identity: Identity, scope: BurstScope): Outcome<void>;
+  /** Whether the identity's plan reaches the endpoint (401 keyless where a key is needed). */
+  checkPlan(identity: Identity, endpoint: Endpoint): Outcome<void>;
+  /** Counts one request against the daily quota; 429 problem when used up. */
+  consumeDaily(identity: Identity): Outcome<void>;
+  usage(identity: Identity): UsageReport;
+  /** `RateLimit-Policy` and `RateLimit` header values for a keyed identity and scope. */
+  rateLimitHeaders(identity: Identity, scope: BurstScope): readonly (readonly [string, string])[];
+}

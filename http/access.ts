@@ -1,0 +1,104 @@
+// createAccessControl: identity, burst guard, plan gate and daily quota, shared by REST and MCP.
+import type { KeyDirectory, UsageCounters } from '../actors/messages.js';
+import type { Clock } from '../actors/clock.js';
+import type { ServiceConfig } from '../actors/config.js';
+import type {
+  AccessControl, BurstScope, Credentials, Endpoint, Identity, Outcome, UsageReport,
+} from './access-types.js';
+import { BurstGuard, burstLimitByScope } from './burst.js';
+import { createKeyDigester, KEY_PREFIX_LENGTH, pickKey } from './credentials.js';
+import { minimumPlan, planReaches } from './plans.js';
+import { problems } from './problems.js';
+import { DailyQuota, secondsUntil } from './quota.js';
+
+export interface AccessControlDeps {
+  readonly config: ServiceConfig;
+  readonly clock: Clock;
+  readonly keys: KeyDirectory;
+  readonly usage: UsageCounters;
+}
+
+const OK: Outcome<void> = Object.freeze({ ok: true, value: undefined });
+
+/** The burst identity: IP, plus the key's public prefix when a key was sent. */
+function burstKey(identity: Identity, scope: BurstScope): string {
+  return identity.kind === 'key'
+    ? `${scope}|${identity.ip}|${identity.key.prefix}` : `${scope}|${identity.ip}`;
+}
+
+/** `RateLimit-Policy` and `RateLimit` (IETF httpapi ratelimit-headers draft). */
+function rateLimitHeaderValues(burst: BurstGuard, daily: DailyQuota, key: string, limit: number,
+  identity: Identity, nowMs: number): readonly (readonly [string, string])[] {
+  const b = burst.peek(key, limit, nowMs);
+  const d = daily.state(identity, nowMs);
+  const dailyRemaining = Math.max(0, d.applied.limit - d.used);
+  return [
+    ['RateLimit-Policy', `"burst";q=${b.limit};w=60, "daily";q=${d.applied.limit};w=86400`],
+    ['RateLimit', `"burst";r=${b.remaining};t=${b.resetSeconds}, ` +
+      `"daily";r=${dailyRemaining};t=${secondsUntil(d.day.endMs, nowMs)}`],
+  ];
+}
+
+export function createAccessControl(deps: AccessControlDeps): AccessControl {
+  const { config, clock, keys } = deps;
+  const digest = createKeyDigester();
+  const burst = new BurstGuard();
+  const daily = new DailyQuota(deps.usage, config.keylessDailyLimit);
+
+  function identify(credentials: Credentials, ip: string): Outcome<Identity> {
+    const picked = pickKey(credentials);
+    if (picked.kind === 'none') return { ok: true, value: { kind: 'ip', ip } };
+    if (picked.kind === 'malformed') {
+      return { ok: false, problem: problems.invalidKey(picked.detail) };
+    }
+    const record = keys.byDigest(digest(picked.key));
+    if (record === undefined || record.prefix !== picked.key.slice(0, KEY_PREFIX_LENGTH)) {
+      return { ok: false, problem: problems.invalidKey(`${picked.source} holds an unknown key`) };
+    }
+    if (record.revokedAtMs !== null) {
+      return { ok: false, problem: problems.invalidKey(
+        `the key ${record.prefix} was revoked at ${new Date(record.revokedAtMs).toISOString()}`) };
+    }
+    return { ok: true, value: { kind: 'key', ip, key: record, plan: record.plan } };
+  }
+
+  function checkBurst(identity: Identity, scope: BurstScope): Outcome<void> {
+    if (!config.limitsEnabled) return OK;
+    const limit = burstLimitByScope[scope];
+    const state = burst.take(burstKey(identity, scope), limit, clock.nowMs());
+    if (state.ok) return OK;
+    return { ok: false, problem: problems.rateLimited(scope, limit, state.resetSeconds) };
+  }
+
+  function checkPlan(identity: Identity, endpoint: Endpoint): Outcome<void> {
+    const required = minimumPlan[endpoint];
+    if (required === null) return OK;
+    if (identity.kind === 'ip') {
+      return { ok: false, problem: problems.invalidKey(
+        `${endpoint} needs an API key (send Authorization: Bearer <API_KEY>; none was sent)`) };
+    }
+    if (planReaches(identity.plan, endpoint)) return OK;
+    return { ok: false, problem: problems.planRequired(required, identity.plan, endpoint) };
+  }
+
+  function consumeDaily(identity: Identity): Outcome<void> {
+    if (!config.limitsEnabled) return OK;
+    const nowMs = clock.nowMs();
+    const { ok, state } = daily.consume(identity, nowMs);
+    if (ok) return OK;
+    const resetsAt = new Date(state.day.endMs).toISOString();
+    return { ok: false, problem: problems.quotaExceeded(
+      state.applied.limit, state.used, resetsAt, secondsUntil(state.day.endMs, nowMs)) };
+  }
+
+  function usage(identity: Identity): UsageReport {
+    return daily.report(identity, clock.nowMs());
+  }
+
+  const rateLimitHeaders = (identity: Identity, scope: BurstScope) => (config.limitsEnabled
+    ? rateLimitHeaderValues(burst, daily, burstKey(identity, scope), burstLimitByScope[scope],
+      identity, clock.nowMs())
+    : []);
+
+  return { identify, checkBurst, checkPlan, consumeDaily, usage, rateLimitHeaders };
+}

@@ -1,0 +1,65 @@
+// The REST route table: every path of the API with its plan-table endpoint, burst scope,
+// query parameters and handler (MCP mounts join it in the dispatcher).
+import type { AccessControl, BurstScope, Endpoint } from './access-types.js';
+import { cvdHandler } from './handlers/cvd.js';
+import { exportHandler } from './handlers/export.js';
+import { symbolViewHandler, viewHandler, walletHandler } from './handlers/feeds.js';
+import {
+  healthHandler, metricsHandler, readyHandler, staticHandler, usageHandler, type Readiness,
+} from './handlers/ops.js';
+import type { Payload } from './respond.js';
+import type { Handler, Route } from './routes.js';
+import type { SnapshotStore } from './snapshots.js';
+import type { VariantCache } from './variants.js';
+
+export interface RouteDeps {
+  readonly snapshots: SnapshotStore;
+  readonly variants: VariantCache;
+  readonly access: AccessControl;
+  readonly readiness: Readiness;
+  readonly metricsPublic: boolean;
+  readonly renderMetrics: () => string;
+  readonly openapi: Payload;
+}
+
+const V1 = '/api/v1/';
+
+function api(name: string, path: string, endpoint: Endpoint, handle: Handler,
+  options: { scope?: BurstScope; query?: readonly string[]; daily?: boolean } = {}): Route {
+  return {
+    name, path: V1 + path, segment: path.endsWith('/'), endpoint,
+    scope: options.scope ?? 'v1', query: ['api_key', ...(options.query ?? [])],
+    daily: options.daily ?? true, handle,
+  };
+}
+
+function open(name: string, path: string, handle: Handler, query: readonly string[] = []):
+  Route {
+  return { name, path, segment: false, endpoint: null, scope: null, query, daily: false, handle };
+}
+
+export function apiRoutes(deps: RouteDeps): Route[] {
+  const { snapshots, variants } = deps;
+  return [
+    api('screener', 'screener', 'screener', viewHandler(snapshots, 'screener')),
+    api('pair', 'pair/', 'pair', symbolViewHandler(snapshots, 'pair', 'pair detail')),
+    api('signals', 'signals', 'signals', viewHandler(snapshots, 'signals')),
+    api('smart-money', 'smart-money', 'smart-money', viewHandler(snapshots, 'smart-money')),
+    api('deep-view', 'deep-view/', 'deep-view',
+      symbolViewHandler(snapshots, 'deep-view', 'the deep view'), { scope: 'deep-view' }),
+    api('funding-arb', 'funding-arb', 'funding-arb', viewHandler(snapshots, 'funding-arb')),
+    // Usage is answered even when the day's quota is used up: that is when it is needed.
+    api('usage', 'usage', 'usage', usageHandler(deps.access), { daily: false }),
+    api('cvd', 'cvd/', 'cvd', cvdHandler(snapshots, variants),
+      { scope: 'cvd', query: ['interval', 'limit'] }),
+    api('liquidation-map', 'liquidation-map/', 'liquidation-map',
+      symbolViewHandler(snapshots, 'liquidation-map', 'the liquidation map')),
+    api('wallets', 'wallets', 'wallets', viewHandler(snapshots, 'wallets')),
+    api('wallet', 'wallets/', 'wallets', walletHandler(snapshots)),
+    api('export', 'export/', 'export', exportHandler(snapshots, variants)),
+    open('openapi', V1 + 'openapi.json', staticHandler(deps.openapi), ['api_key']),
+    open('healthz', '/healthz', healthHandler),
+    open('readyz', '/readyz', readyHandler(deps.readiness)),
+    open('metrics', '/metrics', metricsHandler(deps.metricsPublic, deps.renderMetrics)),
+  ];
+}

@@ -1,0 +1,21 @@
+// Bounds of the HTTP front that actors/config.ts does not declare (the lead may move them there).
+
+export const httpBounds = Object.freeze({
+  /** Burst-guard identities (identity x scope) held; when full the least recently used goes. */
+  burstEntriesMax: 100_000,
+  /** Key -> digest memo; when full the least recently used goes (a miss costs one SHA-256). */
+  keyDigestsMax: 10_000,
+  /** Serialized variants (cvd slices, CSV) held; least recently used evicted past either bound. */
+  variantsMax: 2_000,
+  variantBytesMax: 64 * 1024 * 1024,
+  /** Parsed JSON views (one per view version) held for building variants. */
+  parsedViewsMax: 256,
+  /** Snapshot views held by the store: every listed market has a handful of views. */
+  snapshotViewsMax: 20_000,
+  /** A query string of more parameters than this is refused with 400. */
+  queryParamsMax: 16,
+  /** Bytes of an X-Forwarded-For header read; entries past it are ignored. */
+  forwardedForBytesMax: 1_024,
+  /** How long close() lets mounted handlers finish before connections are cut. */
+  closeGraceMs: 1_000,
+});

@@ -1,0 +1,166 @@
+// The request pipeline: read the request, route it, then credentials -> identity -> burst guard
+// -> plan gate -> snapshot bytes (or 304) -> daily quota -> answer (ARCHITECTURE.md).
+import type { HttpRequest, HttpResponse } from 'uWebSockets.js';
+import { limits } from '../actors/config.js';
+import type { Logger } from '../actors/logger.js';
+import type {
+  AccessControl, BurstScope, Endpoint, Identity, Problem,
+} from './access-types.js';
+import type { TrustCheck } from './client-ip.js';
+import type { Cors } from './cors.js';
+import type { HttpMetrics } from './metrics.js';
+import { problems } from './problems.js';
+import { parseQuery } from './query.js';
+import { etagMatches, readRequest, type RequestInfo } from './request.js';
+import { sendNotModified, sendPayload, sendPreflight, sendProblem,
+  type HeaderList } from './respond.js';
+import type { RouteMatch, RouteTable } from './routes.js';
+
+/** A raw handler that owns its requests entirely (the MCP endpoints). */
+export interface RawMount {
+  readonly path: string;
+  /** Upper-case methods it answers, e.g. ['GET', 'POST', 'DELETE']. */
+  readonly methods: readonly string[];
+  handle(res: HttpResponse, req: HttpRequest, ctx: { ip: string }): void;
+  /** Requests still being answered; close() waits (bounded) for this to reach 0. */
+  inFlight?(): number;
+}
+
+export interface DispatchDeps {
+  readonly table: RouteTable;
+  readonly mounts: readonly RawMount[];
+  readonly access: AccessControl;
+  readonly cors: Cors;
+  readonly trusted: TrustCheck;
+  readonly metrics: HttpMetrics;
+  readonly logger: Logger;
+}
+
+const NONE: HeaderList = [];
+
+type Admission =
+  | { ok: true; identity: Identity; headers: () => HeaderList }
+  | { ok: false; problem: Problem; headers: HeaderList };
+const ROUTE_METHODS = 'GET, HEAD, OPTIONS';
+
+/** The pipeline as methods, each one step, sharing the dependencies. */
+class Dispatcher {
+  private readonly mounts: ReadonlyMap<string, RawMount>;
+
+  constructor(private readonly deps: DispatchDeps) {
+    this.mounts = new Map(deps.mounts.map((m) => [m.path, m]));
+  }
+
+  readonly handle = (res: HttpResponse, req: HttpRequest): void => {
+    const info = readRequest(res, req, this.deps.trusted);
+    try {
+      this.route(res, req, info);
+    } catch (error) {
+      this.deps.logger.error('request failed', { error, path: info.path.slice(0, 200) });
+      try {
+        this.fail(res, info, 'unknown', problems.internal());
+      } catch {
+        // The response was already ended or aborted by the part that threw: nothing to add.
+      }
+    }
+  };
+
+  private fail(res: HttpResponse, info: RequestInfo, route: string, problem: Problem,
+    extra: HeaderList = NONE): void {
+    this.deps.metrics.count(route, problem.status);
+    sendProblem(res, info, this.deps.cors, problem, extra);
+  }
+
+  private route(res: HttpResponse, req: HttpRequest, info: RequestInfo): void {
+    const urlBytes = info.path.length + (info.query === undefined ? 0 : info.query.length + 1);
+    if (urlBytes > limits.httpUrlBytesMax) {
+      return this.fail(res, info, 'unknown', problems.badRequest(
+        `the URL must be at most ${limits.httpUrlBytesMax} bytes (was ${urlBytes})`, 414));
+    }
+    const mount = this.mounts.get(info.path);
+    if (mount !== undefined) return this.serveMount(res, req, info, mount);
+    const match = this.deps.table.match(info.path);
+    if (match === undefined) {
+      return this.fail(res, info, 'unknown', problems.notFound(
+        'the path must be one of the documented endpoints (see /api/v1/openapi.json)'));
+    }
+    if (info.method === 'options') {
+      this.deps.metrics.count(match.route.name, 204);
+      return sendPreflight(res, info, this.deps.cors, ROUTE_METHODS);
+    }
+    if (info.method !== 'get' && info.method !== 'head') {
+      return this.fail(res, info, match.route.name,
+        problems.methodNotAllowed(info.method, ROUTE_METHODS));
+    }
+    this.serveRoute(res, info, match);
+  }
+
+  private serveMount(res: HttpResponse, req: HttpRequest, info: RequestInfo, mount: RawMount):
+    void {
+    const method = info.method.toUpperCase();
+    if (mount.methods.includes(method)) {
+      this.deps.metrics.count('mount', 'delegated');
+      mount.handle(res, req, { ip: info.ip });
+    } else if (method === 'OPTIONS') {
+      this.deps.metrics.count('mount', 204);
+      sendPreflight(res, info, this.deps.cors, [...mount.methods, 'OPTIONS'].join(', '));
+    } else {
+      this.fail(res, info, 'mount', problems.methodNotAllowed(method, mount.methods.join(', ')));
+    }
+  }
+
+  /** Identity, burst guard and plan gate; `headers` gives the RateLimit headers for keys. */
+  private admit(info: RequestInfo, queryKey: string | undefined, scope: BurstScope,
+    endpoint: Endpoint): Admission {
+    const { access } = this.deps;
+    const found = access.identify({ authorization: info.authorization, xApiKey: info.xApiKey,
+      queryKey }, info.ip);
+    if (!found.ok) return { ok: false, problem: found.problem, headers: NONE };
+    const identity = found.value;
+    const headers = () => (identity.kind === 'key'
+      ? access.rateLimitHeaders(identity, scope) : NONE);
+    const gate = access.checkBurst(identity, scope);
+    if (!gate.ok) return { ok: false, problem: gate.problem, headers: headers() };
+    const plan = access.checkPlan(identity, endpoint);
+    if (!plan.ok) return { ok: false, problem: plan.problem, headers: headers() };
+    return { ok: true, identity, headers };
+  }
+
+  private serveRoute(res: HttpResponse, info: RequestInfo, match: RouteMatch): void {
+    const { route, segment } = match;
+    const { metrics, cors } = this.deps;
+    const query = parseQuery(info.query, route.query);
+    if (!query.ok) return this.fail(res, info, route.name, query.problem);
+    let identity: Identity | null = null;
+    let headers = () => NONE;
+    if (route.endpoint !== null && route.scope !== null) {
+      const admission = this.admit(info, query.params.get('api_key'), route.scope,
+        route.endpoint);
+      if (!admission.ok) {
+        return this.fail(res, info, route.name, admission.problem, admission.headers);
+      }
+      identity = admission.identity;
+      headers = admission.headers;
+    }
+    const result = route.handle({ info, params: query.params, segment, identity });
+    if (!result.ok) return this.fail(res, info, route.name, result.problem, headers());
+    const payload = result.value;
+    if (payload.etag !== undefined && etagMatches(info.ifNoneMatch, payload.etag)) {
+      // A revalidation costs burst (counted above) but not the daily quota (DECISIONS.md).
+      metrics.count(route.name, 304);
+      return sendNotModified(res, info, cors, payload, headers());
+    }
+    if (identity !== null && route.daily) {
+      const daily = this.deps.access.consumeDaily(identity);
+      if (!daily.ok) return this.fail(res, info, route.name, daily.problem, headers());
+    }
+    metrics.count(route.name, payload.status ?? 200);
+    sendPayload(res, info, cors, payload, headers());
+  }
+}
+
+/** The uWS handler for every path: one route table for REST, raw mounts for MCP. */
+export function createDispatcher(deps: DispatchDeps): (res: HttpResponse, req: HttpRequest)
+  => void {
+  return new Dispatcher(deps).handle;
+}

@@ -1,0 +1,56 @@
+// Operations endpoints outside access control: liveness, readiness, Prometheus metrics, the
+// OpenAPI document; and usage, which reads the caller's quota.
+import type { AccessControl } from '../access-types.js';
+import { isLoopbackAddress } from '../client-ip.js';
+import { problems } from '../problems.js';
+import type { RequestInfo } from '../request.js';
+import type { Payload } from '../respond.js';
+import type { Handler } from '../routes.js';
+import { fail, jsonPayload, ok } from './payloads.js';
+
+export type Readiness = () => { ready: boolean; checks: Record<string, boolean> };
+
+export const healthHandler: Handler = () => ok(jsonPayload({ status: 'ok' }));
+
+export function readyHandler(readiness: Readiness): Handler {
+  return () => {
+    const { ready, checks } = readiness();
+    return ok(jsonPayload({ ready, checks }, ready ? 200 : 503));
+  };
+}
+
+/**
+ * Loopback peers only, unless configured public. A request relayed by an untrusted proxy
+ * (X-Forwarded-For that was not honoured) is refused, so a local reverse proxy does not
+ * publish the metrics by accident.
+ */
+function mayReadMetrics(info: RequestInfo, metricsPublic: boolean): boolean {
+  if (metricsPublic) return true;
+  if (!isLoopbackAddress(info.ip)) return false;
+  return info.forwardedFor === '' || info.ip !== info.peer;
+}
+
+export function metricsHandler(metricsPublic: boolean, render: () => string): Handler {
+  return ({ info }) => {
+    if (!mayReadMetrics(info, metricsPublic)) {
+      return fail(problems.notFound('/metrics is served to loopback clients only'));
+    }
+    return ok({
+      contentType: 'text/plain; version=0.0.4; charset=utf-8',
+      body: render(),
+      cacheControl: 'no-store',
+    });
+  };
+}
+
+export function staticHandler(payload: Payload): Handler {
+  return () => ok(payload);
+}
+
+export function usageHandler(access: AccessControl): Handler {
+  return ({ identity }) => {
+    // The route needs a key, so access control has made an identity before this runs.
+    if (identity === null) throw new Error('usage reached without an identity');
+    return ok(jsonPayload(access.usage(identity)));
+  };
+}

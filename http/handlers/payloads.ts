@@ -1,0 +1,33 @@
+// Payload builders shared by the handlers: a snapshot view as is, and small JSON answers.
+import type { Outcome, Problem } from '../access-types.js';
+import { bytesOf } from '../bytes.js';
+import type { Payload } from '../respond.js';
+import type { ViewEntry } from '../snapshots.js';
+
+export const JSON_TYPE = 'application/json';
+export const CSV_TYPE = 'text/csv; charset=utf-8';
+
+/** A stored view served as its bytes with its validators (nothing is serialized here). */
+export function feedPayload(entry: ViewEntry): Payload {
+  return {
+    contentType: JSON_TYPE,
+    body: bytesOf(entry.body),
+    cacheControl: entry.cacheControl,
+    etag: entry.etag,
+    lastModified: entry.lastModified,
+    cadence: entry.cadenceHeader,
+  };
+}
+
+/** A small answer computed per request (usage, health): never cached by clients. */
+export function jsonPayload(value: unknown, status = 200): Payload {
+  return { contentType: JSON_TYPE, body: JSON.stringify(value), cacheControl: 'no-store', status };
+}
+
+export function ok(value: Payload): Outcome<Payload> {
+  return { ok: true, value };
+}
+
+export function fail(problem: Problem): Outcome<Payload> {
+  return { ok: false, problem };
+}

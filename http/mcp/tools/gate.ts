@@ -1,0 +1,25 @@
+// The API-mode gate around every tool of /api/mcp: the key's plan, then its daily quota.
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import type { Endpoint, Identity } from '../../access-types.js';
+import { identityOf, safely, type ToolDeps, type ToolExtra } from './common.js';
+import { problemResult } from './result.js';
+
+/**
+ * Wraps a tool body in the REST pipeline's order (http/dispatch.ts): plan gate, then the data,
+ * then the daily quota, which counts only an answer that is served. A call refused for its plan
+ * or for an unknown symbol costs nothing; once the quota is used up the answer is withheld.
+ */
+export function gated<A>(
+  deps: ToolDeps, tool: string, endpoint: Endpoint,
+  body: (args: A, identity: Identity) => CallToolResult,
+): (args: A, extra: ToolExtra) => CallToolResult {
+  return (args, extra) => safely(deps.logger, tool, () => {
+    const identity = identityOf(extra);
+    const plan = deps.access.checkPlan(identity, endpoint);
+    if (!plan.ok) return problemResult(plan.problem);
+    const result = body(args, identity);
+    if (result.isError) return result;
+    const daily = deps.access.consumeDaily(identity);
+    return daily.ok ? result : problemResult(daily.problem);
+  });
+}

@@ -1,0 +1,79 @@
+// The operations of the REST API as the OpenAPI document lists them (one per route).
+import type { Plan } from '../../actors/messages.js';
+import { ref, type Schema } from './schemas-common.js';
+
+export interface Operation {
+  readonly id: string;
+  readonly path: string;
+  readonly summary: string;
+  readonly description?: string;
+  readonly tag: 'market' | 'orderflow' | 'wallets' | 'account' | 'operations';
+  readonly key: 'required' | 'optional' | 'none';
+  readonly plan?: Plan;
+  readonly burst?: number;
+  readonly parameters: readonly string[];
+  readonly schema?: Schema;
+  /** Served from a snapshot: ETag, 304, Last-Modified, cadence headers. */
+  readonly feed: boolean;
+  readonly csv?: boolean;
+  readonly contentType?: string;
+  readonly okDescription?: string;
+  readonly extraResponses?: Readonly<Record<string, Schema>>;
+}
+
+const v1 = (path: string) => `/api/v1/${path}`;
+const feed = (op: Omit<Operation, 'feed' | 'burst'> & { burst?: number }): Operation =>
+  ({ burst: 60, ...op, feed: true });
+
+export const operations: readonly Operation[] = [
+  feed({ id: 'getScreener', path: v1('screener'), tag: 'market', key: 'optional',
+    summary: 'Every listed perpetual, delisted and builder markets included',
+    parameters: [], schema: ref('Screener') }),
+  feed({ id: 'getPair', path: v1('pair/{symbol}'), tag: 'market', key: 'optional',
+    summary: 'One pair: market data, and orderflow fields when tracked (null otherwise)',
+    parameters: ['symbol'], schema: ref('PairDetail') }),
+  feed({ id: 'getSignals', path: v1('signals'), tag: 'orderflow', key: 'required',
+    plan: 'Trader', summary: 'Signal scores of the tracked pairs, keyed by symbol',
+    parameters: [], schema: ref('Signals') }),
+  feed({ id: 'getSmartMoney', path: v1('smart-money'), tag: 'wallets', key: 'required',
+    plan: 'Pro', summary: 'Positions of the tracked wallets', parameters: [],
+    schema: ref('SmartMoney') }),
+  feed({ id: 'getDeepView', path: v1('deep-view/{symbol}'), tag: 'orderflow', key: 'required',
+    plan: 'Whale', burst: 10, summary: 'All orderflow metrics of a tracked pair',
+    description: 'A listed pair that is not tracked answers 404 not_tracked.',
+    parameters: ['symbol'], schema: ref('DeepView') }),
+  feed({ id: 'getFundingArb', path: v1('funding-arb'), tag: 'market', key: 'required',
+    plan: 'Whale', summary: 'Funding on the five venues, compared on hourly-equivalent rates',
+    parameters: [], schema: ref('FundingArbList') }),
+  { id: 'getUsage', path: v1('usage'), tag: 'account', key: 'required', plan: 'Free', burst: 60,
+    summary: 'The daily limit applied to the calling key, and what is left of it',
+    description: 'Not counted against the daily quota, so it answers after the quota is used.',
+    parameters: [], schema: ref('Usage'), feed: false },
+  feed({ id: 'getCvd', path: v1('cvd/{symbol}'), tag: 'orderflow', key: 'required',
+    plan: 'Whale', burst: 10, summary: 'Current CVD and its history at one interval',
+    parameters: ['symbol', 'interval', 'limit'], schema: ref('Cvd') }),
+  feed({ id: 'getLiquidationMap', path: v1('liquidation-map/{symbol}'), tag: 'wallets',
+    key: 'required', plan: 'Whale', parameters: ['symbol'], schema: ref('LiquidationMap'),
+    summary: 'Estimated liquidation notional by price band, from tracked positions' }),
+  feed({ id: 'getWallets', path: v1('wallets'), tag: 'wallets', key: 'required',
+    plan: 'Whale', summary: 'Tracked wallets with category and positions', parameters: [],
+    schema: ref('Wallets') }),
+  feed({ id: 'getWallet', path: v1('wallets/{address}'), tag: 'wallets', key: 'required',
+    plan: 'Whale', summary: 'One tracked wallet', parameters: ['address'],
+    schema: ref('WalletDetail') }),
+  feed({ id: 'exportView', path: v1('export/{view}.csv'), tag: 'market', key: 'required',
+    plan: 'Whale', csv: true, parameters: ['view'],
+    summary: 'A JSON view as CSV (RFC 4180, header line, CRLF)' }),
+  { id: 'getOpenApi', path: v1('openapi.json'), tag: 'operations', key: 'none',
+    summary: 'This document', parameters: [], schema: { type: 'object' }, feed: false,
+    extraResponses: { '304': { $ref: '#/components/responses/NotModified' } } },
+  { id: 'getHealth', path: '/healthz', tag: 'operations', key: 'none',
+    summary: 'Alive', parameters: [], schema: ref('Health'), feed: false },
+  { id: 'getReadiness', path: '/readyz', tag: 'operations', key: 'none',
+    summary: 'Feeds connected and snapshots fresh', parameters: [], schema: ref('Readiness'),
+    feed: false, extraResponses: { '503': { description: 'Not ready (same body).',
+      content: { 'application/json': { schema: ref('Readiness') } } } } },
+  { id: 'getMetrics', path: '/metrics', tag: 'operations', key: 'none',
+    summary: 'Prometheus text (loopback clients only unless configured public)',
+    parameters: [], schema: { type: 'string' }, contentType: 'text/plain', feed: false },
+];

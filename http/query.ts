@@ -1,0 +1,74 @@
+// Query strings: decoded strictly; an undocumented, repeated or badly encoded parameter is a 400.
+import type { Problem } from './access-types.js';
+import { httpBounds } from './bounds.js';
+import { problems } from './problems.js';
+
+export type QueryParams = ReadonlyMap<string, string>;
+const EMPTY: QueryParams = new Map();
+
+function decode(text: string): string | undefined {
+  try {
+    return decodeURIComponent(text.indexOf('+') < 0 ? text : text.replace(/\+/g, ' '));
+  } catch {
+    return undefined;
+  }
+}
+
+function shown(name: string): string {
+  return JSON.stringify(name.length > 40 ? name.slice(0, 40) + '…' : name);
+}
+
+/** Parses `raw` (without `?`) accepting only `allowed` names, each at most once. */
+export function parseQuery(raw: string | undefined, allowed: readonly string[]):
+  { ok: true; params: QueryParams } | { ok: false; problem: Problem } {
+  if (raw === undefined || raw === '') return { ok: true, params: EMPTY };
+  const pieces = raw.split('&');
+  if (pieces.length > httpBounds.queryParamsMax) {
+    return { ok: false, problem: problems.badRequest(
+      `the query must have at most ${httpBounds.queryParamsMax} parameters ` +
+      `(was ${pieces.length})`) };
+  }
+  const params = new Map<string, string>();
+  for (const piece of pieces) {
+    if (piece === '') continue;
+    const at = piece.indexOf('=');
+    const name = decode(at < 0 ? piece : piece.slice(0, at));
+    const value = decode(at < 0 ? '' : piece.slice(at + 1));
+    if (name === undefined || value === undefined) {
+      return { ok: false, problem: problems.badRequest(
+        `query parameters must be valid percent-encoded UTF-8 (was ${shown(piece)})`) };
+    }
+    if (!allowed.includes(name)) {
+      const expected = allowed.length ? `one of ${allowed.join(', ')}` : 'absent';
+      return { ok: false, problem: problems.badRequest(
+        `query parameters of this endpoint must be ${expected} (was ${shown(name)})`) };
+    }
+    if (params.has(name)) {
+      return { ok: false, problem: problems.badRequest(
+        `query parameter ${name} must be given once (was repeated)`) };
+    }
+    params.set(name, value);
+  }
+  return { ok: true, params };
+}
+
+/** An integer parameter in [min, max], or the default when absent. */
+export function intParam(params: QueryParams, name: string, fallback: number, min: number,
+  max: number): { ok: true; value: number } | { ok: false; problem: Problem } {
+  const text = params.get(name);
+  if (text === undefined) return { ok: true, value: fallback };
+  const value = /^[0-9]{1,7}$/.test(text) ? Number(text) : NaN;
+  if (Number.isInteger(value) && value >= min && value <= max) return { ok: true, value };
+  return { ok: false, problem: problems.badRequest(
+    `${name} must be an integer from ${min} to ${max} (was ${shown(text)})`) };
+}
+
+/** One of a fixed set of values, or the default when absent. */
+export function enumParam<T extends string>(params: QueryParams, name: string,
+  values: readonly T[], fallback: T): { ok: true; value: T } | { ok: false; problem: Problem } {
+  const text = params.get(name);
+  if (text === undefined) return { ok: true, value: fallback };
+  if ((values as readonly string[]).includes(text)) return { ok: true, value: text as T };
+  return { ok: false, problem: problems.badRequest(
+    `${name} must be one of ${values.join(', ')} (was ${shown(text)})`) };
+}

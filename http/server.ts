@@ -1,0 +1,97 @@
+// startHttpServer: the uWebSockets.js front on the snapshot store, with access control, CORS,
+// metrics and raw mounts (MCP); close() stops listening and lets mounted work finish.
+import type { TemplatedApp, us_listen_socket, us_socket } from 'uWebSockets.js';
+import type { Clock } from '../actors/clock.js';
+import type { ServiceConfig } from '../actors/config.js';
+import type { Logger } from '../actors/logger.js';
+import type { KeyDirectory, UsageCounters } from '../actors/messages.js';
+import { createAccessControl } from './access.js';
+import type { AccessControl } from './access-types.js';
+import { apiRoutes } from './api-routes.js';
+import { httpBounds } from './bounds.js';
+import { createTrustCheck } from './client-ip.js';
+import { createCors } from './cors.js';
+import { createDispatcher, type RawMount } from './dispatch.js';
+import type { Readiness } from './handlers/ops.js';
+import { HttpMetrics } from './metrics.js';
+import { openApiPayload } from './openapi/payload.js';
+import { createRouteTable } from './routes.js';
+import type { SnapshotStore } from './snapshots.js';
+import { VariantCache } from './variants.js';
+
+export type { RawMount } from './dispatch.js';
+
+export interface HttpServerDeps {
+  config: ServiceConfig;
+  clock: Clock;
+  logger: Logger;
+  snapshots: SnapshotStore;
+  keys: KeyDirectory;
+  usage: UsageCounters;
+  readiness: Readiness;
+  /** Extra Prometheus text from the runtime, appended to the front's own. */
+  metrics?: () => string;
+  /** Raw handlers, e.g. MCP at /api/mcp and /api/mcp/public. */
+  mounts?: readonly RawMount[];
+  /**
+   * The access control to use, when the mounts were built on one (createAccessControl), so
+   * REST and MCP share burst windows and daily counters; created from the deps otherwise.
+   */
+  access?: AccessControl;
+}
+
+export interface HttpServer {
+  readonly port: number;
+  readonly access: AccessControl;
+  close(): Promise<void>;
+}
+
+function listen(app: TemplatedApp, host: string, port: number): Promise<us_listen_socket> {
+  return new Promise((resolve, reject) => {
+    app.listen(host, port, (token) => {
+      if (token) resolve(token);
+      else reject(new Error(`could not listen on ${host}:${port} (in use or not permitted)`));
+    });
+  });
+}
+
+export async function startHttpServer(deps: HttpServerDeps): Promise<HttpServer> {
+  const { config, clock, logger, snapshots } = deps;
+  const access = deps.access ?? createAccessControl(deps);
+  const metrics = new HttpMetrics(clock.nowMs());
+  const variants = new VariantCache();
+  const renderMetrics = () => metrics.render(clock.nowMs(), {
+    snapshot_views: snapshots.size, variant_cache_entries: variants.size,
+  }) + (deps.metrics?.() ?? '');
+  const table = createRouteTable(apiRoutes({
+    snapshots, variants, access, readiness: deps.readiness, metricsPublic: config.metricsPublic,
+    renderMetrics, openapi: openApiPayload(),
+  }));
+  const mounts = deps.mounts ?? [];
+  const dispatch = createDispatcher({
+    table, mounts, access, cors: createCors(config.corsOrigins),
+    trusted: createTrustCheck(config.trustProxy), metrics, logger,
+  });
+  // Loaded here, not at the top: the package has only an "import" export condition, and the
+  // test runner (uvu -r tsx) loads modules through require(), where a static import fails.
+  const uWS = await import('uWebSockets.js');
+  const app = uWS.App().any('/*', dispatch);
+  const token = await listen(app, config.host, config.port);
+  const port = uWS.us_socket_local_port(token as unknown as us_socket);
+  if (!config.limitsEnabled) {
+    logger.warn('limits off: the burst guard and daily quotas are disabled', { host: config.host });
+  }
+  logger.info('http listening', { host: config.host, port });
+  let closing: Promise<void> | undefined;
+  const close = () => (closing ??= (async () => {
+    uWS.us_listen_socket_close(token);
+    // Wall time on purpose: a shutdown grace must pass even when the service clock is manual.
+    const deadlineMs = Date.now() + httpBounds.closeGraceMs;
+    while (mounts.some((m) => (m.inFlight?.() ?? 0) > 0) && Date.now() < deadlineMs) {
+      await new Promise((resolve) => setTimeout(resolve, 10));
+    }
+    // Our own answers are synchronous, so none is in flight; this drops idle keep-alives.
+    app.close();
+  })());
+  return { port, access, close };
+}

@@ -1,0 +1,68 @@
+// A real uWS server on port 0 over a seeded store, with keys of every plan and a manual clock.
+import { ManualClock } from '../../../actors/clock.js';
+import { resolveConfig, type ServiceConfig } from '../../../actors/config.js';
+import { silentLogger } from '../../../actors/logger.js';
+import { PLANS, type KeyRecord, type Plan } from '../../../actors/messages.js';
+import { startHttpServer, type HttpServer, type RawMount } from '../../../http/server.js';
+import type { SnapshotStore } from '../../../http/snapshots.js';
+import { keyFor, MemoryKeys, MemoryUsage, seededStore, T0 } from './seed.js';
+
+export interface TestServer {
+  readonly url: string;
+  readonly server: HttpServer;
+  readonly clock: ManualClock;
+  readonly store: SnapshotStore;
+  readonly keys: MemoryKeys;
+  readonly usage: MemoryUsage;
+  /** A valid key of each plan. */
+  readonly keyOf: Readonly<Record<Plan, string>>;
+  ready: boolean;
+  close(): Promise<void>;
+}
+
+export async function startTestServer(options: {
+  config?: Partial<ServiceConfig>; nowMs?: number; mounts?: RawMount[];
+} = {}): Promise<TestServer> {
+  const clock = new ManualClock(options.nowMs ?? T0);
+  const keys = new MemoryKeys();
+  const usage = new MemoryUsage();
+  const store = seededStore();
+  const keyOf = {} as Record<Plan, string>;
+  PLANS.forEach((plan, i) => {
+    keyOf[plan] = keyFor(i);
+    keys.add(keyOf[plan], plan);
+  });
+  const state = { ready: true };
+  const server = await startHttpServer({
+    config: resolveConfig({ host: '127.0.0.1', port: 0, ...options.config }),
+    clock, logger: silentLogger, snapshots: store, keys, usage,
+    readiness: () => ({ ready: state.ready, checks: { feeds: state.ready, snapshots: true } }),
+    metrics: () => '# TYPE orderflow_runtime_test gauge\norderflow_runtime_test 1\n',
+    mounts: options.mounts,
+  });
+  const result: TestServer = {
+    url: `http://127.0.0.1:${server.port}`, server, clock, store, keys, usage, keyOf,
+    get ready() { return state.ready; },
+    set ready(value: boolean) { state.ready = value; },
+    close: () => server.close(),
+  };
+  return result;
+}
+
+export type { KeyRecord };
+
+/** GET with optional headers; returns status, headers and the body as text and JSON. */
+export async function get(url: string, headers: Record<string, string> = {},
+  method = 'GET'): Promise<{ status: number; headers: Headers; text: string; json: any }> {
+  const response = await fetch(url, { method, headers });
+  const text = await response.text();
+  let json: unknown;
+  try {
+    json = JSON.parse(text);
+  } catch {
+    json = undefined;
+  }
+  return { status: response.status, headers: response.headers, text, json };
+}
+
+export const bearer = (key: string) => ({ authorization: `Bearer ${key}` });
