@@ -85,7 +85,7 @@ export class MarketViews {
     }
   }
 
-  /** Rebuilds screener, pair details and signals; a view whose bytes did not change keeps its tag. */
+  /** Rebuilds screener, pair details and signals; unchanged bytes keep their version and tag. */
   refresh(wallNowMs: number): void {
     const staleAfterMs = 3 * this.cadenceMs;
     const rows: ScreenerRow[] = [];

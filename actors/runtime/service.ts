@@ -11,10 +11,15 @@ import { rankTracked } from '../universe/tracked.js';
 import { openStore } from '../../persistence/store.js';
 import { SnapshotStore } from '../../http/snapshots.js';
 import { startHttpServer } from '../../http/server.js';
+import { createAccessControl } from '../../http/access.js';
+import { createMcpData } from '../../http/mcp-data.js';
+import { createMcpMounts } from '../../http/mcp/index.js';
 import { encodeFeedSpec } from '../shard/shard-params.js';
 import { assignShards, symbolsOfShard } from '../universe/assign.js';
 import { MarketViews } from './market-views.js';
 import { PositioningViews } from './positioning-views.js';
+import { SignalPipeline } from './signal-pipeline.js';
+import { createWebhookSupervisor } from '../webhooks/supervisor.js';
 import { startActorRuntime, type ActorRuntime } from './supervisor.js';
 
 export interface Service {
@@ -37,6 +42,10 @@ export interface ServiceDeps {
 const firstUniverseWaitMs = 10_000;
 /** Wallet views are heavy with many wallets; they refresh on their own, slower cadence. */
 const positioningCadenceMs = 15_000;
+/** Alerts added by the admin command line are seen within this. */
+const alertsPollMs = 1_000;
+const outcomesEveryMs = 5_000;
+const pruneEveryMs = 3_600_000;
 /** Re-rank the tracked set this often, in market time (DECISIONS.md: hourly). */
 const rerankEveryMs = 3_600_000;
 
@@ -61,6 +70,18 @@ export async function startService(config: ServiceConfig, deps: ServiceDeps): Pr
   const views = new MarketViews(snapshots, config.cadenceMs, config.universeCadenceMs,
     (symbol) => positioning.smartMoneyJson(symbol));
   const spec = feedSpecOf(config, clock.nowMs());
+  const webhooks = createWebhookSupervisor({
+    root: store.root, clock, logger: log.child({ component: 'webhooks' }), keys: store.keys,
+    allowPrivate: config.allowPrivateWebhooks,
+  });
+  webhooks.start();
+  const signals = new SignalPipeline({
+    root: store.root, webhooks, keys: store.keys, clock, chartBaseUrl: config.chartBaseUrl,
+    logger: log.child({ component: 'signals' }),
+    fundingAnnualizedPct: (symbol) =>
+      views.screenerRows.find((row) => row.symbol === symbol)?.fundingAnnualized ?? null,
+  });
+  let marketNowMs = 0;
 
   let tracked: string[] = [];
   let rankedAtMs = -Infinity;
@@ -98,8 +119,21 @@ export async function startService(config: ServiceConfig, deps: ServiceDeps): Pr
   views.refresh(Date.now());
   positioning.refreshFunding();
   positioning.refreshWallets(clock.nowMs(), views.universe, tracked);
+  const onCadence = () => {
+    views.refresh(Date.now());
+    const prices = tracked.map((symbol) =>
+      ({ symbol, price: views.summaryOf(symbol)?.price ?? null }));
+    signals.onPrices(prices, views.screenerRows, marketNowMs);
+  };
+  const background = (what: string, work: () => Promise<unknown>) => () => {
+    work().catch((error: Error) => log.error(`${what} failed`, { error: error.message }));
+  };
   const timers = [
-    setInterval(() => views.refresh(Date.now()), config.cadenceMs),
+    setInterval(onCadence, config.cadenceMs),
+    setInterval(() => signals.reloadAlerts(), alertsPollMs),
+    setInterval(background('outcome evaluation', () => signals.evaluateOutcomes()),
+      outcomesEveryMs),
+    setInterval(background('pruning', () => signals.prune()), pruneEveryMs),
     setInterval(() => positioning.refreshFunding(), config.universeCadenceMs),
     setInterval(() => positioning.refreshWallets(clock.nowMs(), views.universe, tracked),
       positioningCadenceMs),
@@ -113,9 +147,13 @@ export async function startService(config: ServiceConfig, deps: ServiceDeps): Pr
     };
     return { ready: Object.values(checks).every(Boolean), checks };
   };
+  const access = createAccessControl({ config, clock, keys: store.keys, usage: store.usage });
+  const mcp = createMcpMounts({
+    access, data: createMcpData(snapshots), clock, logger: log.child({ component: 'mcp' }),
+  });
   const http = await startHttpServer({
     config, clock, logger: log.child({ component: 'http' }), snapshots,
-    keys: store.keys, usage: store.usage, readiness,
+    keys: store.keys, usage: store.usage, readiness, access, mounts: mcp,
   });
 
   runtime = await startActorRuntime({
@@ -129,8 +167,10 @@ export async function startService(config: ServiceConfig, deps: ServiceDeps): Pr
     logger: log.child({ component: 'supervisor' }),
     host: {
       onPublish: (message: ShardPublish) => {
+        for (const pair of message.pairs) marketNowMs = Math.max(marketNowMs, pair.updatedAtMs);
         views.applyPairViews(message.pairs, Date.now());
         positioning.applyWhalePrints(message.whalePrints);
+        signals.onOutbound(message.outbound);
       },
     },
   });
@@ -145,10 +185,13 @@ export async function startService(config: ServiceConfig, deps: ServiceDeps): Pr
     baseUrl, port: http.port, snapshots, runtime,
     stop() {
       stopped ??= (async () => {
+        await mcp.close();
         await http.close();
         for (const timer of timers) clearInterval(timer);
         await universeFeed.stop();
         await runtime!.stop();
+        await signals.close();
+        await webhooks.stop();
         await store.close();
         log.info('service stopped');
       })();

@@ -70,8 +70,8 @@ export class SignalPipeline {
   }
 
   /** Price and screener alerts, once per view cadence with the newest values. */
-  onPrices(prices: readonly { symbol: string; price: number | null }[], rows: readonly ScreenerRow[],
-    marketNowMs: number): void {
+  onPrices(prices: readonly { symbol: string; price: number | null }[],
+    rows: readonly ScreenerRow[], marketNowMs: number): void {
     this.marketNowMs = Math.max(this.marketNowMs, marketNowMs);
     for (const { symbol, price } of prices) {
       if (price !== null) this.fire(this.engine.onPrice(symbol, price, this.marketNowMs));

@@ -15,7 +15,10 @@ export interface SupervisorHost {
 }
 
 interface SupervisorParams {
-  readonly host: { ready(self: RootSupervisor, actor: ShardSpawner): void; publish(m: ShardPublish): void };
+  readonly host: {
+    ready(self: RootSupervisor, actor: ShardSpawner): void;
+    publish(message: ShardPublish): void;
+  };
 }
 
 /** The comedy actor definition; its handlers are the topics shards send to their parent. */

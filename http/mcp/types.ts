@@ -1,20 +1,10 @@
 // Types the MCP endpoints share with the HTTP front: the raw mount and the data they read.
-import type * as uWS from 'uWebSockets.js';
 import type { Clock } from '../../actors/clock.js';
 import type { Logger } from '../../actors/logger.js';
 import type { AccessControl } from '../access-types.js';
 
-/**
- * A handler that owns the whole request: it reads `req` synchronously, calls `res.onAborted`
- * before any await and answers inside `res.cork`. The lead points REST and MCP at one definition.
- */
-export interface RawMount {
-  readonly path: string;
-  readonly methods: readonly string[];
-  handle(res: uWS.HttpResponse, req: uWS.HttpRequest, ctx: { readonly ip: string }): void;
-  /** Requests still being answered; the server's close() waits (bounded) for 0. */
-  inFlight?(): number;
-}
+/** The raw mount is the HTTP front's own (one definition for REST and MCP). */
+export type { RawMount } from '../dispatch.js';
 
 /**
  * The served views as raw JSON objects, exactly as the REST endpoints return them.

@@ -36,9 +36,11 @@ const PairDetail = object({
   ...freshness,
 });
 
+// vpin, cvd and regime are null while a pair's kernels warm up: VPIN needs 50 complete volume
+// buckets (about one trading day), the regime 20 closed 5-minute bars.
 const SignalScore = object({
-  symbol: str, score, direction: enums.direction, vpin,
-  cvd: described(num, 'Cumulative volume delta, USD.'), regime: enums.regime,
+  symbol: str, score, direction: enums.direction, vpin: nullable(vpin),
+  cvd: nullable(described(num, 'Cumulative volume delta, USD.')), regime: nullable(enums.regime),
   fundingAnnualized: nullable(fundingAnnualized),
 });
 
@@ -102,7 +104,7 @@ export const viewSchemas: Record<string, Schema> = {
   FundingArb,
   FundingArbList: object({ pairs: array(ref('FundingArb')), ...freshness }),
   Cvd: object({
-    symbol: str, interval: oneOf(['1m', '5m', '15m', '1h']), cvd: num,
+    symbol: str, interval: oneOf(['1m', '5m', '15m', '1h']), cvd: nullable(num),
     points: array(object({ time, cvd: num })), ...freshness, ...staleness,
   }),
   LiquidationMap: object({

@@ -1,0 +1,33 @@
+// The MCP tools' data: the served views parsed back to objects, once per view version, so a tool
+// returns exactly what the REST endpoint it mirrors would.
+import { LRUCache } from 'lru-cache';
+import type { McpData } from './mcp/types.js';
+import type { SnapshotStore } from './snapshots.js';
+
+/** Parsed views held (one per name; a new version replaces the old). */
+const parsedViewsMax = 512;
+
+export function createMcpData(snapshots: SnapshotStore): McpData {
+  const parsed = new LRUCache<string, { version: number; value: unknown }>({ max: parsedViewsMax });
+  const read = (name: string): unknown | undefined => {
+    const entry = snapshots.get(name);
+    if (!entry) return undefined;
+    const cached = parsed.get(name);
+    if (cached && cached.version === entry.version) return cached.value;
+    const value: unknown = JSON.parse(entry.body.toString('utf8'));
+    parsed.set(name, { version: entry.version, value });
+    return value;
+  };
+  return {
+    screener: () => read('screener'),
+    pair: (symbol) => read(`pair/${symbol}`),
+    signals: () => read('signals'),
+    smartMoney: () => read('smart-money'),
+    deepView: (symbol) => {
+      const view = read(`deep-view/${symbol}`);
+      if (view !== undefined) return view;
+      return snapshots.get(`pair/${symbol}`) ? 'not_tracked' : undefined;
+    },
+    fundingArb: () => read('funding-arb'),
+  };
+}

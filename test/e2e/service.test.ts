@@ -1,0 +1,166 @@
+// The whole service in one process, as `orderflow serve` runs it: simulator feed, shard workers,
+// real store, real uWS front. Real responses are checked against the OpenAPI document, keys made
+// with the admin command line are seen live, MCP answers, and a crashed shard comes back.
+import { Ajv2020 } from 'ajv/dist/2020.js';
+import formats from 'ajv-formats';
+import { spawnSync } from 'node:child_process';
+import { join } from 'node:path';
+import { suite } from 'uvu';
+import * as assert from 'uvu/assert';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { resolveConfig } from '../../actors/config.js';
+import { silentLogger } from '../../actors/logger.js';
+import { startService, type Service } from '../../actors/runtime/service.js';
+import { buildOpenApiDocument } from '../../http/openapi/document.js';
+import { eventually, tempDir } from '../helpers/eventually.js';
+import { binPath } from '../helpers/service-process.js';
+
+const addFormats = formats as unknown as typeof formats.default;
+const doc = buildOpenApiDocument() as any;
+const ajv = new Ajv2020({ strict: false, allErrors: true });
+addFormats(ajv);
+ajv.addSchema({ ...doc, $id: 'openapi' });
+
+/** Validates a body against the documented 200 (or error) response of a path. */
+function conforms(path: string, status: number, body: unknown): void {
+  const escaped = path.replace(/~/g, '~0').replace(/\//g, '~1');
+  const ref = `openapi#/paths/${escaped}/get/responses/${status}/content/` +
+    (status === 200 ? 'application~1json' : 'application~1problem+json') + '/schema';
+  const valid = ajv.validate({ $ref: ref }, body);
+  assert.ok(valid, `${path} ${status}: ${ajv.errorsText(ajv.errors).slice(0, 600)}`);
+}
+
+const e2e = suite('service end to end');
+let service: Service;
+let dataDir: string;
+const keys: Record<string, string> = {};
+
+function createKey(plan: string): string {
+  const result = spawnSync(process.execPath, [binPath, 'keys', 'create', '--plan', plan,
+    '--data-dir', dataDir, '--json'], { encoding: 'utf8' });
+  assert.is(result.status, 0, result.stderr);
+  return JSON.parse(result.stdout).key as string;
+}
+
+async function get(path: string, key?: string): Promise<{ status: number; body: any }> {
+  const headers: Record<string, string> = key ? { authorization: `Bearer ${key}` } : {};
+  const response = await fetch(`${service.baseUrl}${path}`, { headers });
+  const text = await response.text();
+  return { status: response.status, body: text ? JSON.parse(text) : null };
+}
+
+e2e.before(async () => {
+  dataDir = join(await tempDir(), 'data');
+  const config = resolveConfig({
+    port: 0, dataDir, shards: 2, cadenceMs: 200, universeCadenceMs: 1_000, logLevel: 'silent',
+    keylessDailyLimit: 1_000,
+  });
+  service = await startService(config, { logger: silentLogger, allowShardCrash: true });
+  keys.free = createKey('Free');
+  keys.whale = createKey('Whale');
+  await eventually(async () => (await get('/readyz')).status === 200, { timeoutMs: 20_000 });
+});
+
+e2e.after(async () => {
+  await service?.stop();
+});
+
+e2e('the screener lists 170+ markets, delisted and builder ones included', async () => {
+  const { status, body } = await get('/api/v1/screener');
+  assert.is(status, 200);
+  conforms('/api/v1/screener', 200, body);
+  assert.ok(body.count >= 170, `count ${body.count}`);
+  const delisted = body.pairs.filter((p: any) => p.delisted);
+  assert.ok(delisted.length > 0);
+  assert.ok(delisted.every((p: any) => p.volume24h === 0 && p.openInterest === 0));
+  assert.ok(body.pairs.some((p: any) => p.symbol.includes(':')), 'builder markets');
+  assert.is(body.pairs.filter((p: any) => p.tracked).length, 100);
+});
+
+e2e('pair detail of a tracked pair carries orderflow fields; keyless works', async () => {
+  await eventually(async () => (await get('/api/v1/pair/BTC')).body.signalScore !== null,
+    { timeoutMs: 10_000 });
+  const { status, body } = await get('/api/v1/pair/BTC');
+  assert.is(status, 200);
+  conforms('/api/v1/pair/{symbol}', 200, body);
+  assert.is(body.tracked, true);
+  assert.ok(Number.isInteger(body.signalScore) && Math.abs(body.signalScore) <= 100);
+  assert.ok(['LONG', 'SHORT', 'NEUTRAL'].includes(body.signalDirection));
+  assert.is(body.fundingAnnualized, body.fundingRate * 24 * 365 * 100);
+});
+
+e2e('keys made by the command line are seen live: 401, 403 and 200 by plan', async () => {
+  assert.is((await get('/api/v1/signals')).status, 401);
+  const forbidden = await eventually(async () => {
+    const r = await get('/api/v1/signals', keys.free);
+    return r.status === 403 ? r : null;
+  }, { timeoutMs: 3_000, message: 'the server saw the new Free key' });
+  assert.is(forbidden.body.requiredPlan, 'Trader');
+  assert.is(forbidden.body.plan, 'Free');
+  const signals = await get('/api/v1/signals', keys.whale);
+  assert.is(signals.status, 200);
+  conforms('/api/v1/signals', 200, signals.body);
+  assert.ok(Object.keys(signals.body).length > 0);
+});
+
+for (const path of ['/api/v1/deep-view/BTC', '/api/v1/cvd/BTC', '/api/v1/funding-arb',
+  '/api/v1/smart-money', '/api/v1/wallets', '/api/v1/liquidation-map/BTC', '/api/v1/usage']) {
+  e2e(`${path} answers a Whale key with a documented body`, async () => {
+    const template = path.replace(/\/BTC$/, '/{symbol}');
+    const { status, body } = await eventually(async () => {
+      const r = await get(path, keys.whale);
+      return r.status === 200 ? r : null;
+    }, { timeoutMs: 20_000, message: `${path} served` });
+    assert.is(status, 200);
+    conforms(template, 200, body);
+  });
+}
+
+e2e('the deep view carries the smart-money split by category', async () => {
+  const { body } = await get('/api/v1/deep-view/ETH', keys.whale);
+  assert.ok(body.smartMoney && typeof body.smartMoney.net === 'number');
+  assert.ok('fund' in body.smartMoney.long && 'insider' in body.smartMoney.short);
+});
+
+e2e('unknown and untracked symbols are told apart', async () => {
+  const unknown = await get('/api/v1/deep-view/NOSUCHCOIN', keys.whale);
+  assert.is(unknown.status, 404);
+  assert.is(unknown.body.code, 'unknown_symbol');
+  const screener = (await get('/api/v1/screener')).body;
+  const untracked = screener.pairs.find((p: any) => !p.tracked && !p.delisted);
+  const notTracked = await get(`/api/v1/deep-view/${encodeURIComponent(untracked.symbol)}`,
+    keys.whale);
+  assert.is(notTracked.status, 404);
+  assert.is(notTracked.body.code, 'not_tracked');
+});
+
+e2e('MCP: the public endpoint lists five tools and serves the screener', async () => {
+  const client = new Client({ name: 'e2e', version: '1.0.0' });
+  const url = new URL(`${service.baseUrl}/api/mcp/public`);
+  await client.connect(new StreamableHTTPClientTransport(url));
+  try {
+    const { tools } = await client.listTools();
+    assert.is(tools.length, 5);
+    const result = await client.callTool({ name: 'get_market_summary', arguments: {} });
+    assert.not.ok(result.isError, JSON.stringify(result.content));
+  } finally {
+    await client.close();
+  }
+});
+
+e2e('a shard that crashes is restarted and its pairs publish again', async () => {
+  const shard = service.runtime.shards[0];
+  const symbol = shard.pairs[0];
+  const generation = shard.generation;
+  await shard.request('crash', 'throw');
+  await eventually(() => shard.generation > generation && shard.state === 'running',
+    { timeoutMs: 15_000, message: 'shard restarted' });
+  const before = (await get(`/api/v1/deep-view/${symbol}`, keys.whale)).body.updatedAt;
+  await eventually(async () =>
+    (await get(`/api/v1/deep-view/${symbol}`, keys.whale)).body.updatedAt !== before,
+  { timeoutMs: 15_000, message: 'the pair publishes again' });
+  assert.is((await get('/healthz')).status, 200);
+});
+
+e2e.run();
