@@ -2,12 +2,9 @@
 // the Whale grandfathering window (spec sections 4 and 8, DECISIONS.md "Plans and access").
 import type { Plan } from '../actors/messages.js';
 import type { Endpoint } from './access-types.js';
-import { romeMidnightMs } from './rome-time.js';
+import { romeMidnightMs } from '../actors/rome-time.js';
+import { planAtLeast } from '../actors/plans.js';
 
-/** Surface rank: Free = Trial = Starter < Trader < Pro < Whale = API (plans are cumulative). */
-const planRank: Readonly<Record<Plan, number>> = {
-  Free: 0, Trial: 0, Starter: 0, Trader: 1, Pro: 2, Whale: 3, API: 3,
-};
 
 /**
  * THE table: the lowest plan that reaches each endpoint; null means open (no key needed).
@@ -30,7 +27,7 @@ export const minimumPlan: Readonly<Record<Endpoint, Plan | null>> = Object.freez
 /** Whether a plan's surface includes the endpoint (open endpoints are reached by every plan). */
 export function planReaches(plan: Plan, endpoint: Endpoint): boolean {
   const required = minimumPlan[endpoint];
-  return required === null || planRank[plan] >= planRank[required];
+  return required === null || planAtLeast(plan, required);
 }
 
 /** Requests per Rome day (spec section 8). */

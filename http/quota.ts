@@ -2,7 +2,7 @@
 import type { UsageCounters } from '../actors/messages.js';
 import type { Identity, UsageReport } from './access-types.js';
 import { appliedDailyLimit, type AppliedLimit } from './plans.js';
-import { createRomeDayCache, QUOTA_TIME_ZONE, type RomeDay } from './rome-time.js';
+import { createRomeDayCache, QUOTA_TIME_ZONE, type RomeDay } from '../actors/rome-time.js';
 
 /** The UsageCounters identity: `key:<prefix>` or `ip:<address>`. */
 export function usageIdentity(identity: Identity): string {

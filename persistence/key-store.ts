@@ -9,7 +9,7 @@ import {
   type CreatedKey, type CreateKeyInput, type KeyChange, type KeyTables,
 } from './keys.js';
 import { storeLimits } from './limits.js';
-import { isPlan } from './plans.js';
+import { isPlan } from '../actors/plans.js';
 
 /** What a write-transaction body produced, and whether it wrote anything. */
 interface Written<T> {

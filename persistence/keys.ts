@@ -4,7 +4,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import type { Database, RootDatabase } from 'lmdb';
 import type { KeyRecord, Plan } from '../actors/messages.js';
 import type { StoreError } from './errors.js';
-import { isPlan } from './plans.js';
+import { isPlan } from '../actors/plans.js';
 
 const keyPattern = /^ofk_[0-9a-f]{32}$/;
 const prefixPattern = /^ofk_[0-9a-f]{8}$/;

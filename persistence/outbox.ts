@@ -4,7 +4,8 @@
 import type { Database, RootDatabase } from 'lmdb';
 import { openTable } from './table.js';
 
-export type WebhookEventType = 'entry_signal.created' | 'signal.outcome' | 'alert.triggered' | 'test';
+export type WebhookEventType =
+  | 'entry_signal.created' | 'signal.outcome' | 'alert.triggered' | 'test';
 
 export interface OutboxEvent {
   readonly id: string;

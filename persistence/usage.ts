@@ -5,7 +5,7 @@ import type { Clock } from '../actors/clock.js';
 import type { Logger } from '../actors/logger.js';
 import type { UsageCounters } from '../actors/messages.js';
 import { storeLimits } from './limits.js';
-import { romeDayKey } from './rome-time.js';
+import { romeDayKey } from '../actors/rome-time.js';
 
 /** Rows are keyed [dayKey, identity] so one day is one contiguous range. */
 export type UsageTable = Database<number, [string, string]>;

@@ -95,7 +95,10 @@ class KernelPairEngine implements PairEngine {
 
   private onTrade(trade: TradeEvent): void {
     const prior = this.lastTrade;
-    const bits = onTrade(this.state, trade.tsMs, trade.price, trade.size, trade.side);
+    // Trades and books arrive on separate channels: a trade stamped just before the newest book
+    // (which already moved market time on) is folded in at that time rather than refused.
+    const tsMs = Math.max(trade.tsMs, this.state.lastTradeTsMs);
+    const bits = onTrade(this.state, tsMs, trade.price, trade.size, trade.side);
     // A whale print closes when the next print starts: its taker is the previous trade's.
     if ((bits & WHALE_PRINT) !== 0 && prior) this.recordWhale(prior);
     if ((bits & barsClosedMask) !== 0) this.barsClosed(bits);

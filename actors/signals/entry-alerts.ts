@@ -1,6 +1,7 @@
 // Entry Signal alerts: which of them an entry signal goes to (pairs, timeframe, minimum grade),
 // for accounts on Pro or above.
-import { PLANS, type KeyDirectory, type Plan } from '../messages.js';
+import type { KeyDirectory, Plan } from '../messages.js';
+import { planAtLeast } from '../plans.js';
 import type { AlertOf, AlertRecord } from './alert-types.js';
 import { gradeMeets } from './grade.js';
 import type { EntrySignal } from './types.js';
@@ -8,9 +9,7 @@ import type { EntrySignal } from './types.js';
 /** Entry signals are a Pro feature (spec section 6); Whale and API include it. */
 export const ENTRY_SIGNAL_PLAN_MIN: Plan = 'Pro';
 
-export function planAtLeast(plan: Plan, minimum: Plan): boolean {
-  return PLANS.indexOf(plan) >= PLANS.indexOf(minimum);
-}
+export { planAtLeast };
 
 /**
  * The Entry Signal alerts a signal matches. With `keys`, alerts whose key is unknown,

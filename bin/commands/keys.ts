@@ -5,8 +5,8 @@ import { join } from 'node:path';
 import { shiftedClock, systemClock, type Clock } from '../../actors/clock.js';
 import { PLANS, type KeyRecord } from '../../actors/messages.js';
 import { isKeyPrefix } from '../../persistence/keys.js';
-import { parsePlan } from '../../persistence/plans.js';
-import { romeDayKey, romeMidnightMs } from '../../persistence/rome-time.js';
+import { parsePlan } from '../../actors/plans.js';
+import { parseRomeDate, romeDayKey } from '../../actors/rome-time.js';
 import { openStore, type Store } from '../../persistence/store.js';
 import type { Command, CommandIo } from '../cli.js';
 import { dataDirOf, parseOptions, runSubcommands, UsageError } from '../cli.js';
@@ -84,7 +84,7 @@ async function create(argv: readonly string[], io: CommandIo): Promise<number> {
   const plan = planArgument(values.plan, '--plan');
   let subscriptionStartMs: number | null = null;
   if (values['subscription-start'] !== undefined) {
-    subscriptionStartMs = romeMidnightMs(values['subscription-start']);
+    subscriptionStartMs = parseRomeDate(values['subscription-start']);
     if (subscriptionStartMs === null) {
       throw new UsageError('--subscription-start must be a calendar date YYYY-MM-DD ' +
         `(was '${values['subscription-start']}')`);

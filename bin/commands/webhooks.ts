@@ -14,7 +14,9 @@ import { systemLookup, type LookupFn } from '../../actors/webhooks/url-check.js'
 import {
   enqueueEvent, openOutbox, pendingCount, recentDeliveries, type OutboxTables,
 } from '../../persistence/outbox.js';
-import { notifyChange, openEndpointTables, type EndpointTables } from '../../persistence/webhooks.js';
+import {
+  notifyChange, openEndpointTables, type EndpointTables,
+} from '../../persistence/webhooks.js';
 import { formatDeliveries, formatEndpoints } from './webhooks-format.js';
 
 /** What the command needs of the store (persistence/store.ts `openStore` gives more). */
@@ -158,7 +160,10 @@ async function rotate(s: Session, o: Values, id: string, io: CommandIo): Promise
   const r = s.registry.rotate(id);
   const until = new Date(r.previousSecretExpiresAtMs).toISOString();
   if (o.json) io.stdout(JSON.stringify({ ...r, previousSecretExpiresAt: until }) + '\n');
-  else io.stdout(`endpoint ${id} rotated\nsecret  ${r.secret}\nThe old secret also signs until ${until}.\n`);
+  else {
+    io.stdout(`endpoint ${id} rotated\nsecret  ${r.secret}\n` +
+      `The old secret also signs until ${until}.\n`);
+  }
 }
 
 async function sendTest(s: Session, id: string, io: CommandIo): Promise<void> {

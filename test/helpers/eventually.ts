@@ -3,7 +3,7 @@
 export async function eventually<T>(
   probe: () => T | Promise<T>,
   options: { timeoutMs?: number; intervalMs?: number; message?: string } = {},
-): Promise<T> {
+): Promise<NonNullable<T>> {
   const timeoutMs = options.timeoutMs ?? 5_000;
   const intervalMs = options.intervalMs ?? 20;
   const deadline = Date.now() + timeoutMs;
@@ -11,7 +11,7 @@ export async function eventually<T>(
   for (;;) {
     try {
       const value = await probe();
-      if (value) return value;
+      if (value) return value as NonNullable<T>;
     } catch (error) {
       lastError = error;
     }

@@ -3,7 +3,7 @@
 // Usage: node --import tsx crash-child.ts DATA_DIR SEED CLOCK_START_MS
 import { ManualClock } from '../../actors/clock.js';
 import { PLANS } from '../../actors/messages.js';
-import { romeDayKey } from '../../persistence/rome-time.js';
+import { romeDayKey } from '../../actors/rome-time.js';
 import { openStore, type Store } from '../../persistence/store.js';
 import { seededRandom } from './crash-harness.js';
 

@@ -7,7 +7,7 @@ import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { ManualClock } from '../../actors/clock.js';
 import { digestOf, generateApiKey, isApiKey, keyPrefixOf } from '../../persistence/keys.js';
-import { parsePlan } from '../../persistence/plans.js';
+import { parsePlan } from '../../actors/plans.js';
 import { openStore } from '../../persistence/store.js';
 import { eventually, tempDir } from '../helpers/eventually.js';
 

@@ -1,10 +1,11 @@
 // Plays a replay file on the data's own clock: market time starts at the file's first event and
 // runs at `speed` x the service clock, or flat out at speed Infinity. The caller picks the lines
-// it wants (a shard: its symbols; the main thread: universe, funding and wallet lines).
+// it wants (a shard: its symbols; the main thread: universe, funding and wallet lines). Reads
+// either format (JSON lines, or compact after its header) from bytes, chunk by chunk.
 import type { Clock } from '../../clock.js';
 import type { MarketEvent } from '../../messages.js';
-import { decodeLine, peekLine } from './event-codec.js';
-import { LineReader } from './line-reader.js';
+import { ByteLineReader } from './byte-line-reader.js';
+import { ReplayDecoder } from './replay-decoder.js';
 
 export interface ReplayDriverOptions {
   readonly file: string;
@@ -28,7 +29,9 @@ const LINES_PER_TURN = 50_000;
 
 export function createReplayDriver(o: ReplayDriverOptions): ReplayDriver {
   if (!(o.speed > 0)) throw new TypeError(`speed must be > 0 (was ${o.speed})`);
-  let reader: LineReader | null = null;
+  let reader: ByteLineReader | null = null;
+  let decoder = new ReplayDecoder();
+  let tooLongReported = 0;
   let pending: MarketEvent | null = null;
   let originMs = NaN;
   let wallStartMs = 0;
@@ -36,19 +39,28 @@ export function createReplayDriver(o: ReplayDriverOptions): ReplayDriver {
   let immediate: NodeJS.Immediate | null = null;
 
   const nextWanted = (): MarketEvent | null => {
-    for (let line = reader!.next(); line !== null; line = reader!.next()) {
-      const peek = peekLine(line);
+    const r = reader!;
+    while (r.next()) {
       // Every line sets the data clock's origin, wanted or not, so all threads agree on it.
-      if (peek && !Number.isNaN(originMs) && !o.wants(peek.type, peek.symbol)) continue;
-      const event = decodeLine(line);
+      const originSet = !Number.isNaN(originMs);
+      const event = decoder.decode(r.buf, r.start, r.end, originSet ? o.wants : null);
+      if (r.tooLong !== tooLongReported) reportTooLong(r.tooLong);
+      if (event === null) continue;
       if (typeof event === 'string') {
         o.bad(event);
         continue;
       }
-      if (Number.isNaN(originMs)) originMs = event.tsMs;
-      if (o.wants(event.type, 'symbol' in event ? event.symbol : null)) return event;
+      if (!originSet) originMs = event.tsMs;
+      // A canonical or compact line was filtered by the decoder; check the others here.
+      if (decoder.filtered || o.wants(event.type, 'symbol' in event ? event.symbol : null)) {
+        return event;
+      }
     }
+    if (r.tooLong !== tooLongReported) reportTooLong(r.tooLong);
     return null;
+  };
+  const reportTooLong = (count: number) => {
+    for (; tooLongReported < count; tooLongReported++) o.bad('line: too long, skipped');
   };
   const finish = () => {
     stop();
@@ -82,7 +94,8 @@ export function createReplayDriver(o: ReplayDriverOptions): ReplayDriver {
   return {
     start() {
       if (reader) throw new Error('replay already started');
-      reader = new LineReader(o.file);
+      reader = new ByteLineReader(o.file);
+      decoder = new ReplayDecoder();
       wallStartMs = o.clock.nowMs();
       if (Number.isFinite(o.speed)) {
         timer = setInterval(turn, o.tickMs ?? 20);

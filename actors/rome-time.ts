@@ -68,3 +68,22 @@ export function createRomeDayCache(): (ms: number) => RomeDay {
     return current;
   };
 }
+
+/** The Rome calendar day of an instant, `YYYY-MM-DD`: the key of the daily usage counters. */
+export function romeDayKey(ms: number): string {
+  return romeDay(ms).key;
+}
+
+/**
+ * The instant of 00:00 Europe/Rome on a calendar date written `YYYY-MM-DD`, or null when the text
+ * is not a real calendar date (subscription starts on the command line).
+ */
+export function parseRomeDate(text: string): number | null {
+  const match = /^(\d{4})-(\d{2})-(\d{2})$/.exec(text);
+  if (!match) return null;
+  const [year, month, day] = [Number(match[1]), Number(match[2]), Number(match[3])];
+  const check = new Date(Date.UTC(year, month - 1, day));
+  if (check.getUTCFullYear() !== year || check.getUTCMonth() !== month - 1 ||
+    check.getUTCDate() !== day) return null;
+  return romeMidnightMs(year, month, day);
+}

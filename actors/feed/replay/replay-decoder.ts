@@ -1,0 +1,90 @@
+// Decodes replay lines of either format from bytes: canonical JSON lines (what `record` writes)
+// and compact lines after a compact header. One decoder per file: it holds the compact tables.
+import type { MarketEvent } from '../../messages.js';
+import { CompactTables, type Wants } from './compact-decoder.js';
+import { COMPACT_HEADER, COMPACT_HEADER_PREFIX } from './compact-format.js';
+import { validateEvent } from './event-validate.js';
+import { decodeJsonTrade, peekJson, peeked } from './json-bytes.js';
+
+export type { Wants } from './compact-decoder.js';
+
+const OPEN_BRACE = 123;
+const HASH = 35;
+
+export class ReplayDecoder {
+  private tables: CompactTables | null = null;
+  private headerError: string | null = null;
+  /** After decode: true when `wants` already accepted the returned event's type and symbol. */
+  filtered = false;
+
+  /** True once a compact header of a known version was read. */
+  get compact(): boolean {
+    return this.tables !== null;
+  }
+
+  /**
+   * The event on `buf[start, end)`; null when the line carries no event for the caller (a
+   * header, comment or definition, or a line `wants` rejects by its type and symbol); a string
+   * saying what is wrong with a bad line. With `wants` null every event is decoded.
+   */
+  decode(buf: Buffer, start: number, end: number, wants: Wants | null):
+    MarketEvent | string | null {
+    this.filtered = false;
+    const first = buf[start];
+    if (first === OPEN_BRACE) return this.json(buf, start, end, wants);
+    if (first === HASH) return this.header(buf.toString('utf8', start, end));
+    if (first >= 65 && first <= 90 && end - start > 1 && buf[start + 1] === 44) {
+      // Compact T and B lines always pass their type and symbol through `wants`.
+      this.filtered = wants !== null;
+      if (this.tables) return this.tables.decode(buf, start, end, wants);
+      return this.headerError ??
+        `compact line before a "${COMPACT_HEADER}" header (was ${quoted(buf, start, end)})`;
+    }
+    return slowJson(buf.toString('utf8', start, end));
+  }
+
+  private json(buf: Buffer, start: number, end: number, wants: Wants | null):
+    MarketEvent | string | null {
+    let symbol: string | null = null;
+    if (peekJson(buf, start, end)) {
+      if (wants && !wants(peeked.type, peeked.symbol)) return null;
+      symbol = peeked.symbol;
+      if (peeked.type === 'trade') {
+        const fast = decodeJsonTrade(buf, start, end, symbol);
+        // JSON.parse keeps the last of repeated keys, so only the fast path is known filtered.
+        this.filtered = fast !== null && wants !== null;
+        if (fast) return fast;
+      }
+    }
+    return slowJson(buf.toString('utf8', start, end));
+  }
+
+  /** A compact header switches compact lines on; another version is refused; '#' else: comment. */
+  private header(line: string): string | null {
+    if (!line.startsWith(COMPACT_HEADER_PREFIX)) return null;
+    if (line === COMPACT_HEADER) {
+      this.tables ??= new CompactTables();
+      this.headerError = null;
+      return null;
+    }
+    this.tables = null;
+    this.headerError = `header: expected "${COMPACT_HEADER}" (was ${JSON.stringify(
+      line.slice(0, 60))}); compact lines are skipped`;
+    return this.headerError;
+  }
+}
+
+/** Full JSON.parse and field-by-field checks: the precise message for any odd line. */
+export function slowJson(line: string): MarketEvent | string {
+  let raw: unknown;
+  try {
+    raw = JSON.parse(line);
+  } catch {
+    return 'not JSON';
+  }
+  return validateEvent(raw);
+}
+
+function quoted(buf: Buffer, start: number, end: number): string {
+  return JSON.stringify(buf.toString('utf8', start, Math.min(end, start + 40)));
+}

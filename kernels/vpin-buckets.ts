@@ -1,0 +1,121 @@
+// Equal-volume buckets for VPIN: exact overflow splitting (a trade or bar larger than the room
+// left spills into the next buckets with its buy fraction), a ring of the last n buckets, and the
+// VPIN after every completed bucket (ELO 2012, eq. 9; no partial buckets).
+//
+//   ring of n completed buckets (oldest at (head - count) mod n):
+//   bucketBuy[k], bucketSell[k], bucketEndMs[k]      curBuy/curSell/curFilled: the open bucket
+import { checkOption } from './check.js';
+
+export interface VpinBuckets {
+  /** V, base units per bucket; 0 while unknown (no bucket ever completes). */
+  bucketVolume: number;
+  readonly windowBuckets: number;
+  readonly bucketBuy: Float64Array;
+  readonly bucketSell: Float64Array;
+  readonly bucketEndMs: Float64Array;
+  head: number;
+  count: number;
+  /** Buckets completed since the last reset (ring holds at most windowBuckets of them). */
+  completed: number;
+  curBuy: number;
+  curSell: number;
+  curFilled: number;
+  /** VPIN after the newest completed bucket, NaN until windowBuckets are complete. */
+  vpin: number;
+  /** VPIN values produced by the last fill call, in order; newCount of them. */
+  readonly newValues: Float64Array;
+  newCount: number;
+}
+
+export function createVpinBuckets(bucketVolume: number, windowBuckets: number): VpinBuckets {
+  checkOption('bucketVolume', bucketVolume, 0, 1e15);
+  checkOption('windowBuckets', windowBuckets, 1, 10_000, true);
+  return {
+    bucketVolume, windowBuckets,
+    bucketBuy: new Float64Array(windowBuckets), bucketSell: new Float64Array(windowBuckets),
+    bucketEndMs: new Float64Array(windowBuckets),
+    head: 0, count: 0, completed: 0, curBuy: 0, curSell: 0, curFilled: 0, vpin: NaN,
+    newValues: new Float64Array(windowBuckets + 1), newCount: 0,
+  };
+}
+
+export function resetVpinBuckets(b: VpinBuckets): void {
+  b.bucketBuy.fill(0);
+  b.bucketSell.fill(0);
+  b.bucketEndMs.fill(0);
+  b.head = 0;
+  b.count = 0;
+  b.completed = 0;
+  b.curBuy = 0;
+  b.curSell = 0;
+  b.curFilled = 0;
+  b.vpin = NaN;
+  b.newCount = 0;
+}
+
+/** VPIN over the ring, oldest bucket first: sum |B - S| / (n V). */
+function computeVpin(b: VpinBuckets): number {
+  const n = b.windowBuckets;
+  let sum = 0;
+  for (let k = 0; k < n; k++) {
+    const at = (b.head + k) % n;
+    sum += Math.abs(b.bucketBuy[at] - b.bucketSell[at]);
+  }
+  return sum / (n * b.bucketVolume);
+}
+
+function pushBucket(b: VpinBuckets, buy: number, sell: number, tsMs: number): void {
+  const n = b.windowBuckets;
+  b.bucketBuy[b.head] = buy;
+  b.bucketSell[b.head] = sell;
+  b.bucketEndMs[b.head] = tsMs;
+  b.head = (b.head + 1) % n;
+  if (b.count < n) b.count += 1;
+  b.completed += 1;
+  if (b.count === n) {
+    b.vpin = computeVpin(b);
+    // newValues holds at most n + 1 values: older ones of one giant fill are overwritten.
+    if (b.newCount === b.newValues.length) b.newValues.copyWithin(0, 1);
+    else b.newCount += 1;
+    b.newValues[b.newCount - 1] = b.vpin;
+  }
+}
+
+/**
+ * Adds `volume` (> 0) with buy fraction `buyFraction` in [0, 1] at `tsMs`; returns the number
+ * of buckets it completed. A volume of more than n whole buckets skips the buckets that could
+ * not stay in the ring, so the loop is bounded by n + 2 iterations.
+ */
+export function fillVpinBuckets(
+  b: VpinBuckets, volume: number, buyFraction: number, tsMs: number,
+): number {
+  b.newCount = 0;
+  const v = b.bucketVolume;
+  if (v === 0) return 0;
+  const sellFraction = 1 - buyFraction;
+  let remaining = volume;
+  let closed = 0;
+  for (;;) {
+    const room = v - b.curFilled;
+    if (remaining < room) {
+      b.curBuy += remaining * buyFraction;
+      b.curSell += remaining * sellFraction;
+      b.curFilled += remaining;
+      return closed;
+    }
+    pushBucket(b, b.curBuy + room * buyFraction, b.curSell + room * sellFraction, tsMs);
+    closed += 1;
+    remaining -= room;
+    b.curBuy = 0;
+    b.curSell = 0;
+    b.curFilled = 0;
+    const whole = Math.floor(remaining / v);
+    if (whole > b.windowBuckets) {
+      // These whole buckets would be pushed out of the ring by the n that follow them.
+      const skipped = whole - b.windowBuckets;
+      b.completed += skipped;
+      closed += skipped;
+      remaining -= skipped * v;
+    }
+  }
+}

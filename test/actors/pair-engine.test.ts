@@ -1,0 +1,65 @@
+// The pair engine on the home venue's real frames: trades and books from separate channels fold
+// in without faulting, views are valid JSON with the spec's fields, and a gap marks the pair stale.
+import { test } from 'uvu';
+import * as assert from 'uvu/assert';
+import { readFileSync } from 'node:fs';
+import { createPairEngine } from '../../actors/shard/pair-engine.js';
+import { importWsRaw, type ImportReport } from '../../actors/feed/import/hl-ws-raw.js';
+import type { MarketEvent } from '../../actors/messages.js';
+import { sharedDataPath } from '../helpers/eventually.js';
+
+const decoder = new TextDecoder();
+
+function realBtcEvents(): MarketEvent[] {
+  const report: ImportReport = { events: [], dropped: {} };
+  importWsRaw(readFileSync(sharedDataPath('hl_ws_btc_raw_2025-01-26.txt'), 'utf8'), report);
+  return report.events;
+}
+
+test('real BTC frames (trades and books interleaved) fold in and publish valid views', () => {
+  let wallMs = 1_000;
+  const engine = createPairEngine('BTC', { cadenceMs: 1_000, chartBaseUrl: 'http://x',
+    wallNowMs: () => wallMs });
+  const events = realBtcEvents();
+  assert.ok(events.filter((e) => e.type === 'trade').length >= 60);
+  assert.ok(events.filter((e) => e.type === 'book').length >= 40);
+  for (const event of events) engine.onEvent(event);
+  const out = engine.publish(wallMs);
+  assert.ok(out, 'views after events');
+  const deep = JSON.parse(decoder.decode(out!.views.views['deep-view']) + '');
+  assert.is(deep.symbol, 'BTC');
+  assert.type(deep.obi, 'number');
+  assert.ok(deep.obi >= -1 && deep.obi <= 1);
+  assert.type(deep.cvd, 'number');
+  assert.is(deep.stale, false);
+  assert.ok(Number.isInteger(out!.views.summary.score ?? 0));
+  const cvd = JSON.parse(decoder.decode(out!.views.views.cvd));
+  assert.equal(Object.keys(cvd.history), ['1m', '5m', '15m', '1h']);
+  assert.is(engine.publish(wallMs), null, 'nothing changed, nothing published');
+  wallMs += 3_001;
+  assert.is(engine.publish(wallMs)!.views.summary.stale, true, 'silent for 3 cadences');
+});
+
+test('a trade stamped before the newest book is folded in, not refused', () => {
+  const engine = createPairEngine('BTC', { cadenceMs: 1_000, chartBaseUrl: 'http://x' });
+  engine.onEvent({ type: 'book', symbol: 'BTC', tsMs: 10_000, bids: [100, 1], asks: [101, 1] });
+  engine.onEvent({ type: 'trade', symbol: 'BTC', tsMs: 9_990, price: 100.5, size: 2, side: 1,
+    tradeId: '1', buyer: null, seller: null });
+  const out = engine.publish(0)!;
+  assert.is(out.views.summary.cvd, 201);
+});
+
+test('a gap marks the pair stale until fresh data arrives', () => {
+  const engine = createPairEngine('BTC', { cadenceMs: 1_000, chartBaseUrl: 'http://x',
+    wallNowMs: () => 0 });
+  engine.onEvent({ type: 'trade', symbol: 'BTC', tsMs: 1, price: 100, size: 1, side: -1,
+    tradeId: '1', buyer: null, seller: null });
+  assert.is(engine.publish(0)!.views.summary.stale, false);
+  engine.onEvent({ type: 'gap', symbol: 'BTC', tsMs: 2, reason: 'disconnect' });
+  assert.is(engine.publish(0)!.views.summary.stale, true);
+  engine.onEvent({ type: 'trade', symbol: 'BTC', tsMs: 3, price: 100, size: 1, side: 1,
+    tradeId: '2', buyer: null, seller: null });
+  assert.is(engine.publish(0)!.views.summary.stale, false);
+});
+
+test.run();
