@@ -1,7 +1,9 @@
 // One structured logger for the whole service: levels, JSON lines when not on a TTY.
 
 export type LogLevel = 'debug' | 'info' | 'warn' | 'error' | 'silent';
-const levelRank: Record<LogLevel, number> = { debug: 10, info: 20, warn: 30, error: 40, silent: 99 };
+const levelRank: Record<LogLevel, number> = {
+  debug: 10, info: 20, warn: 30, error: 40, silent: 99,
+};
 
 export interface Logger {
   debug(msg: string, fields?: Record<string, unknown>): void;

@@ -33,7 +33,9 @@ export function shardActorName(shardId: number): string {
 
 export const PAIR_VIEW_KINDS = ['pair', 'deep-view', 'cvd'] as const;
 export type PairViewKind = (typeof PAIR_VIEW_KINDS)[number];
-export const GLOBAL_VIEWS = ['screener', 'signals', 'smart-money', 'funding-arb', 'wallets'] as const;
+export const GLOBAL_VIEWS = [
+  'screener', 'signals', 'smart-money', 'funding-arb', 'wallets',
+] as const;
 
 /** The snapshot-store name of a per-symbol view, e.g. `deep-view/BTC`. */
 export function viewName(kind: string, symbol: string): string {

@@ -1,26 +1,25 @@
-// The service: wires the store, the universe, the actor runtime, the views and the HTTP front,
-// and owns the order of start-up and of graceful shutdown.
+// The service: wires the store, the feeds, the actor runtime, the views, webhooks and the HTTP
+// front, and owns the order of start-up and of graceful shutdown.
 import { systemClock, shiftedClock, type Clock } from '../clock.js';
 import type { ServiceConfig } from '../config.js';
 import { limits } from '../config.js';
 import type { Logger } from '../logger.js';
-import type { ShardPublish, UniverseEvent } from '../messages.js';
-import type { FeedSpec } from '../feed/feed-types.js';
-import { createUniverseFeed, type UniverseFeedEvent } from '../universe/universe-feed.js';
-import { rankTracked } from '../universe/tracked.js';
-import { openStore } from '../../persistence/store.js';
+import type { ShardPublish } from '../messages.js';
+import type { UniverseFeedEvent } from '../universe/universe-feed.js';
+import { openStore, type Store } from '../../persistence/store.js';
 import { SnapshotStore } from '../../http/snapshots.js';
 import { startHttpServer } from '../../http/server.js';
 import { createAccessControl } from '../../http/access.js';
 import { createMcpData } from '../../http/mcp-data.js';
 import { createMcpMounts } from '../../http/mcp/index.js';
 import { encodeFeedSpec } from '../shard/shard-params.js';
-import { assignShards, symbolsOfShard } from '../universe/assign.js';
+import { createWebhookSupervisor, type WebhookSupervisor } from '../webhooks/supervisor.js';
+import { createMarketFeeds, type MarketFeeds } from './market-feeds.js';
 import { MarketViews } from './market-views.js';
 import { PositioningViews } from './positioning-views.js';
 import { SignalPipeline } from './signal-pipeline.js';
-import { createWebhookSupervisor } from '../webhooks/supervisor.js';
 import { startActorRuntime, type ActorRuntime } from './supervisor.js';
+import { TrackedSet } from './tracked-set.js';
 
 export interface Service {
   readonly baseUrl: string;
@@ -46,20 +45,25 @@ const positioningCadenceMs = 15_000;
 const alertsPollMs = 1_000;
 const outcomesEveryMs = 5_000;
 const pruneEveryMs = 3_600_000;
-/** Re-rank the tracked set this often, in market time (DECISIONS.md: hourly). */
-const rerankEveryMs = 3_600_000;
 
-function feedSpecOf(config: ServiceConfig, startMs: number): FeedSpec {
-  if (config.feed === 'live') {
-    return { kind: 'live', wsUrl: config.homeWsUrl, infoUrl: config.homeInfoUrl };
-  }
-  if (config.feed === 'replay') {
-    return { kind: 'replay', file: config.replayFile!, speed: config.speed };
-  }
-  return { kind: 'sim', seed: config.simSeed, speed: config.speed, startMs };
+/** Everything on the main thread that the feeds and the shards feed. */
+interface Parts {
+  readonly config: ServiceConfig;
+  readonly clock: Clock;
+  readonly log: Logger;
+  readonly store: Store;
+  readonly snapshots: SnapshotStore;
+  readonly positioning: PositioningViews;
+  readonly views: MarketViews;
+  readonly webhooks: WebhookSupervisor;
+  readonly signals: SignalPipeline;
+  readonly tracked: TrackedSet;
+  readonly feeds: MarketFeeds;
+  runtime: ActorRuntime | null;
+  marketNowMs: number;
 }
 
-export async function startService(config: ServiceConfig, deps: ServiceDeps): Promise<Service> {
+async function createParts(config: ServiceConfig, deps: ServiceDeps): Promise<Parts> {
   const log = deps.logger;
   const clock = deps.clock ??
     (config.clockStartMs === null ? systemClock : shiftedClock(config.clockStartMs));
@@ -69,131 +73,143 @@ export async function startService(config: ServiceConfig, deps: ServiceDeps): Pr
     log.child({ component: 'positioning' }));
   const views = new MarketViews(snapshots, config.cadenceMs, config.universeCadenceMs,
     (symbol) => positioning.smartMoneyJson(symbol));
-  const spec = feedSpecOf(config, clock.nowMs());
   const webhooks = createWebhookSupervisor({
     root: store.root, clock, logger: log.child({ component: 'webhooks' }), keys: store.keys,
     allowPrivate: config.allowPrivateWebhooks,
   });
-  webhooks.start();
   const signals = new SignalPipeline({
     root: store.root, webhooks, keys: store.keys, clock, chartBaseUrl: config.chartBaseUrl,
     logger: log.child({ component: 'signals' }),
     fundingAnnualizedPct: (symbol) =>
       views.screenerRows.find((row) => row.symbol === symbol)?.fundingAnnualized ?? null,
   });
-  let marketNowMs = 0;
+  const feeds = createMarketFeeds(config, { clock, logger: log, tracker: positioning.tracker });
+  return { config, clock, log, store, snapshots, positioning, views, webhooks, signals, feeds,
+    tracked: new TrackedSet(config.shards), runtime: null, marketNowMs: 0 };
+}
 
-  let tracked: string[] = [];
-  let rankedAtMs = -Infinity;
-  let assignment = new Map<string, number>();
-  const perShard = () => Array.from({ length: config.shards }, (_, i) =>
-    symbolsOfShard(assignment, i));
-  let runtime: ActorRuntime | null = null;
+/** Starts the universe feed; resolves once the first universe is in (or after a bound). */
+async function startUniverse(p: Parts): Promise<void> {
   let firstUniverse: () => void = () => {};
-  const universeSeen = new Promise<void>((resolve) => { firstUniverse = resolve; });
-
-  const rerank = (event: UniverseEvent) => {
-    if (event.tsMs - rankedAtMs < rerankEveryMs && tracked.length > 0) return;
-    rankedAtMs = event.tsMs;
-    tracked = rankTracked(event.markets, new Set(tracked), limits.trackedPairsMax,
-      limits.trackedRankExitMax);
-    assignment = assignShards(tracked, config.shards, assignment);
-    views.setTracked(tracked);
-    runtime?.setTracked(perShard()).catch((error: Error) => log.warn(
-      're-assigning pairs failed; the shard picks them up on restart', { error: error.message }));
-  };
-  const universeFeed = createUniverseFeed(spec, {
-    clock, logger: log.child({ component: 'universe' }), cadenceMs: config.universeCadenceMs,
-  });
-  universeFeed.start((event: UniverseFeedEvent) => {
-    if (event.type === 'funding') positioning.applyFunding(event);
-    else if (event.type === 'wallet') positioning.applyWallet(event);
+  const seen = new Promise<void>((resolve) => { firstUniverse = resolve; });
+  p.feeds.start((event: UniverseFeedEvent) => {
+    if (event.type === 'funding') p.positioning.applyFunding(event);
+    else if (event.type === 'wallet') p.positioning.applyWallet(event);
     else {
-      views.applyUniverse(event);
-      rerank(event);
+      p.views.applyUniverse(event);
+      if (p.tracked.rerank(event)) {
+        p.views.setTracked(p.tracked.symbols);
+        p.runtime?.setTracked(p.tracked.perShard()).catch((error: Error) => p.log.warn(
+          're-assigning pairs failed; a shard picks them up on restart', { error: error.message }));
+      }
       firstUniverse();
     }
   });
-  await Promise.race([universeSeen, new Promise((r) => setTimeout(r, firstUniverseWaitMs))]);
+  let timer: NodeJS.Timeout | undefined;
+  await Promise.race([seen, new Promise((r) => { timer = setTimeout(r, firstUniverseWaitMs); })]);
+  clearTimeout(timer);
+}
 
-  views.refresh(Date.now());
-  positioning.refreshFunding();
-  positioning.refreshWallets(clock.nowMs(), views.universe, tracked);
+/** The periodic work of the main thread; returns the timers to clear at shutdown. */
+function startTimers(p: Parts): NodeJS.Timeout[] {
+  const { views, positioning, signals, config, clock } = p;
   const onCadence = () => {
     views.refresh(Date.now());
-    const prices = tracked.map((symbol) =>
+    const prices = p.tracked.symbols.map((symbol) =>
       ({ symbol, price: views.summaryOf(symbol)?.price ?? null }));
-    signals.onPrices(prices, views.screenerRows, marketNowMs);
+    signals.onPrices(prices, views.screenerRows, p.marketNowMs);
   };
   const background = (what: string, work: () => Promise<unknown>) => () => {
-    work().catch((error: Error) => log.error(`${what} failed`, { error: error.message }));
+    work().catch((error: Error) => p.log.error(`${what} failed`, { error: error.message }));
   };
-  const timers = [
+  const refreshWallets = () =>
+    positioning.refreshWallets(clock.nowMs(), views.universe, p.tracked.symbols);
+  onCadence();
+  positioning.refreshFunding();
+  refreshWallets();
+  return [
     setInterval(onCadence, config.cadenceMs),
     setInterval(() => signals.reloadAlerts(), alertsPollMs),
     setInterval(background('outcome evaluation', () => signals.evaluateOutcomes()),
       outcomesEveryMs),
     setInterval(background('pruning', () => signals.prune()), pruneEveryMs),
     setInterval(() => positioning.refreshFunding(), config.universeCadenceMs),
-    setInterval(() => positioning.refreshWallets(clock.nowMs(), views.universe, tracked),
-      positioningCadenceMs),
+    setInterval(refreshWallets, positioningCadenceMs),
   ];
+}
+
+async function startFront(p: Parts) {
+  const { config, clock, store, snapshots, views } = p;
   // The front answers /healthz while the shards boot; /readyz says when they are up.
   const readiness = () => {
     const checks = {
       universe: views.universe.length > 0,
-      shards: runtime !== null && runtime.shards.every((s) => s.state === 'running'),
+      shards: p.runtime !== null && p.runtime.shards.every((s) => s.state === 'running'),
       snapshots: snapshots.get('screener') !== undefined,
     };
     return { ready: Object.values(checks).every(Boolean), checks };
   };
   const access = createAccessControl({ config, clock, keys: store.keys, usage: store.usage });
   const mcp = createMcpMounts({
-    access, data: createMcpData(snapshots), clock, logger: log.child({ component: 'mcp' }),
+    access, data: createMcpData(snapshots), clock, logger: p.log.child({ component: 'mcp' }),
   });
   const http = await startHttpServer({
-    config, clock, logger: log.child({ component: 'http' }), snapshots,
+    config, clock, logger: p.log.child({ component: 'http' }), snapshots,
     keys: store.keys, usage: store.usage, readiness, access, mounts: mcp,
   });
+  return { http, mcp };
+}
 
-  runtime = await startActorRuntime({
+function startShards(p: Parts, allowCrash: boolean): Promise<ActorRuntime> {
+  const { config } = p;
+  return startActorRuntime({
     shardCount: config.shards,
-    assignment: perShard(),
+    assignment: p.tracked.perShard(),
     shardParams: {
-      feed: encodeFeedSpec(spec), cadenceMs: config.cadenceMs,
-      mailboxCapacity: limits.shardMailboxEventsMax, allowCrash: deps.allowShardCrash ?? false,
+      feed: encodeFeedSpec(p.feeds.spec), cadenceMs: config.cadenceMs,
+      mailboxCapacity: limits.shardMailboxEventsMax, allowCrash,
       logLevel: config.logLevel, chartBaseUrl: config.chartBaseUrl,
+      budgetBuffer: p.feeds.budget?.buffer ?? null,
     },
-    logger: log.child({ component: 'supervisor' }),
+    logger: p.log.child({ component: 'supervisor' }),
     host: {
       onPublish: (message: ShardPublish) => {
-        for (const pair of message.pairs) marketNowMs = Math.max(marketNowMs, pair.updatedAtMs);
-        views.applyPairViews(message.pairs, Date.now());
-        positioning.applyWhalePrints(message.whalePrints);
-        signals.onOutbound(message.outbound);
+        for (const pair of message.pairs) p.marketNowMs = Math.max(p.marketNowMs, pair.updatedAtMs);
+        p.views.applyPairViews(message.pairs, Date.now());
+        p.positioning.applyWhalePrints(message.whalePrints);
+        p.signals.onOutbound(message.outbound);
       },
     },
   });
+}
 
+export async function startService(config: ServiceConfig, deps: ServiceDeps): Promise<Service> {
+  const p = await createParts(config, deps);
+  p.webhooks.start();
+  await startUniverse(p);
+  const timers = startTimers(p);
+  const { http, mcp } = await startFront(p);
+  const runtime = await startShards(p, deps.allowShardCrash ?? false);
+  p.runtime = runtime;
   const hostPart = config.host.includes(':') ? `[${config.host}]` : config.host;
   const baseUrl = `http://${hostPart}:${http.port}`;
-  log.info('service started', { baseUrl, feed: config.feed, shards: config.shards,
-    tracked: tracked.length });
-
+  p.log.info('service started', { baseUrl, feed: config.feed, shards: config.shards,
+    tracked: p.tracked.symbols.length });
   let stopped: Promise<void> | null = null;
   return {
-    baseUrl, port: http.port, snapshots, runtime,
+    baseUrl, port: http.port, snapshots: p.snapshots, runtime,
     stop() {
+      // Order: stop taking requests, then producers, then the consumers that persist.
       stopped ??= (async () => {
         await mcp.close();
         await http.close();
         for (const timer of timers) clearInterval(timer);
-        await universeFeed.stop();
-        await runtime!.stop();
-        await signals.close();
-        await webhooks.stop();
-        await store.close();
-        log.info('service stopped');
+        await p.feeds.stop();
+        await runtime.stop();
+        await p.signals.close();
+        await p.webhooks.stop();
+        await p.store.close();
+        p.log.info('service stopped');
       })();
       return stopped;
     },

@@ -1,8 +1,9 @@
 // The per-pair engine behind a pair actor: folds market events into the kernels synchronously,
 // remembers what must leave the shard (whale addresses, closed bars), and builds its views.
 import {
-  BAR_15M_CLOSED, BAR_1H_CLOSED, BAR_5M_CLOSED, WHALE_PRINT, createPairAnalytics, gapPairAnalytics, onBook, onFunding, onMark,
-  onTime, onTrade, setPairVpinBucketVolume, type PairAnalytics,
+  BAR_15M_CLOSED, BAR_1H_CLOSED, BAR_5M_CLOSED, WHALE_PRINT, createPairAnalytics,
+  gapPairAnalytics, onBook, onFunding, onMark, onTime, onTrade, setPairVpinBucketVolume,
+  type PairAnalytics,
 } from '../../kernels/pair-analytics.js';
 import { createPairSnapshot, snapshotPairAnalytics, type PairAnalyticsSnapshot }
   from '../../kernels/pair-snapshot.js';

@@ -6,6 +6,7 @@ import { systemClock } from '../clock.js';
 import type { MarketEvent, PairOutbound, PairViews, WhalePrint } from '../messages.js';
 import { pairActorName, pairTopics, supervisorTopics } from '../topics.js';
 import { createPairFeed, type PairFeed } from '../feed/pair-feed.js';
+import { attachBudget } from '../feed/budget.js';
 import { Mailbox } from './mailbox.js';
 import type { PairPublish } from './pair-engine.js';
 import { decodeFeedSpec, type ShardParams } from './shard-params.js';
@@ -44,8 +45,10 @@ export default class ShardActor {
     this.params = self.getCustomParameters();
     this.log = createLogger({ level: this.params.logLevel }, { shard: this.params.shardId });
     for (const symbol of this.params.symbols) await this.addPair(symbol);
+    const budget = this.params.budgetBuffer
+      ? attachBudget(this.params.budgetBuffer, systemClock) : undefined;
     this.feed = createPairFeed(decodeFeedSpec(this.params.feed), {
-      clock: systemClock, logger: this.log,
+      clock: systemClock, logger: this.log, budget,
     });
     this.feed.setSymbols([...this.pairs.keys()]);
     this.feed.start((event) => this.route(event));
@@ -150,7 +153,8 @@ export default class ShardActor {
     const outbound: PairOutbound[] = [];
     for (const [symbol, slot] of this.pairs) {
       try {
-        const out = (await slot.ref.sendAndReceive(pairTopics.publish, nowMs)) as PairPublish | null;
+        const out =
+          (await slot.ref.sendAndReceive(pairTopics.publish, nowMs)) as PairPublish | null;
         if (!out) continue;
         pairs.push(out.views);
         whalePrints.push(...out.whalePrints);

@@ -14,6 +14,8 @@ export interface ShardParams {
   readonly allowCrash: boolean;
   readonly logLevel: 'debug' | 'info' | 'warn' | 'error' | 'silent';
   readonly chartBaseUrl: string;
+  /** The process-wide venue request budget (live feed), shared with every worker; else null. */
+  readonly budgetBuffer: SharedArrayBuffer | null;
 }
 
 export type EncodedFeedSpec =

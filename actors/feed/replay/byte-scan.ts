@@ -7,9 +7,8 @@ const POW10 = [1, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11, 1e12,
 /** Output slot of the scanners (one per thread): no object is allocated per scan. */
 export const scan = { value: 0, ascii: true };
 
-export const COMMA = 44;
-export const QUOTE = 34;
-export const BACKSLASH = 92;
+const QUOTE = 34;
+const BACKSLASH = 92;
 
 /** Below 2^53 every integer is exact, so the mantissa built digit by digit is exact too. */
 const MANTISSA_EXACT_MAX = 9007199254740992;

@@ -1,17 +1,24 @@
-// Reads compact replay lines (T, B, S, A) from bytes against the file's symbol and address
+// Reads compact replay lines (T, B, C, S, A) from bytes against the file's symbol and address
 // tables. Returns the event, null for a definition or an unwanted line, or a message that
 // names the field, what was expected and what was found.
-import type { BookEvent, TradeEvent } from '../../messages.js';
-import { COMMA, scan } from './byte-scan.js';
-import {
-  COMPACT_ADDRESSES_MAX, COMPACT_BOOK_LEVELS_MAX, COMPACT_SYMBOLS_MAX,
-} from './compact-format.js';
-import { field, fieldWas, indexField, numberField, textField } from './compact-fields.js';
+import type { AssetCtxEvent, BookEvent, TradeEvent } from '../../messages.js';
+import * as bytes from './byte-scan.js';
+import { decodeBook, decodeCtx } from './compact-book-ctx.js';
+import { COMPACT_ADDRESSES_MAX, COMPACT_SYMBOLS_MAX } from './compact-format.js';
+import * as fields from './compact-fields.js';
+
+// Hot imports are bound to module-local names once: shard workers load TypeScript through tsx's
+// CommonJS transform, where every use of an imported binding is a getter call (2-3x the cost).
+const { scan } = bytes;
+const { field, fieldWas, indexField, numberField, textField } = fields;
+const was = fields.fieldError;
+const COMMA = 44;
 
 export type Wants = (type: string, symbol: string | null) => boolean;
 
 const T = 84;
 const B = 66;
+const C = 67;
 const S = 83;
 const A = 65;
 
@@ -19,16 +26,17 @@ export class CompactTables {
   readonly symbols: (string | undefined)[] = new Array(COMPACT_SYMBOLS_MAX);
   readonly addresses: (string | undefined)[] = new Array(COMPACT_ADDRESSES_MAX);
 
-  /** One compact line (its first byte is T, B, S or A and its second a comma). */
+  /** One compact line (its first byte is T, B, C, S or A and its second a comma). */
   decode(buf: Buffer, start: number, end: number, wants: Wants | null):
-    TradeEvent | BookEvent | string | null {
+    TradeEvent | BookEvent | AssetCtxEvent | string | null {
     if (end - start < 2 || buf[start + 1] !== COMMA) return 'compact line: expected "X,..."';
     switch (buf[start]) {
       case T: return this.trade(buf, start + 2, end, wants);
-      case B: return this.book(buf, start + 2, end, wants);
+      case B: return this.withSymbol(buf, start + 2, end, wants, 'book', decodeBook);
+      case C: return this.withSymbol(buf, start + 2, end, wants, 'ctx', decodeCtx);
       case S: return this.define(buf, start + 2, end, this.symbols, 'symbol');
       case A: return this.define(buf, start + 2, end, this.addresses, 'address');
-      default: return 'compact line: expected T, B, S or A first';
+      default: return 'compact line: expected T, B, C, S or A first';
     }
   }
 
@@ -108,55 +116,16 @@ export class CompactTables {
     return stop;
   }
 
-  private book(buf: Buffer, at: number, end: number, wants: Wants | null):
-    BookEvent | string | null {
-    let i = this.symbolAt(buf, at, end);
+  /** A B or C line: the symbol, the caller's filter, then the line's own reader. */
+  private withSymbol(buf: Buffer, at: number, end: number, wants: Wants | null, type: string,
+    read: typeof decodeBook | typeof decodeCtx): BookEvent | AssetCtxEvent | string | null {
+    const stop = this.symbolAt(buf, at, end);
     const symbol = symbolSlot;
-    if (symbol === undefined) return was('book', 'symbol', 'a defined symbol index', buf, at, end);
-    if (wants && !wants('book', symbol)) return null;
-    const tsAt = i + 1;
-    i = numberField(buf, tsAt, end);
-    const tsMs = scan.value;
-    if (!(tsMs > 0)) return was('book', 'tsMs', 'epoch milliseconds', buf, tsAt, end);
-    const counts = [0, 0];
-    for (let k = 0; k < 2; k++) {
-      const countAt = i + 1;
-      i = indexField(buf, countAt, end, COMPACT_BOOK_LEVELS_MAX + 1);
-      if (!(scan.value >= 0)) {
-        return was('book', k === 0 ? 'bidLevels' : 'askLevels',
-          `0..${COMPACT_BOOK_LEVELS_MAX}`, buf, countAt, end);
-      }
-      counts[k] = scan.value;
-    }
-    const bids = readLevels(buf, i, end, counts[0]);
-    if (typeof bids === 'string') return bids;
-    const asks = readLevels(buf, levelsStop, end, counts[1]);
-    if (typeof asks === 'string') return asks;
-    if (levelsStop !== end) return was('book', 'levels', 'no more fields', buf, levelsStop, end);
-    return { type: 'book', symbol, tsMs, bids, asks };
+    if (symbol === undefined) return was(type, 'symbol', 'a defined symbol index', buf, at, end);
+    if (wants && !wants(type, symbol)) return null;
+    return read(buf, stop, end, symbol);
   }
 }
 
 let symbolSlot: string | undefined;
 let addressSlot: string | null | undefined;
-let levelsStop = 0;
-
-/** `levels` [px, sz] pairs after the comma at `i`, positive numbers; end index in levelsStop. */
-function readLevels(buf: Buffer, i: number, end: number, levels: number): number[] | string {
-  const out = new Array<number>(2 * levels);
-  for (let k = 0; k < 2 * levels; k++) {
-    if (i === end) return was('book', 'levels', `${levels} levels`, buf, i, end);
-    const at = i + 1;
-    i = numberField(buf, at, end);
-    const v = scan.value;
-    if (!(v > 0 && v < Infinity)) return was('book', 'levels', 'positive numbers', buf, at, end);
-    out[k] = v;
-  }
-  levelsStop = i;
-  return out;
-}
-
-function was(kind: string, name: string, expected: string, buf: Buffer, at: number,
-  end: number): string {
-  return `compact ${kind}: ${name}: expected ${expected} (was ${fieldWas(buf, at, end)})`;
-}

@@ -1,6 +1,6 @@
 // Writes events in the compact replay format: trades and books as short lines, symbols and
 // addresses defined on first use. Deterministic: the same events give the same text.
-import type { BookEvent, MarketEvent, TradeEvent } from '../../messages.js';
+import type { AssetCtxEvent, BookEvent, MarketEvent, TradeEvent } from '../../messages.js';
 import { encodeEvent } from './event-codec.js';
 import {
   COMPACT_ADDRESSES_MAX, COMPACT_BOOK_LEVELS_MAX, COMPACT_SYMBOLS_MAX, isPlainField,
@@ -51,6 +51,7 @@ export class CompactEncoder {
     this.out.length = 0;
     if (e.type === 'trade' && this.tradeFits(e)) this.out.push(this.trade(e));
     else if (e.type === 'book' && this.bookFits(e)) this.out.push(this.book(e));
+    else if (e.type === 'ctx' && isPlainField(e.symbol)) this.out.push(this.ctx(e));
     else this.out.push(encodeEvent(e));
     return this.out.length === 1 ? this.out[0] : this.out.join('\n');
   }
@@ -77,5 +78,11 @@ export class CompactEncoder {
     const head = `B,${sym},${e.tsMs},${e.bids.length >> 1},${e.asks.length >> 1}`;
     const levels = e.bids.length + e.asks.length;
     return levels === 0 ? head : `${head},${e.bids.concat(e.asks).join(',')}`;
+  }
+
+  private ctx(e: AssetCtxEvent): string {
+    const sym = this.symbols.ref(e.symbol, this.out);
+    return `C,${sym},${e.tsMs},${e.markPx},${e.prevDayPx},${e.dayNtlVlm},${e.openInterest},${
+      e.fundingRate},${e.oraclePx ?? ''},${e.midPx ?? ''}`;
   }
 }

@@ -1,6 +1,6 @@
-// The compact replay format, version 1: short comma-separated lines for trades and books,
-// symbols and addresses defined once and then referred to by index; every other event stays a
-// canonical JSON line. The layout is documented in docs/feeds.md ("Compact format").
+// The compact replay format, version 1: short comma-separated lines for trades, books and ctx,
+// with symbols and addresses defined once and then referred to by index; every other event
+// stays a canonical JSON line. The layout is documented in docs/feeds.md ("Compact format").
 //
 //   #orderflow-replay compact v1                        header: first line of the file
 //   S,<index>,<symbol>                                  (re)defines a symbol index
@@ -9,6 +9,8 @@
 //                                                       side 1 | -1; buyer/seller: address
 //                                                       index, empty for null
 //   B,<sym>,<tsMs>,<bidLevels>,<askLevels>,<px>,<sz>,...  bids best first, then asks
+//   C,<sym>,<tsMs>,<markPx>,<prevDayPx>,<dayNtlVlm>,<openInterest>,<fundingRate>,<oraclePx>,
+//     <midPx>                                           oraclePx, midPx: empty for null
 //   {"type":...}                                        any other event, canonical JSON
 
 export const COMPACT_VERSION = 1;

@@ -25,7 +25,7 @@ export interface ReplayDriver {
 }
 
 // Lines handled per event-loop turn: bounds the time one turn can take.
-const LINES_PER_TURN = 50_000;
+const LINES_PER_TURN = 4_096;
 
 export function createReplayDriver(o: ReplayDriverOptions): ReplayDriver {
   if (!(o.speed > 0)) throw new TypeError(`speed must be > 0 (was ${o.speed})`);

@@ -1,0 +1,71 @@
+// The main thread's market feeds for a config: the universe (screener, funding, simulated or
+// replayed wallets), the live venue's shared request budget, and live wallet polling.
+import type { Clock } from '../clock.js';
+import { systemClock } from '../clock.js';
+import type { ServiceConfig } from '../config.js';
+import type { Logger } from '../logger.js';
+import type { FeedSpec } from '../feed/feed-types.js';
+import { createSharedBudget, type SharedBudget } from '../feed/budget.js';
+import { createInfoClient } from '../feed/home/info-client.js';
+import { clearinghouseToWallet } from '../feed/home/clearinghouse.js';
+import { createUniverseFeed, type UniverseFeed, type UniverseFeedEvent }
+  from '../universe/universe-feed.js';
+import { createWalletPoller, type WalletPoller } from '../positioning/wallet-poller.js';
+import type { WalletTracker } from '../positioning/wallet-tracker.js';
+
+/** Live wallet polls: a round every 10 s of at most this many clearinghouseState requests. */
+const walletPollBatchMax = 10;
+const walletPollCadenceMs = 10_000;
+
+export interface MarketFeeds {
+  readonly spec: FeedSpec;
+  /** The venue budget every worker attaches to (live only). */
+  readonly budget: SharedBudget | null;
+  start(sink: (event: UniverseFeedEvent) => void): void;
+  stop(): Promise<void>;
+}
+
+export function feedSpecOf(config: ServiceConfig, startMs: number): FeedSpec {
+  if (config.feed === 'live') {
+    return { kind: 'live', wsUrl: config.homeWsUrl, infoUrl: config.homeInfoUrl };
+  }
+  if (config.feed === 'replay') {
+    return { kind: 'replay', file: config.replayFile!, speed: config.speed };
+  }
+  return { kind: 'sim', seed: config.simSeed, speed: config.speed, startMs };
+}
+
+export function createMarketFeeds(config: ServiceConfig, deps: {
+  clock: Clock; logger: Logger; tracker: WalletTracker;
+}): MarketFeeds {
+  const spec = feedSpecOf(config, deps.clock.nowMs());
+  // The venue's limits are per IP and real time: the budget runs on the wall clock.
+  const budget = spec.kind === 'live' ? createSharedBudget(systemClock) : null;
+  const universe: UniverseFeed = createUniverseFeed(spec, {
+    clock: deps.clock, logger: deps.logger.child({ component: 'universe' }),
+    cadenceMs: config.universeCadenceMs, budget: budget ?? undefined,
+  });
+  let poller: WalletPoller | null = null;
+  if (spec.kind === 'live' && budget) {
+    const info = createInfoClient({ url: spec.infoUrl, budget, clock: systemClock });
+    poller = createWalletPoller({
+      tracker: deps.tracker, clock: deps.clock, logger: deps.logger.child({ component: 'wallets' }),
+      cadenceMs: walletPollCadenceMs, batchMax: walletPollBatchMax,
+      poll: async (address) => {
+        const state = await info.clearinghouseState(address);
+        return state.ok ? clearinghouseToWallet(state.value, address, deps.clock.nowMs()) : null;
+      },
+    });
+  }
+  return {
+    spec, budget,
+    start(sink) {
+      universe.start(sink);
+      poller?.start();
+    },
+    async stop() {
+      await poller?.stop();
+      await universe.stop();
+    },
+  };
+}
