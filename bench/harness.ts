@@ -64,7 +64,8 @@ export function printRows(rows: readonly ReportRow[]): void {
     `| ${r.bench} | ${r.figure} | ${fmt(r.value)} ${r.unit} | ${fmt(r.baseline)} | ` +
     `${fmt(r.ratio)} | ${r.target} | ${r.pass === null ? '-' : r.pass ? 'yes' : 'NO'} |`);
   process.stdout.write(
-    '| bench | figure | value | baseline | ratio | target | met |\n|---|---|---|---|---|---|---|\n' +
+    '| bench | figure | value | baseline | ratio | target | met |\n' +
+    '|---|---|---|---|---|---|---|\n' +
     lines.join('\n') + '\n');
 }
 

@@ -37,7 +37,9 @@ export interface Problem {
   readonly headers?: readonly (readonly [string, string])[];
 }
 
-export type Outcome<T> = { readonly ok: true; readonly value: T } | { readonly ok: false; readonly problem: Problem };
+export type Outcome<T> =
+  | { readonly ok: true; readonly value: T }
+  | { readonly ok: false; readonly problem: Problem };
 
 /** What `usage` reports (DECISIONS.md). */
 export interface UsageReport {

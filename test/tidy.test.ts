@@ -5,7 +5,9 @@ import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
 
 const root = new URL('..', import.meta.url).pathname;
-const sourceFolders = ['actors', 'kernels', 'http', 'persistence', 'bin', 'bench', 'test', 'examples'];
+const sourceFolders = [
+  'actors', 'kernels', 'http', 'persistence', 'bin', 'bench', 'test', 'examples',
+];
 
 function sourceFiles(folder: string): string[] {
   const dir = join(root, folder);

@@ -35,6 +35,8 @@ export interface ServiceDeps {
   readonly clock?: Clock;
   /** Lets tests crash shards on purpose. */
   readonly allowShardCrash?: boolean;
+  /** Called as soon as the HTTP front listens, before the shards have started. */
+  readonly onListening?: (baseUrl: string) => void;
 }
 
 /** How long start-up waits for the first universe before starting with no tracked pairs. */
@@ -189,10 +191,11 @@ export async function startService(config: ServiceConfig, deps: ServiceDeps): Pr
   await startUniverse(p);
   const timers = startTimers(p);
   const { http, mcp } = await startFront(p);
-  const runtime = await startShards(p, deps.allowShardCrash ?? false);
-  p.runtime = runtime;
   const hostPart = config.host.includes(':') ? `[${config.host}]` : config.host;
   const baseUrl = `http://${hostPart}:${http.port}`;
+  deps.onListening?.(baseUrl);
+  const runtime = await startShards(p, deps.allowShardCrash ?? false);
+  p.runtime = runtime;
   p.log.info('service started', { baseUrl, feed: config.feed, shards: config.shards,
     tracked: p.tracked.symbols.length });
   let stopped: Promise<void> | null = null;

@@ -21,8 +21,8 @@ export interface ScreenerRow {
 }
 
 /** A screener row. Delisted markets report zero volume and open interest (spec section 1). */
-export function screenerRow(market: MarketMeta & { ctx: AssetCtx }, summary: PairSummary | undefined,
-  tracked: boolean, stale: boolean): ScreenerRow {
+export function screenerRow(market: MarketMeta & { ctx: AssetCtx },
+  summary: PairSummary | undefined, tracked: boolean, stale: boolean): ScreenerRow {
   const { ctx } = market;
   const price = summary?.price ?? ctx.markPx;
   const change24h = ctx.prevDayPx > 0 ? ((price - ctx.prevDayPx) / ctx.prevDayPx) * 100 : 0;

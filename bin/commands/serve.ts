@@ -46,19 +46,32 @@ export const command: Command = {
       throw error;
     }
     const logger = createLogger({ level: config.logLevel });
-    const service = await startService(config, { logger });
-    io.stdout(`orderflow listening on ${service.baseUrl} (feed ${config.feed}, ` +
-      `${config.shards} shards, data ${config.dataDir})\n`);
+    // Signals are handled from the start: one that arrives while the shards boot stops the
+    // service as soon as it is up, so nothing opened is left unflushed.
+    let stopRequested: string | null = null;
+    const armDeadline = () => setTimeout(() => {
+      logger.error('graceful stop overran its deadline; exiting');
+      process.exit(0);
+    }, shutdownDeadlineMs).unref();
+    let stopNow: (signal: string) => void = (signal) => {
+      stopRequested ??= signal;
+      armDeadline();
+    };
+    process.on('SIGINT', () => stopNow('SIGINT'));
+    process.on('SIGTERM', () => stopNow('SIGTERM'));
+    const service = await startService(config, {
+      logger,
+      onListening: (baseUrl) => io.stdout(`orderflow listening on ${baseUrl} (feed ` +
+        `${config.feed}, ${config.shards} shards, data ${config.dataDir}); /readyz turns ready ` +
+        'when the shards run\n'),
+    });
+    logger.info('ready', { baseUrl: service.baseUrl });
     let stopping = false;
-    const stop = (signal: string) => {
+    stopNow = (signal) => {
       if (stopping) return;
       stopping = true;
       logger.info('stopping', { signal });
-      const hard = setTimeout(() => {
-        logger.error('graceful stop overran its deadline; exiting');
-        process.exit(0);
-      }, shutdownDeadlineMs);
-      hard.unref();
+      if (stopRequested === null) armDeadline();
       service.stop().then(
         () => process.exit(0),
         (error: Error) => {
@@ -67,8 +80,7 @@ export const command: Command = {
         },
       );
     };
-    process.on('SIGINT', () => stop('SIGINT'));
-    process.on('SIGTERM', () => stop('SIGTERM'));
+    if (stopRequested) stopNow(stopRequested);
     return -1;
   },
 };

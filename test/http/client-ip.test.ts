@@ -27,7 +27,7 @@ test('trusted proxies: addresses and CIDRs; a bad entry is a config error', () =
   assert.not.ok(createTrustCheck([])('127.0.0.1'));
 });
 
-test('X-Forwarded-For: only from a trusted peer, right-most untrusted hop, garbage stops it', () => {
+test('X-Forwarded-For only from a trusted peer; right-most untrusted hop; garbage stops it', () => {
   const trusted = createTrustCheck(['10.0.0.0/8']);
   assert.is(clientAddress('10.0.0.1', '1.1.1.1, 2.2.2.2, 10.0.0.9', trusted), '2.2.2.2');
   assert.is(clientAddress('8.8.8.8', '1.1.1.1', trusted), '8.8.8.8');

@@ -86,7 +86,7 @@ export function textOf(buf: Buffer, start: number, end: number, ascii: boolean):
  * fixed arguments: several times cheaper than Buffer#toString's native call, which costs more
  * than the rest of a trade line's decoding.
  */
-export function latin1Text(b: Uint8Array, s: number, e: number): string {
+export function latin1Text(b: Buffer, s: number, e: number): string {
   const f = String.fromCharCode;
   switch (e - s) {
     case 0: return '';
@@ -98,13 +98,12 @@ export function latin1Text(b: Uint8Array, s: number, e: number): string {
     case 6: return f(b[s], b[s + 1], b[s + 2], b[s + 3], b[s + 4], b[s + 5]);
     case 7: return f(b[s], b[s + 1], b[s + 2], b[s + 3], b[s + 4], b[s + 5], b[s + 6]);
     case 8: return f(b[s], b[s + 1], b[s + 2], b[s + 3], b[s + 4], b[s + 5], b[s + 6], b[s + 7]);
-    default: return e - s <= 16 ? latin1Long(b, s, e) :
-      Buffer.from(b.buffer, b.byteOffset + s, e - s).toString('latin1');
+    default: return e - s <= 16 ? latin1Long(b, s, e) : b.toString('latin1', s, e);
   }
 }
 
 /** 9..16 bytes: two halves of fixed width (8 + the rest). */
-function latin1Long(b: Uint8Array, s: number, e: number): string {
+function latin1Long(b: Buffer, s: number, e: number): string {
   return latin1Text(b, s, s + 8) + latin1Text(b, s + 8, e);
 }
 

@@ -55,7 +55,7 @@ export class CompactTables {
     return null;
   }
 
-  /** The symbol at `at` into `symbolSlot`; an error message or null. */
+  /** The symbol index at `at`, resolved into `symbolSlot` (undefined when bad); the stop. */
   private symbolAt(buf: Buffer, at: number, end: number): number {
     const stop = indexField(buf, at, end, this.symbols.length);
     symbolSlot = scan.value >= 0 ? this.symbols[scan.value] : undefined;

@@ -15,12 +15,20 @@ class InternTable {
   private readonly index = new Map<string, number>();
   private readonly slots: string[] = [];
   private next = 0;
-  constructor(private readonly capacity: number, private readonly tag: string) {}
+  constructor(private readonly capacity: number, private readonly tag: string) {
+    if (!(Number.isInteger(capacity) && capacity >= 2)) {
+      throw new RangeError(`${tag} table capacity must be an integer >= 2 (was ${capacity})`);
+    }
+  }
 
-  /** The index of `text`, pushing its definition line to `out` when it is new. */
-  ref(text: string, out: string[]): number {
+  /**
+   * The index of `text`, pushing its definition line to `out` when it is new. `keep` is a slot
+   * the same line already refers to: it is never the one taken (needs capacity >= 2).
+   */
+  ref(text: string, out: string[], keep = -1): number {
     const known = this.index.get(text);
     if (known !== undefined) return known;
+    if (this.next === keep) this.next = (this.next + 1) % this.capacity;
     const slot = this.next;
     this.next = (this.next + 1) % this.capacity;
     const evicted = this.slots[slot];
@@ -69,7 +77,9 @@ export class CompactEncoder {
   private trade(e: TradeEvent): string {
     const sym = this.symbols.ref(e.symbol, this.out);
     const buyer = e.buyer === null ? '' : this.addresses.ref(e.buyer, this.out);
-    const seller = e.seller === null ? '' : this.addresses.ref(e.seller, this.out);
+    // The seller's definition must not take the slot the buyer's reference points to.
+    const seller = e.seller === null ? '' :
+      this.addresses.ref(e.seller, this.out, buyer === '' ? -1 : buyer);
     return `T,${sym},${e.tsMs},${e.price},${e.size},${e.side},${e.tradeId},${buyer},${seller}`;
   }
 

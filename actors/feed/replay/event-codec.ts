@@ -66,14 +66,15 @@ export function decodeLine(line: string): MarketEvent | string {
 const TRADE_PREFIX = '{"type":"trade","symbol":"';
 const KEYS = ['","tsMs":', ',"price":', ',"size":', ',"side":', ',"tradeId":"'] as const;
 
+const numbers = new Float64Array(4);
+
 /** The canonical trade line by index arithmetic; null (use the slow path) on any surprise. */
 function decodeTradeFast(line: string): TradeEvent | null {
   let at = TRADE_PREFIX.length;
-  const symbolEnd = line.indexOf('"', at);
-  if (symbolEnd < 0 || line.charCodeAt(symbolEnd - 1) === 92) return null;
+  const symbolEnd = plainStringEnd(line, at);
+  if (symbolEnd < 0) return null;
   const symbol = line.slice(at, symbolEnd);
   at = symbolEnd;
-  const numbers = [0, 0, 0, 0];
   for (let k = 0; k < 4; k++) {
     if (!line.startsWith(KEYS[k], at)) return null;
     const start = at + KEYS[k].length;
@@ -84,31 +85,50 @@ function decodeTradeFast(line: string): TradeEvent | null {
   }
   if (!line.startsWith(KEYS[4], at)) return null;
   const idStart = at + KEYS[4].length;
-  const idEnd = line.indexOf('"', idStart);
-  if (idEnd < 0 || line.charCodeAt(idEnd - 1) === 92) return null;
-  const buyer = readNullableString(line, idEnd + 1, ',"buyer":');
-  if (!buyer) return null;
-  const seller = readNullableString(line, buyer.end, ',"seller":');
-  if (!seller || seller.end !== line.length - 1 || line.charCodeAt(seller.end) !== 125) return null;
-  const [tsMs, price, size, side] = numbers;
+  const idEnd = plainStringEnd(line, idStart);
+  // An empty id or address is refused by the slow path, with its message.
+  if (idEnd <= idStart) return null;
+  at = readNullableString(line, idEnd + 1, ',"buyer":');
+  if (at < 0) return null;
+  const buyer = stringRead;
+  at = readNullableString(line, at, ',"seller":');
+  if (at !== line.length - 1 || line.charCodeAt(at) !== 125) return null;
+  const tsMs = numbers[0];
+  const price = numbers[1];
+  const size = numbers[2];
+  const side = numbers[3];
   // Same checks as the slow path; anything odd falls back to it for the precise message.
   if (!(tsMs > 0 && price > 0 && size > 0 && Number.isFinite(price) && Number.isFinite(size))) {
     return null;
   }
   if (side !== 1 && side !== -1) return null;
   return { type: 'trade', symbol, tsMs, price, size, side, tradeId: line.slice(idStart, idEnd),
-    buyer: buyer.value, seller: seller.value };
+    buyer, seller: stringRead };
 }
 
-function readNullableString(line: string, at: number, key: string):
-  { value: string | null; end: number } | null {
-  if (!line.startsWith(key, at)) return null;
+/** The closing quote of a string starting at `at` with no escape in it, or -1. */
+function plainStringEnd(line: string, at: number): number {
+  const end = line.indexOf('"', at);
+  if (end < 0) return -1;
+  for (let i = at; i < end; i++) if (line.charCodeAt(i) === 92) return -1;
+  return end;
+}
+
+let stringRead: string | null = null;
+
+/** `key` then null or a non-empty plain string into `stringRead`; the index past it or -1. */
+function readNullableString(line: string, at: number, key: string): number {
+  if (!line.startsWith(key, at)) return -1;
   const start = at + key.length;
-  if (line.startsWith('null', start)) return { value: null, end: start + 4 };
-  if (line.charCodeAt(start) !== 34) return null;
-  const end = line.indexOf('"', start + 1);
-  if (end < 0 || line.charCodeAt(end - 1) === 92) return null;
-  return { value: line.slice(start + 1, end), end: end + 1 };
+  if (line.startsWith('null', start)) {
+    stringRead = null;
+    return start + 4;
+  }
+  if (line.charCodeAt(start) !== 34) return -1;
+  const end = plainStringEnd(line, start + 1);
+  if (end <= start + 1) return -1;
+  stringRead = line.slice(start + 1, end);
+  return end + 1;
 }
 
 const POW10 = [1, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15,
@@ -138,6 +158,11 @@ function scanNumber(line: string, start: number): number {
     else break;
   }
   if (i === start || line.charCodeAt(i) !== 44 || digits > 15 || fraction === 0) return -1;
+  // JSON forbids "01": leave such text to JSON.parse, which refuses it.
+  const first = negative ? start + 1 : start;
+  if (line.charCodeAt(first) === 48 && i > first + 1 && line.charCodeAt(first + 1) !== 46) {
+    return -1;
+  }
   const value = fraction > 0 ? mantissa / POW10[fraction] : mantissa;
   scanned = negative ? -value : value;
   return i;

@@ -3,12 +3,12 @@
 import type { MarketEvent } from '../../messages.js';
 import { CompactTables, type Wants } from './compact-decoder.js';
 import { COMPACT_HEADER, COMPACT_HEADER_PREFIX } from './compact-format.js';
-import { validateEvent } from './event-validate.js';
+import { decodeLine } from './event-codec.js';
 import * as jsonBytes from './json-bytes.js';
 
 // Hot imports are bound to module-local names once: shard workers load TypeScript through tsx's
 // CommonJS transform, where every use of an imported binding is a getter call (2-3x the cost).
-const { decodeJsonTrade, peekJson, peeked } = jsonBytes;
+const { peekJson, peeked } = jsonBytes;
 
 export type { Wants } from './compact-decoder.js';
 
@@ -44,23 +44,18 @@ export class ReplayDecoder {
       return this.headerError ??
         `compact line before a "${COMPACT_HEADER}" header (was ${quoted(buf, start, end)})`;
     }
-    return slowJson(buf.toString('utf8', start, end));
+    return decodeLine(buf.toString('utf8', start, end));
   }
 
+  /**
+   * A JSON line: the type and symbol are peeked from the bytes, so an unwanted line costs no
+   * string; a wanted one goes through decodeLine (its trade fast path works on the string,
+   * whose slices V8 shares rather than copies: faster than byte-by-byte scanning here).
+   */
   private json(buf: Buffer, start: number, end: number, wants: Wants | null):
     MarketEvent | string | null {
-    let symbol: string | null = null;
-    if (peekJson(buf, start, end)) {
-      if (wants && !wants(peeked.type, peeked.symbol)) return null;
-      symbol = peeked.symbol;
-      if (peeked.type === 'trade') {
-        const fast = decodeJsonTrade(buf, start, end, symbol);
-        // JSON.parse keeps the last of repeated keys, so only the fast path is known filtered.
-        this.filtered = fast !== null && wants !== null;
-        if (fast) return fast;
-      }
-    }
-    return slowJson(buf.toString('utf8', start, end));
+    if (wants && peekJson(buf, start, end) && !wants(peeked.type, peeked.symbol)) return null;
+    return decodeLine(buf.toString('utf8', start, end));
   }
 
   /** A compact header switches compact lines on; another version is refused; '#' else: comment. */
@@ -76,17 +71,6 @@ export class ReplayDecoder {
       line.slice(0, 60))}); compact lines are skipped`;
     return this.headerError;
   }
-}
-
-/** Full JSON.parse and field-by-field checks: the precise message for any odd line. */
-export function slowJson(line: string): MarketEvent | string {
-  let raw: unknown;
-  try {
-    raw = JSON.parse(line);
-  } catch {
-    return 'not JSON';
-  }
-  return validateEvent(raw);
 }
 
 function quoted(buf: Buffer, start: number, end: number): string {

@@ -4,8 +4,7 @@
 // either format (JSON lines, or compact after its header) from bytes, chunk by chunk.
 import type { Clock } from '../../clock.js';
 import type { MarketEvent } from '../../messages.js';
-import { ByteLineReader } from './byte-line-reader.js';
-import { ReplayDecoder } from './replay-decoder.js';
+import { OUT_OF_LINES, ReplaySource } from './replay-source.js';
 
 export interface ReplayDriverOptions {
   readonly file: string;
@@ -24,63 +23,48 @@ export interface ReplayDriver {
   stop(): void;
 }
 
-// Lines handled per event-loop turn: bounds the time one turn can take.
-const LINES_PER_TURN = 4_096;
+// Per event-loop turn, at most this many events are emitted (the shard drains its mailboxes
+// between turns, so this also bounds how many events wait there) and this many lines are read
+// (a feed that wants few of the lines still yields the thread).
+const EVENTS_PER_TURN = 4_096;
+const LINES_PER_TURN = 65_536;
 
 export function createReplayDriver(o: ReplayDriverOptions): ReplayDriver {
   if (!(o.speed > 0)) throw new TypeError(`speed must be > 0 (was ${o.speed})`);
-  let reader: ByteLineReader | null = null;
-  let decoder = new ReplayDecoder();
-  let tooLongReported = 0;
+  let source: ReplaySource | null = null;
   let pending: MarketEvent | null = null;
-  let originMs = NaN;
   let wallStartMs = 0;
   let timer: NodeJS.Timeout | null = null;
   let immediate: NodeJS.Immediate | null = null;
 
-  const nextWanted = (): MarketEvent | null => {
-    const r = reader!;
-    while (r.next()) {
-      // Every line sets the data clock's origin, wanted or not, so all threads agree on it.
-      const originSet = !Number.isNaN(originMs);
-      const event = decoder.decode(r.buf, r.start, r.end, originSet ? o.wants : null);
-      if (r.tooLong !== tooLongReported) reportTooLong(r.tooLong);
-      if (event === null) continue;
-      if (typeof event === 'string') {
-        o.bad(event);
-        continue;
-      }
-      if (!originSet) originMs = event.tsMs;
-      // A canonical or compact line was filtered by the decoder; check the others here.
-      if (decoder.filtered || o.wants(event.type, 'symbol' in event ? event.symbol : null)) {
-        return event;
-      }
+  /** Fills `pending`: true when there is one; false when the turn must end (maybe finished). */
+  const fill = (s: ReplaySource): boolean => {
+    if (pending) return true;
+    const next = s.next();
+    if (next === OUT_OF_LINES) return false;
+    if (next === null) {
+      stop();
+      o.onEnd?.();
+      return false;
     }
-    if (r.tooLong !== tooLongReported) reportTooLong(r.tooLong);
-    return null;
-  };
-  const reportTooLong = (count: number) => {
-    for (; tooLongReported < count; tooLongReported++) o.bad('line: too long, skipped');
-  };
-  const finish = () => {
-    stop();
-    o.onEnd?.();
+    pending = next;
+    return true;
   };
   const turn = () => {
-    if (!reader) return;
+    const s = source;
+    if (!s) return;
+    s.linesLeft = LINES_PER_TURN;
     // The first read fixes the origin of the data clock, so read before computing "now".
-    pending ??= nextWanted();
-    if (!pending) return finish();
+    if (!fill(s)) return;
     const dataNowMs = Number.isFinite(o.speed)
-      ? originMs + (o.clock.nowMs() - wallStartMs) * o.speed : Infinity;
-    for (let i = 0; i < LINES_PER_TURN; i++) {
-      pending ??= nextWanted();
-      if (!pending) return finish();
-      if (pending.tsMs > dataNowMs) return;
-      const event = pending;
+      ? s.originMs + (o.clock.nowMs() - wallStartMs) * o.speed : Infinity;
+    for (let i = 0; i < EVENTS_PER_TURN; i++) {
+      if (!fill(s)) return;
+      if (pending!.tsMs > dataNowMs) return;
+      const event = pending!;
       pending = null;
       o.emit(event);
-      if (!reader) return;
+      if (!source) return;
     }
   };
   const stop = () => {
@@ -88,14 +72,13 @@ export function createReplayDriver(o: ReplayDriverOptions): ReplayDriver {
     if (immediate) clearImmediate(immediate);
     timer = null;
     immediate = null;
-    reader?.close();
-    reader = null;
+    source?.close();
+    source = null;
   };
   return {
     start() {
-      if (reader) throw new Error('replay already started');
-      reader = new ByteLineReader(o.file);
-      decoder = new ReplayDecoder();
+      if (source) throw new Error('replay already started');
+      source = new ReplaySource(o.file, o.wants, o.bad);
       wallStartMs = o.clock.nowMs();
       if (Number.isFinite(o.speed)) {
         timer = setInterval(turn, o.tickMs ?? 20);
@@ -104,7 +87,7 @@ export function createReplayDriver(o: ReplayDriverOptions): ReplayDriver {
       const loop = () => {
         immediate = null;
         turn();
-        if (reader) immediate = setImmediate(loop);
+        if (source) immediate = setImmediate(loop);
       };
       immediate = setImmediate(loop);
     },
