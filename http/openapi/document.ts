@@ -5,6 +5,7 @@ import { opsSchemas } from './schemas-ops.js';
 import { viewSchemas } from './schemas-views.js';
 import { errorResponses, headers, parameters, securitySchemes } from './responses.js';
 import { operations, type Operation } from './operations.js';
+import { webhookSection } from './webhooks.js';
 
 const KEYED = [{ bearer: [] }, { apiKeyHeader: [] }, { apiKeyQuery: [] }];
 const refTo = (kind: string, name: string) => ({ $ref: `#/components/${kind}/${name}` });
@@ -70,6 +71,7 @@ export function buildOpenApiDocument(): Record<string, unknown> {
     },
     servers: [{ url: '/' }],
     paths,
+    webhooks: webhookSection(),
     components: {
       schemas: { ...viewSchemas, ...opsSchemas },
       parameters, headers, securitySchemes, responses: errorResponses,

@@ -4,6 +4,8 @@
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import formats from 'ajv-formats';
 import { spawnSync } from 'node:child_process';
+import { createHmac } from 'node:crypto';
+import { createServer, type Server } from 'node:http';
 import { join } from 'node:path';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
@@ -13,6 +15,7 @@ import { resolveConfig } from '../../actors/config.js';
 import { silentLogger } from '../../actors/logger.js';
 import { startService, type Service } from '../../actors/runtime/service.js';
 import { buildOpenApiDocument } from '../../http/openapi/document.js';
+import { webhookEnvelopeSchema } from '../../http/openapi/webhooks.js';
 import { eventually, tempDir } from '../helpers/eventually.js';
 import { binPath } from '../helpers/service-process.js';
 
@@ -36,12 +39,21 @@ let service: Service;
 let dataDir: string;
 const keys: Record<string, string> = {};
 
-function createKey(plan: string): string {
-  const result = spawnSync(process.execPath, [binPath, 'keys', 'create', '--plan', plan,
-    '--data-dir', dataDir, '--json'], { encoding: 'utf8' });
-  assert.is(result.status, 0, result.stderr);
-  return JSON.parse(result.stdout).key as string;
+function cli(...args: string[]): string {
+  const result = spawnSync(process.execPath, [binPath, ...args, '--data-dir', dataDir],
+    { encoding: 'utf8', env: { ...process.env, ORDERFLOW_ALLOW_PRIVATE_WEBHOOKS: '1' } });
+  assert.is(result.status, 0, `${args.join(' ')}: ${result.stderr}`);
+  return result.stdout;
 }
+
+function createKey(plan: string): string {
+  return JSON.parse(cli('keys', 'create', '--plan', plan, '--json')).key as string;
+}
+
+interface Delivery { headers: Record<string, string | string[] | undefined>; body: string }
+const deliveries: Delivery[] = [];
+let receiver: Server;
+let receiverUrl = '';
 
 async function get(path: string, key?: string): Promise<{ status: number; body: any }> {
   const headers: Record<string, string> = key ? { authorization: `Bearer ${key}` } : {};
@@ -54,8 +66,18 @@ e2e.before(async () => {
   dataDir = join(await tempDir(), 'data');
   const config = resolveConfig({
     port: 0, dataDir, shards: 2, cadenceMs: 200, universeCadenceMs: 1_000, logLevel: 'silent',
-    keylessDailyLimit: 1_000,
+    keylessDailyLimit: 1_000, allowPrivateWebhooks: true,
   });
+  receiver = createServer((req, res) => {
+    let body = '';
+    req.on('data', (chunk: Buffer) => { body += chunk.toString(); });
+    req.on('end', () => {
+      deliveries.push({ headers: req.headers, body });
+      res.end('ok');
+    });
+  });
+  await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
+  receiverUrl = `http://127.0.0.1:${(receiver.address() as { port: number }).port}/hook`;
   service = await startService(config, { logger: silentLogger, allowShardCrash: true });
   keys.free = createKey('Free');
   keys.whale = createKey('Whale');
@@ -64,6 +86,7 @@ e2e.before(async () => {
 
 e2e.after(async () => {
   await service?.stop();
+  receiver?.close();
 });
 
 e2e('the screener lists 170+ markets, delisted and builder ones included', async () => {
@@ -161,6 +184,41 @@ e2e('a shard that crashes is restarted and its pairs publish again', async () =>
     (await get(`/api/v1/deep-view/${symbol}`, keys.whale)).body.updatedAt !== before,
   { timeoutMs: 15_000, message: 'the pair publishes again' });
   assert.is((await get('/healthz')).status, 200);
+});
+
+/** Checks a delivery the way a receiver must: HMAC over `<timestamp>.<raw body>`. */
+function verify(delivery: Delivery, secret: string): boolean {
+  const timestamp = String(delivery.headers['x-service-timestamp']);
+  const expected = 'v1=' + createHmac('sha256', secret).update(`${timestamp}.${delivery.body}`)
+    .digest('hex');
+  return String(delivery.headers['x-service-signature']).split(',').includes(expected);
+}
+
+e2e('webhooks: a test event and a screener alert arrive signed and documented', async () => {
+  const prefix = JSON.parse(cli('keys', 'list', '--json'))
+    .find((k: { plan: string }) => k.plan === 'Whale').prefix as string;
+  const endpoint = JSON.parse(cli('webhooks', 'add', '--key', prefix, '--url', receiverUrl,
+    '--json')) as { id: string; secret: string };
+  cli('webhooks', 'test', endpoint.id);
+  cli('alerts', 'add', '--key', prefix, '--kind', 'screener', '--symbol', 'BTC', '--field',
+    'price', '--above', '1', '--webhook', receiverUrl);
+  const byType = (type: string) =>
+    deliveries.find((d) => d.headers['x-service-event'] === type);
+  await eventually(() => byType('test') && byType('alert.triggered'),
+    { timeoutMs: 15_000, message: 'test event and alert delivered' });
+  for (const type of ['test', 'alert.triggered'] as const) {
+    const delivery = byType(type)!;
+    assert.ok(verify(delivery, endpoint.secret), `${type} signature`);
+    const envelope = JSON.parse(delivery.body) as { id: string };
+    const valid = ajv.validate(webhookEnvelopeSchema(type), envelope);
+    assert.ok(valid, `${type}: ${ajv.errorsText(ajv.errors)}`);
+    assert.is(delivery.headers['x-service-event-id'], envelope.id);
+    assert.is(delivery.headers['x-service-attempt'], '1');
+  }
+  const alert = JSON.parse(byType('alert.triggered')!.body).data;
+  assert.is(alert.alert_kind, 'screener');
+  assert.is(alert.symbol, 'BTC');
+  assert.type(alert.funding_annualized_pct, 'number');
 });
 
 e2e.run();
