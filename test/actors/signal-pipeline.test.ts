@@ -1,0 +1,131 @@
+// The signal pipeline with its real parts: lmdb store, webhook supervisor, a loopback receiver.
+// An entry signal goes out once (also when seen again), to the endpoint of the matching Entry
+// Signal alert, with the event id derived from signal_id; 4 hours of 5m bars later (market
+// time) its outcome follows with entry_event_id.
+import { createServer, type Server } from 'node:http';
+import { suite } from 'uvu';
+import * as assert from 'uvu/assert';
+import { ManualClock } from '../../actors/clock.js';
+import { silentLogger } from '../../actors/logger.js';
+import type { Bar } from '../../actors/messages.js';
+import { SignalPipeline } from '../../actors/runtime/signal-pipeline.js';
+import type { EntrySignal } from '../../actors/signals/types.js';
+import type { AlertRecord } from '../../actors/signals/alerts.js';
+import { eventIdForSignal } from '../../actors/webhooks/ids.js';
+import { createWebhookSupervisor, type WebhookSupervisor } from
+  '../../actors/webhooks/supervisor.js';
+import { openAlertStore, newAlertId } from '../../persistence/alerts.js';
+import { openStore, type Store } from '../../persistence/store.js';
+import { eventually, tempDir } from '../helpers/eventually.js';
+
+const pipelineSuite = suite('signal pipeline');
+const barMs = 300_000;
+const signalOpenMs = Date.UTC(2026, 10, 20, 12, 0);
+const received: { type: string; body: any }[] = [];
+let store: Store;
+let webhooks: WebhookSupervisor;
+let pipeline: SignalPipeline;
+let receiver: Server;
+const clock = new ManualClock(Date.UTC(2026, 10, 22));
+
+const signal: EntrySignal = {
+  signal_id: `BTC-5m-${signalOpenMs}-long`, symbol: 'BTC', timeframe: '5m', side: 'long',
+  grade: 'B', score: 40, bar_time: new Date(signalOpenMs).toISOString(), regime: 'trending',
+  confirmed: true, flow_source: 'absorption',
+  logics: { liquidity_grab: true, flow_rejection: false, absorption: true, cvd_divergence: false,
+    structure_shift: false, level_confluence: false },
+  plan: { entry: 100, stop: 98, t1: 103, t2: 106, r_t1: 1.5, r_t2: 3 },
+  price_at_signal: 100,
+};
+
+function bar(openMs: number, low: number, high: number, close: number): Bar {
+  return { symbol: 'BTC', timeframe: '5m', openMs, open: close, high, low, close, volume: 1,
+    buyNotional: 50, sellNotional: 50, cvdClose: 0, trades: 2 };
+}
+
+pipelineSuite.before(async () => {
+  receiver = createServer((req, res) => {
+    let body = '';
+    req.on('data', (chunk: Buffer) => { body += chunk.toString(); });
+    req.on('end', () => {
+      received.push({ type: String(req.headers['x-service-event']), body: JSON.parse(body) });
+      res.end();
+    });
+  });
+  await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
+  const url = `http://127.0.0.1:${(receiver.address() as { port: number }).port}/in`;
+  store = await openStore({ dataDir: await tempDir(), clock });
+  const { record } = await store.keys.create({ plan: 'Pro', label: null,
+    subscriptionStartMs: null });
+  webhooks = createWebhookSupervisor({ root: store.root, clock, logger: silentLogger,
+    keys: store.keys, allowPrivate: true, random: () => 0 });
+  webhooks.start();
+  await webhooks.endpoints.add(record.prefix, url);
+  const alert: AlertRecord = { id: newAlertId(), keyPrefix: record.prefix, webhookUrl: url,
+    cooldownMs: 0, createdAtMs: clock.nowMs(), kind: 'entry_signal', symbols: ['BTC'],
+    timeframes: ['5m'], minGrade: 'C' };
+  const added = await openAlertStore<AlertRecord>(store.root).add(alert);
+  assert.ok(added.ok);
+  pipeline = new SignalPipeline({ root: store.root, webhooks, keys: store.keys, clock,
+    logger: silentLogger, chartBaseUrl: 'https://charts.example/c',
+    fundingAnnualizedPct: () => 8.76 });
+});
+
+pipelineSuite.after(async () => {
+  await webhooks?.stop();
+  await pipeline?.close();
+  await store?.close();
+  receiver?.close();
+});
+
+pipelineSuite('an entry signal is delivered once, under the id derived from signal_id', async () => {
+  pipeline.onOutbound([{ kind: 'entry_signal', symbol: 'BTC', tsMs: signalOpenMs,
+    data: { ...signal } }]);
+  await eventually(async () => {
+    await webhooks.tick();
+    return received.some((r) => r.type === 'entry_signal.created');
+  }, { message: 'entry signal delivered' });
+  pipeline.onOutbound([{ kind: 'entry_signal', symbol: 'BTC', tsMs: signalOpenMs,
+    data: { ...signal } }]);
+  await new Promise((resolve) => setTimeout(resolve, 100));
+  await webhooks.tick();
+  await webhooks.idle();
+  const entries = received.filter((r) => r.type === 'entry_signal.created');
+  assert.is(entries.length, 1, 'the same signal never fires twice');
+  assert.is(entries[0].body.id, eventIdForSignal(signal.signal_id));
+  assert.is(entries[0].body.data.signal_id, signal.signal_id);
+  assert.match(entries[0].body.data.chart_url, /^https:\/\/charts\.example\/c\?/);
+});
+
+pipelineSuite('the outcome follows four hours of market time later, from 5m bars', async () => {
+  // Not due yet: an hour of bars.
+  const items = [];
+  for (let k = 0; k < 12; k++) {
+    items.push({ kind: 'bar' as const, symbol: 'BTC', tsMs: signalOpenMs + barMs * (k + 1),
+      data: { ...bar(signalOpenMs + barMs * (k + 1), 99.5, 101, 100.5) } });
+  }
+  pipeline.onOutbound(items);
+  assert.is(await pipeline.evaluateOutcomes(), 0);
+  // The rest of the window, t1 touched on bar 20, then 4 h passes in market time.
+  const rest = [];
+  for (let k = 12; k < 52; k++) {
+    const openMs = signalOpenMs + barMs * (k + 1);
+    const high = k === 20 ? 103.5 : 101.5;
+    rest.push({ kind: 'bar' as const, symbol: 'BTC', tsMs: openMs,
+      data: { ...bar(openMs, 99.2, high, 101) } });
+  }
+  pipeline.onOutbound(rest);
+  assert.is(await pipeline.evaluateOutcomes(), 1);
+  await eventually(async () => {
+    await webhooks.tick();
+    return received.some((r) => r.type === 'signal.outcome');
+  }, { message: 'outcome delivered' });
+  const outcome = received.find((r) => r.type === 'signal.outcome')!.body.data;
+  assert.is(outcome.entry_event_id, eventIdForSignal(signal.signal_id));
+  assert.is(outcome.first_level_hit, 't1');
+  assert.is(outcome.horizon, '4h');
+  assert.is(outcome.t2_hit, false);
+  assert.is(await pipeline.evaluateOutcomes(), 0, 'an outcome is sent once');
+});
+
+pipelineSuite.run();
