@@ -1,0 +1,73 @@
+// Configuration is validated field by field with messages that name the field; the logger writes
+// JSON lines and never writes a credential.
+import { test } from 'uvu';
+import * as assert from 'uvu/assert';
+import { ConfigError, defaultConfig, resolveConfig } from '../../actors/config.js';
+import { createLogger } from '../../actors/logger.js';
+import { serveOverride } from '../../bin/serve-config.js';
+
+test('defaults resolve, are frozen, and serve on 127.0.0.1:8080 from ./data with the simulator',
+  () => {
+    const config = resolveConfig();
+    assert.ok(Object.isFrozen(config));
+    assert.is(config.host, '127.0.0.1');
+    assert.is(config.port, 8080);
+    assert.is(config.dataDir, './data');
+    assert.is(config.feed, 'sim');
+    assert.is(defaultConfig.limitsEnabled, true);
+  });
+
+const bad: [Partial<Record<string, unknown>>, RegExp][] = [
+  [{ port: 70_000 }, /config\.port must be an integer from 0 to 65535 \(was 70000\)/],
+  [{ port: 1.5 }, /config\.port/],
+  [{ feed: 'replay' }, /config\.replayFile must be a file for replay \(was null\)/],
+  [{ speed: 0 }, /config\.speed must be a positive number or max \(was 0\)/],
+  [{ homeWsUrl: 'http://x' }, /config\.homeWsUrl must be a ws:\/\/ or wss:\/\/ URL/],
+  [{ shards: 0 }, /config\.shards must be 1 to 16 \(was 0\)/],
+  [{ limitsEnabled: false, host: '0.0.0.0' }, /limitsEnabled must be on unless host is loopback/],
+  [{ logLevel: 'loud' }, /config\.logLevel/],
+];
+
+for (const [override, message] of bad) {
+  test(`refuses ${JSON.stringify(override)} naming the field`, () => {
+    try {
+      resolveConfig(override as never);
+      assert.unreachable('should refuse');
+    } catch (error) {
+      assert.instance(error, ConfigError);
+      assert.match((error as Error).message, message);
+    }
+  });
+}
+
+test('--limits off is accepted on loopback hosts only', () => {
+  assert.is(resolveConfig({ limitsEnabled: false, host: '127.0.0.1' }).limitsEnabled, false);
+  assert.is(resolveConfig({ limitsEnabled: false, host: '::1' }).limitsEnabled, false);
+});
+
+test('flags win over environment variables', () => {
+  const override = serveOverride({ port: '9000' },
+    { ORDERFLOW_PORT: '8000', ORDERFLOW_HOST: '127.0.0.2', ORDERFLOW_FEED: 'replay:/tmp/x' });
+  assert.is(override.port, 9000);
+  assert.is(override.host, '127.0.0.2');
+  assert.is(override.feed, 'replay');
+  assert.is(override.replayFile, '/tmp/x');
+});
+
+test('the logger writes JSON lines and redacts credentials', () => {
+  const lines: string[] = [];
+  const log = createLogger({ level: 'info', json: true, write: (l) => lines.push(l) });
+  log.debug('hidden');
+  log.info('key created', { keyPrefix: 'ofk_12345678', key: 'ofk_' + 'a'.repeat(32),
+    secret: 'whsec_x', authorization: 'Bearer y' });
+  log.child({ component: 'http' }).warn('slow');
+  assert.is(lines.length, 2);
+  const first = JSON.parse(lines[0]);
+  assert.is(first.level, 'info');
+  assert.is(first.keyPrefix, 'ofk_12345678');
+  for (const field of ['key', 'secret', 'authorization']) assert.is(first[field], '[redacted]');
+  assert.not.match(lines[0], /aaaa|whsec_x|Bearer y/);
+  assert.is(JSON.parse(lines[1]).component, 'http');
+});
+
+test.run();
