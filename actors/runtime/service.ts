@@ -11,7 +11,7 @@ import { SnapshotStore } from '../../http/snapshots.js';
 import { startHttpServer } from '../../http/server.js';
 import { createAccessControl } from '../../http/access.js';
 import { createMcpData } from '../../http/mcp-data.js';
-import { createMcpMounts } from '../../http/mcp/index.js';
+import { createLazyMounts } from '../../http/mcp-lazy.js';
 import { encodeFeedSpec } from '../shard/shard-params.js';
 import { createWebhookSupervisor, type WebhookSupervisor } from '../webhooks/supervisor.js';
 import { createMarketFeeds, type MarketFeeds } from './market-feeds.js';
@@ -148,16 +148,18 @@ async function startFront(p: Parts) {
       universe: views.universe.length > 0,
       shards: p.runtime !== null && p.runtime.shards.every((s) => s.state === 'running'),
       snapshots: snapshots.get('screener') !== undefined,
+      mcp: mcp.loaded(),
     };
     return { ready: Object.values(checks).every(Boolean), checks };
   };
   const access = createAccessControl({ config, clock, keys: store.keys, usage: store.usage });
-  const mcp = createMcpMounts({
-    access, data: createMcpData(snapshots), clock, logger: p.log.child({ component: 'mcp' }),
-  });
+  const mcp = createLazyMounts(['/api/mcp', '/api/mcp/public'], ['GET', 'POST', 'DELETE'],
+    async () => (await import('../../http/mcp/index.js')).createMcpMounts({
+      access, data: createMcpData(snapshots), clock, logger: p.log.child({ component: 'mcp' }),
+    }));
   const http = await startHttpServer({
     config, clock, logger: p.log.child({ component: 'http' }), snapshots,
-    keys: store.keys, usage: store.usage, readiness, access, mounts: mcp,
+    keys: store.keys, usage: store.usage, readiness, access, mounts: mcp.mounts,
   });
   return { http, mcp };
 }

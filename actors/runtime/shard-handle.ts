@@ -6,6 +6,7 @@ import { limits } from '../config.js';
 import { shardActorName, shardTopics } from '../topics.js';
 import type { ShardParams } from '../shard/shard-params.js';
 import { withDeadline } from './deadline.js';
+import { shardBundlePath } from './shard-bundle.js';
 
 export interface ThreadedRef {
   sendAndReceive(topic: string, ...args: unknown[]): Promise<unknown>;
@@ -21,9 +22,6 @@ export interface ShardSpawner {
 
 export type ShardState = 'starting' | 'running' | 'restarting' | 'stopping' | 'stopped';
 
-/** The comedy module-path definition of the shard actor: `//` + absolute path. */
-export const shardDefinitionPath =
-  '/' + new URL('../shard/shard-worker.cjs', import.meta.url).pathname;
 
 /**
  * comedy clears its per-actor response-timeout interval only when the worker confirms its own
@@ -58,7 +56,8 @@ export class ShardHandle {
     const params: ShardParams = {
       ...this.base, shardId: this.shardId, generation: this.generation, symbols: this.symbols,
     };
-    const ref = await this.spawner.createChild(shardDefinitionPath, {
+    // comedy takes a module-path definition as `//` + absolute path.
+    const ref = await this.spawner.createChild('/' + await shardBundlePath(), {
       mode: 'threaded', name: shardActorName(this.shardId), customParameters: params,
     });
     this.ref = ref;

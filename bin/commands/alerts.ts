@@ -1,6 +1,5 @@
 // `orderflow alerts`: add, list and remove alerts in the data directory's store, also while the
 // server runs (it re-reads the alerts table when its change counter moves).
-import { shiftedClock, systemClock, type Clock } from '../../actors/clock.js';
 import { type KeyRecord } from '../../actors/messages.js';
 import {
   ENTRY_SIGNAL_PLAN_MIN, flatAlertFields, parseAlertSpec, planAtLeast, validateWebhookUrl,
@@ -8,9 +7,9 @@ import {
 } from '../../actors/signals/alerts.js';
 import { ALERT_ID, newAlertId, openAlertStore } from '../../persistence/alerts.js';
 import { isKeyPrefix } from '../../persistence/keys.js';
-import { openStore, type Store } from '../../persistence/store.js';
+import { withAdminStore } from '../admin.js';
 import type { Command, CommandIo } from '../cli.js';
-import { dataDirOf, parseOptions, runSubcommands, UsageError } from '../cli.js';
+import { parseOptions, runSubcommands, UsageError } from '../cli.js';
 
 const usage = `usage: orderflow alerts <subcommand> [options]
 
@@ -46,30 +45,6 @@ const addOptions = {
   point1: { type: 'string' }, point2: { type: 'string' },
 } as const;
 
-function clockOf(io: CommandIo): Clock {
-  const start = io.env.ORDERFLOW_CLOCK_START;
-  if (start === undefined || start === '') return systemClock;
-  const startMs = Date.parse(start);
-  if (!Number.isFinite(startMs)) {
-    throw new UsageError(`ORDERFLOW_CLOCK_START must be an ISO 8601 instant (was '${start}')`);
-  }
-  return shiftedClock(startMs);
-}
-
-async function withStore<T>(dataDirFlag: string | undefined, io: CommandIo,
-  body: (store: Store, clock: Clock) => Promise<T>): Promise<T> {
-  const clock = clockOf(io);
-  const store = await openStore({
-    dataDir: dataDirOf(dataDirFlag, io), clock, createDataDir: false, createStore: false,
-    watchKeys: false,
-  });
-  try {
-    return await body(store, clock);
-  } finally {
-    await store.close();
-  }
-}
-
 function prefixOf(text: string | undefined): string {
   if (text === undefined) throw new UsageError('--key is required (ofk_ + 8 hex, see keys list)');
   if (!isKeyPrefix(text)) {
@@ -102,7 +77,7 @@ async function add(argv: readonly string[], io: CommandIo): Promise<number> {
   const { json, ...text } = values;
   const parsed = parseAlertSpec(values.kind, { ...text, minGrade: values['min-grade'] });
   if (!parsed.ok) throw new UsageError(`--${parsed.error}`);
-  return withStore(values['data-dir'], io, async (store, clock) => {
+  return withAdminStore(values['data-dir'], io, async (store, clock) => {
     checkKey(store.keys.byPrefix(keyPrefix), keyPrefix, values.kind as string);
     const alert = {
       id: newAlertId(), keyPrefix, webhookUrl: url.value, cooldownMs: parsed.value.cooldownMs,
@@ -129,7 +104,7 @@ async function list(argv: readonly string[], io: CommandIo): Promise<number> {
     'data-dir': { type: 'string' }, key: { type: 'string' }, json: { type: 'boolean' },
   });
   const keyPrefix = values.key === undefined ? undefined : prefixOf(values.key);
-  return withStore(values['data-dir'], io, async (store) => {
+  return withAdminStore(values['data-dir'], io, async (store) => {
     const alerts = openAlertStore<AlertRecord>(store.root).list(keyPrefix);
     if (values.json) io.stdout(JSON.stringify(alerts) + '\n');
     else if (alerts.length === 0) io.stdout('no alerts\n');
@@ -147,7 +122,7 @@ async function remove(argv: readonly string[], io: CommandIo): Promise<number> {
   if (!ALERT_ID.test(id)) {
     throw new UsageError(`ID must be alr_ followed by 16 lower-case hex characters (was '${id}')`);
   }
-  return withStore(values['data-dir'], io, async (store) => {
+  return withAdminStore(values['data-dir'], io, async (store) => {
     const existed = await openAlertStore(store.root).remove(id);
     if (!existed) throw new UsageError(`no alert has the id ${id}`, 1);
     io.stdout(`${id} removed\n`);

@@ -2,12 +2,11 @@
 // also while the server runs (it sees a change within one second).
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { shiftedClock, systemClock, type Clock } from '../../actors/clock.js';
 import { PLANS, type KeyRecord } from '../../actors/messages.js';
 import { isKeyPrefix } from '../../persistence/keys.js';
 import { parsePlan } from '../../actors/plans.js';
 import { parseRomeDate, romeDayKey } from '../../actors/rome-time.js';
-import { openStore, type Store } from '../../persistence/store.js';
+import { withAdminStore } from '../admin.js';
 import type { Command, CommandIo } from '../cli.js';
 import { dataDirOf, parseOptions, runSubcommands, UsageError } from '../cli.js';
 
@@ -28,37 +27,6 @@ The subscription start is a Europe/Rome calendar date, stored as 00:00 Rome on t
 `;
 
 const dataDirOption = { 'data-dir': { type: 'string' } } as const;
-
-/** The admin clock: the wall clock, or ORDERFLOW_CLOCK_START when set (tests travel in time). */
-function clockOf(io: CommandIo): Clock {
-  const start = io.env.ORDERFLOW_CLOCK_START;
-  if (start === undefined || start === '') return systemClock;
-  const startMs = Date.parse(start);
-  if (!Number.isFinite(startMs)) {
-    throw new UsageError(`ORDERFLOW_CLOCK_START must be an ISO 8601 instant (was '${start}')`);
-  }
-  return shiftedClock(startMs);
-}
-
-/**
- * Opens the store of an existing data directory, runs `body`, and always closes it. Only
- * `create` may make the store itself; the others refuse a data directory without one.
- */
-async function withStore<T>(
-  dataDirFlag: string | undefined, io: CommandIo, body: (store: Store) => Promise<T>,
-  createStore = true,
-): Promise<T> {
-  const clock = clockOf(io);
-  const store = await openStore({
-    dataDir: dataDirOf(dataDirFlag, io), clock, createDataDir: false, createStore,
-    watchKeys: false,
-  });
-  try {
-    return await body(store);
-  } finally {
-    await store.close();
-  }
-}
 
 function planArgument(text: string | undefined, what: string) {
   if (text === undefined) throw new UsageError(`${what} is required (one of ${PLANS.join(', ')})`);
@@ -95,7 +63,7 @@ async function create(argv: readonly string[], io: CommandIo): Promise<number> {
     throw new UsageError(`--label must be at most ${labelCharsMax} printable characters ` +
       `(was ${label.length} characters)`);
   }
-  const { key, record } = await withStore(values['data-dir'], io,
+  const { key, record } = await withAdminStore(values['data-dir'], io,
     (store) => store.keys.create({ plan, label, subscriptionStartMs }));
   if (values.json) {
     io.stdout(JSON.stringify({ key, prefix: record.prefix, plan: record.plan }) + '\n');
@@ -137,7 +105,7 @@ async function list(argv: readonly string[], io: CommandIo): Promise<number> {
   const dataDir = dataDirOf(values['data-dir'], io);
   // Listing an existing data directory that has no store yet shows no keys and creates nothing.
   const records = existsSync(dataDir) && !existsSync(join(dataDir, 'store')) ? []
-    : await withStore(values['data-dir'], io, async (store) => store.keys.list(), false);
+    : await withAdminStore(values['data-dir'], io, async (store) => store.keys.list(), false);
   if (values.json) io.stdout(JSON.stringify(records.map(recordJson)) + '\n');
   else if (records.length === 0) io.stdout('no keys yet (create one with: orderflow keys create ' +
     '--plan PLAN)\n');
@@ -151,7 +119,7 @@ async function revoke(argv: readonly string[], io: CommandIo): Promise<number> {
     throw new UsageError(`revoke takes one PREFIX (was ${positionals.length} arguments)`);
   }
   const prefix = prefixArgument(positionals[0]);
-  const change = await withStore(values['data-dir'], io,
+  const change = await withAdminStore(values['data-dir'], io,
     (store) => store.keys.revoke(prefix), false);
   if (!change.ok) throw new UsageError(change.error.message, 1);
   const at = new Date(change.record.revokedAtMs ?? 0).toISOString();
@@ -166,7 +134,7 @@ async function setPlan(argv: readonly string[], io: CommandIo): Promise<number> 
   }
   const prefix = prefixArgument(positionals[0]);
   const plan = planArgument(positionals[1], 'PLAN');
-  const change = await withStore(values['data-dir'], io,
+  const change = await withAdminStore(values['data-dir'], io,
     (store) => store.keys.setPlan(prefix, plan), false);
   if (!change.ok) throw new UsageError(change.error.message, 1);
   io.stdout(change.changed ? `${prefix} is now on plan ${plan}\n`

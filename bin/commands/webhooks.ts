@@ -3,7 +3,8 @@
 import type { RootDatabase } from 'lmdb';
 import type { Command, CommandIo, OptionSpec } from '../cli.js';
 import { UsageError, dataDirOf, parseOptions, runSubcommands } from '../cli.js';
-import { shiftedClock, systemClock, type Clock } from '../../actors/clock.js';
+import { adminClock } from '../admin.js';
+import type { Clock } from '../../actors/clock.js';
 import { limits } from '../../actors/config.js';
 import type { KeyDirectory } from '../../actors/messages.js';
 import { createEndpointRegistry, type EndpointRegistry } from '../../actors/webhooks/endpoints.js';
@@ -32,17 +33,6 @@ const openDefaultStore: OpenAdminStore = async (options) => {
   // An admin command never creates a data directory or store: a typo must not start a new one.
   return openStore({ ...options, createDataDir: false, createStore: false, watchKeys: false });
 };
-
-/** The admin clock: the wall clock, or ORDERFLOW_CLOCK_START when set (as `orderflow keys`). */
-function clockOf(io: CommandIo): Clock {
-  const start = io.env.ORDERFLOW_CLOCK_START;
-  if (start === undefined || start === '') return systemClock;
-  const startMs = Date.parse(start);
-  if (!Number.isFinite(startMs)) {
-    throw new UsageError(`ORDERFLOW_CLOCK_START must be an ISO 8601 instant (was '${start}')`);
-  }
-  return shiftedClock(startMs);
-}
 
 const usage = `usage: orderflow webhooks <subcommand> [options]
 
@@ -123,7 +113,7 @@ async function withSession(
   }
   if (needsId && positionals.length === 0) throw new UsageError('an ID argument is required');
   const dataDir = dataDirOf(values['data-dir'] as string | undefined, io);
-  const clock = clockOf(io);
+  const clock = adminClock(io);
   const store = await open({ dataDir, clock });
   try {
     const tables = openEndpointTables(store.root);

@@ -8,7 +8,8 @@ import * as bytes from './byte-scan.js';
 const { indexOfByte, scan, scanDecimal, textOf } = bytes;
 const COMMA = 44;
 
-const PLAIN_NUMBER = /^-?\d+(\.\d+)?([eE][+-]?\d+)?$/;
+// JSON number syntax: the text a writer may have produced for a double.
+const PLAIN_NUMBER = /^-?(0|[1-9]\d*)(\.\d+)?([eE][+-]?\d+)?$/;
 
 /** The end of the field starting at `at`: the next comma or the line's end. */
 export function fieldEnd(buf: Buffer, at: number, end: number): number {

@@ -21,11 +21,6 @@ export class ReplayDecoder {
   /** After decode: true when `wants` already accepted the returned event's type and symbol. */
   filtered = false;
 
-  /** True once a compact header of a known version was read. */
-  get compact(): boolean {
-    return this.tables !== null;
-  }
-
   /**
    * The event on `buf[start, end)`; null when the line carries no event for the caller (a
    * header, comment or definition, or a line `wants` rejects by its type and symbol); a string
@@ -38,7 +33,7 @@ export class ReplayDecoder {
     if (first === OPEN_BRACE) return this.json(buf, start, end, wants);
     if (first === HASH) return this.header(buf.toString('utf8', start, end));
     if (first >= 65 && first <= 90 && end - start > 1 && buf[start + 1] === 44) {
-      // Compact T and B lines always pass their type and symbol through `wants`.
+      // Compact T, B and C lines always pass their type and symbol through `wants`.
       this.filtered = wants !== null;
       if (this.tables) return this.tables.decode(buf, start, end, wants);
       return this.headerError ??
