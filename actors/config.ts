@@ -12,8 +12,12 @@ export const limits = Object.freeze({
   marketsMax: 2000,
   /** Shards (worker threads). */
   shardsMax: 16,
-  /** Events a shard buffers for its pairs before it drops the oldest (and counts them). */
-  shardMailboxEventsMax: 200_000,
+  /**
+   * Events one pair's mailbox holds before it drops the oldest (and counts them). Mailboxes
+   * drain every event-loop turn and feeds emit at most a few thousand events a turn, so this is
+   * headroom, not a working size: 100 pairs x 8192 x ~150 B bounds the worst case near 120 MB.
+   */
+  pairMailboxEventsMax: 8_192,
   /** A request to a shard that gets no answer within this is abandoned. */
   shardRequestTimeoutMs: 2_000,
   /** A shard that does not answer a heartbeat within this is restarted. */

@@ -28,6 +28,7 @@ type Market = MarketMeta & { ctx: AssetCtx };
 
 export class MarketViews {
   private markets: readonly Market[] = [];
+  private readonly marketBySymbol = new Map<string, Market>();
   private universeAtMs = 0;
   private readonly tracked = new Map<string, TrackedPair>();
   private trackedSet: ReadonlySet<string> = new Set();
@@ -57,6 +58,8 @@ export class MarketViews {
   applyUniverse(event: UniverseEvent): void {
     this.markets = event.markets;
     this.universeAtMs = event.tsMs;
+    this.marketBySymbol.clear();
+    for (const market of event.markets) this.marketBySymbol.set(market.symbol, market);
   }
 
   setTracked(symbols: readonly string[]): void {
@@ -82,27 +85,34 @@ export class MarketViews {
           version: pair.version, updatedAtMs: pair.updatedAtMs, cadenceMs: this.cadenceMs,
         });
       }
+      // The pair detail follows its summary at once rather than at the next refresh, so it is
+      // no staler than the deep view.
+      const market = this.marketBySymbol.get(pair.symbol);
+      if (market) this.putPairDetail(market, wallNowMs);
     }
+  }
+
+  /** Builds and stores one market's pair detail; returns its screener row. */
+  private putPairDetail(market: Market, wallNowMs: number): ScreenerRow {
+    const pair = this.tracked.get(market.symbol);
+    const isTracked = this.trackedSet.has(market.symbol);
+    const stale = isTracked && (!pair || pair.summary.stale ||
+      wallNowMs - pair.lastPublishWallMs > 3 * this.cadenceMs);
+    const row = screenerRow(market, pair?.summary, isTracked, stale);
+    const updatedAtMs = Math.max(this.universeAtMs, pair?.updatedAtMs ?? 0);
+    const asOfMs = pair?.summary.asOfMs ?? this.universeAtMs;
+    this.putIfChanged(viewName('pair', market.symbol), pairDetail(row, pair?.summary, asOfMs),
+      updatedAtMs, isTracked ? this.cadenceMs : this.universeCadenceMs);
+    return row;
   }
 
   /** Rebuilds screener, pair details and signals; unchanged bytes keep their version and tag. */
   refresh(wallNowMs: number): void {
-    const staleAfterMs = 3 * this.cadenceMs;
     const rows: ScreenerRow[] = [];
     let newestMs = this.universeAtMs;
     for (const market of this.markets) {
-      const pair = this.tracked.get(market.symbol);
-      const isTracked = this.trackedSet.has(market.symbol);
-      const stale = isTracked &&
-        (!pair || pair.summary.stale || wallNowMs - pair.lastPublishWallMs > staleAfterMs);
-      const row = screenerRow(market, pair?.summary, isTracked, stale);
-      rows.push(row);
-      const updatedAtMs = Math.max(this.universeAtMs, pair?.updatedAtMs ?? 0);
-      newestMs = Math.max(newestMs, updatedAtMs);
-      const asOfMs = pair?.summary.asOfMs ?? this.universeAtMs;
-      this.putIfChanged(viewName('pair', market.symbol),
-        pairDetail(row, pair?.summary, asOfMs), updatedAtMs, isTracked ? this.cadenceMs
-          : this.universeCadenceMs);
+      rows.push(this.putPairDetail(market, wallNowMs));
+      newestMs = Math.max(newestMs, this.tracked.get(market.symbol)?.updatedAtMs ?? 0);
     }
     this.rows = rows;
     this.putIfChanged('screener', { pairs: rows, count: rows.length }, newestMs,

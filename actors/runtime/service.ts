@@ -171,7 +171,7 @@ function startShards(p: Parts, allowCrash: boolean): Promise<ActorRuntime> {
     assignment: p.tracked.perShard(),
     shardParams: {
       feed: encodeFeedSpec(p.feeds.spec), cadenceMs: config.cadenceMs,
-      mailboxCapacity: limits.shardMailboxEventsMax, allowCrash,
+      mailboxCapacity: limits.pairMailboxEventsMax, allowCrash,
       logLevel: config.logLevel, chartBaseUrl: config.chartBaseUrl,
       budgetBuffer: p.feeds.budget?.buffer ?? null,
     },

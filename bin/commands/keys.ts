@@ -64,7 +64,7 @@ async function create(argv: readonly string[], io: CommandIo): Promise<number> {
       `(was ${label.length} characters)`);
   }
   const { key, record } = await withAdminStore(values['data-dir'], io,
-    (store) => store.keys.create({ plan, label, subscriptionStartMs }));
+    (store) => store.keys.create({ plan, label, subscriptionStartMs }), true);
   if (values.json) {
     io.stdout(JSON.stringify({ key, prefix: record.prefix, plan: record.plan }) + '\n');
   } else {

@@ -78,7 +78,7 @@ pipelineSuite.after(async () => {
   receiver?.close();
 });
 
-pipelineSuite('an entry signal is delivered once, under the id derived from signal_id', async () => {
+pipelineSuite('a signal is delivered once, under the id derived from signal_id', async () => {
   pipeline.onOutbound([{ kind: 'entry_signal', symbol: 'BTC', tsMs: signalOpenMs,
     data: { ...signal } }]);
   await eventually(async () => {
