@@ -61,11 +61,14 @@ test('no console.log outside the command line, benches and examples', () => {
   }
 });
 
-test('no FIXME and no line over 100 characters in source', () => {
+// The marker is spelled in two parts so that this file does not match itself.
+const fixMarker = new RegExp('FIX' + 'ME');
+
+test('no fix-me markers and no line over 100 characters in source', () => {
   for (const file of files) {
     const lines = readFileSync(join(root, file), 'utf8').split('\n');
     lines.forEach((line, i) => {
-      assert.not.match(line, /FIXME/, `${file}:${i + 1} has a FIXME`);
+      assert.not.match(line, fixMarker, `${file}:${i + 1} has a fix-me marker`);
       assert.ok(line.length <= 100, `${file}:${i + 1} is ${line.length} characters long`);
     });
   }

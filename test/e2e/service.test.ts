@@ -121,10 +121,12 @@ e2e('keys made by the command line are seen live: 401, 403 and 200 by plan', asy
   }, { timeoutMs: 3_000, message: 'the server saw the new Free key' });
   assert.is(forbidden.body.requiredPlan, 'Trader');
   assert.is(forbidden.body.plan, 'Free');
-  const signals = await get('/api/v1/signals', keys.whale);
-  assert.is(signals.status, 200);
+  // Pairs enter the signals view as their shards first publish.
+  const signals = await eventually(async () => {
+    const r = await get('/api/v1/signals', keys.whale);
+    return r.status === 200 && Object.keys(r.body).length > 0 ? r : null;
+  }, { timeoutMs: 10_000, message: 'signals with pairs' });
   conforms('/api/v1/signals', 200, signals.body);
-  assert.ok(Object.keys(signals.body).length > 0);
 });
 
 for (const path of ['/api/v1/deep-view/BTC', '/api/v1/cvd/BTC', '/api/v1/funding-arb',

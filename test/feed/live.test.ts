@@ -31,7 +31,7 @@ const trades = (events: MarketEvent[]) => events.filter((e): e is TradeEvent => 
 
 live('subscribes per coin and emits trades, books and ctx from the real frames', async (ctx) => {
   await eventually(() => ctx.venue.sentFrames() >= ctx.venue.frames.length &&
-    trades(ctx.events).length >= 64);
+    trades(ctx.events).length >= 64 && ctx.events.some((e) => e.type === 'ctx'));
   const subs = ctx.venue.received.filter((m) => (m as { method: string }).method === 'subscribe')
     .map((m) => (m as { subscription: { type: string } }).subscription.type).sort();
   assert.equal(subs, ['activeAssetCtx', 'l2Book', 'trades']);
