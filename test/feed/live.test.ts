@@ -34,7 +34,8 @@ live('subscribes per coin and emits trades, books and ctx from the real frames',
     trades(ctx.events).length >= 64 && ctx.events.some((e) => e.type === 'ctx'));
   const subs = ctx.venue.received.filter((m) => (m as { method: string }).method === 'subscribe')
     .map((m) => (m as { subscription: { type: string } }).subscription.type).sort();
-  assert.equal(subs, ['activeAssetCtx', 'l2Book', 'trades']);
+  // A loaded machine can trip the silence detector and resubscribe: compare the kinds.
+  assert.equal([...new Set(subs)], ['activeAssetCtx', 'l2Book', 'trades']);
   assert.is(trades(ctx.events).length, 64);
   assert.is(ctx.events.filter((e) => e.type === 'book').length, 46);
   const ctxEvent = ctx.events.find((e) => e.type === 'ctx');
