@@ -3,9 +3,11 @@
 
 export const EXPOSED_HEADERS = [
   'ETag', 'Last-Modified', 'Cache-Control', 'Retry-After', 'RateLimit', 'RateLimit-Policy',
-  'X-Producer-Cadence-Ms',
+  'X-Producer-Cadence-Ms', 'Mcp-Session-Id',
 ].join(', ');
-export const PREFLIGHT_ALLOWED_HEADERS = 'Authorization, x-api-key, If-None-Match';
+export const PREFLIGHT_ALLOWED_HEADERS =
+  'Authorization, x-api-key, If-None-Match, Content-Type, Mcp-Session-Id, Mcp-Protocol-Version, ' +
+  'Last-Event-ID';
 export const PREFLIGHT_MAX_AGE_SECONDS = '600';
 
 export interface Cors {

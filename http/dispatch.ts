@@ -12,16 +12,22 @@ import type { HttpMetrics } from './metrics.js';
 import { problems } from './problems.js';
 import { parseQuery } from './query.js';
 import { etagMatches, readRequest, type RequestInfo } from './request.js';
-import { sendNotModified, sendPayload, sendPreflight, sendProblem,
+import { corsHeaders, sendNotModified, sendPayload, sendPreflight, sendProblem,
   type HeaderList } from './respond.js';
 import type { RouteMatch, RouteTable } from './routes.js';
+
+/** What the front tells a mount: the client IP and the CORS headers its answers carry. */
+export interface MountContext {
+  readonly ip: string;
+  readonly cors: HeaderList;
+}
 
 /** A raw handler that owns its requests entirely (the MCP endpoints). */
 export interface RawMount {
   readonly path: string;
   /** Upper-case methods it answers, e.g. ['GET', 'POST', 'DELETE']. */
   readonly methods: readonly string[];
-  handle(res: HttpResponse, req: HttpRequest, ctx: { ip: string }): void;
+  handle(res: HttpResponse, req: HttpRequest, ctx: MountContext): void;
   /** Requests still being answered; close() waits (bounded) for this to reach 0. */
   inFlight?(): number;
 }
@@ -100,7 +106,7 @@ class Dispatcher {
     const method = info.method.toUpperCase();
     if (mount.methods.includes(method)) {
       this.deps.metrics.count('mount', 'delegated');
-      mount.handle(res, req, { ip: info.ip });
+      mount.handle(res, req, { ip: info.ip, cors: corsHeaders(info, this.deps.cors) });
     } else if (method === 'OPTIONS') {
       this.deps.metrics.count('mount', 204);
       sendPreflight(res, info, this.deps.cors, [...mount.methods, 'OPTIONS'].join(', '));

@@ -33,6 +33,18 @@ export function statusLine(status: number): string {
   return reasons[status] ?? String(status);
 }
 
+/** The CORS headers of an answer to this request, for handlers that write their own. */
+export function corsHeaders(info: RequestInfo, cors: Cors): HeaderList {
+  const origin = cors.allowOrigin(info.origin);
+  const out: [string, string][] = [];
+  if (origin !== undefined) {
+    out.push(['Access-Control-Allow-Origin', origin]);
+    out.push(['Access-Control-Expose-Headers', EXPOSED_HEADERS]);
+  }
+  if (cors.varies) out.push(['Vary', 'Origin']);
+  return out;
+}
+
 function writeCors(res: HttpResponse, info: RequestInfo, cors: Cors): void {
   const origin = cors.allowOrigin(info.origin);
   if (origin !== undefined) {

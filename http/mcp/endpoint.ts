@@ -24,18 +24,19 @@ export interface EndpointContext {
 
 export function createHandler(mode: McpMode, ctx: EndpointContext): RawMount['handle'] {
   const { access, logger } = ctx.deps;
-  return (res, req, { ip }) => {
+  return (res, req, { ip, cors }) => {
     const incoming = copyRequest(req, ip);
     ctx.inFlight += 1;
     const exchange = new Exchange(res, () => {
       ctx.inFlight -= 1;
     });
     if (!methods.includes(incoming.method)) {
-      return sendProblem(exchange, mcpProblems.methodNotAllowed(incoming.method), []);
+      return sendProblem(exchange, mcpProblems.methodNotAllowed(incoming.method), cors);
     }
     const admitted = admit(mode, incoming, access);
     const identity = admitted.ok ? admitted.value : null;
-    const headers = identity?.kind === 'key' ? access.rateLimitHeaders(identity, 'mcp') : [];
+    const headers = identity?.kind === 'key'
+      ? [...access.rateLimitHeaders(identity, 'mcp'), ...cors] : cors;
     if (!admitted.ok) return sendProblem(exchange, admitted.problem, headers);
     const body = incoming.method === 'POST'
       ? exchange.readBody(limits.httpBodyBytesMax) : Promise.resolve(null);

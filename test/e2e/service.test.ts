@@ -174,6 +174,23 @@ e2e('MCP: the public endpoint lists five tools and serves the screener', async (
   }
 });
 
+e2e('MCP answers carry CORS headers; the preflight allows the MCP headers', async () => {
+  const preflight = await fetch(`${service.baseUrl}/api/mcp/public`, { method: 'OPTIONS',
+    headers: { origin: 'https://agent.example', 'access-control-request-method': 'POST' } });
+  assert.is(preflight.status, 204);
+  assert.match(String(preflight.headers.get('access-control-allow-headers')), /Mcp-Session-Id/);
+  const response = await fetch(`${service.baseUrl}/api/mcp/public`, { method: 'POST',
+    headers: { origin: 'https://agent.example', 'content-type': 'application/json',
+      accept: 'application/json, text/event-stream' },
+    body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: {
+      protocolVersion: '2025-03-26', capabilities: {}, clientInfo: { name: 't', version: '1' } } }),
+  });
+  assert.is(response.status, 200);
+  assert.is(response.headers.get('access-control-allow-origin'), '*');
+  assert.match(String(response.headers.get('access-control-expose-headers')), /Mcp-Session-Id/);
+  await response.body?.cancel();
+});
+
 e2e('a shard that crashes is restarted and its pairs publish again', async () => {
   const shard = service.runtime.shards[0];
   const symbol = shard.pairs[0];

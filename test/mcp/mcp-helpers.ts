@@ -34,7 +34,7 @@ export async function startServer(
   for (const mount of mounts) {
     app.any(mount.path, (res, req) => {
       const ip = Buffer.from(res.getRemoteAddressAsText()).toString();
-      mount.handle(res, req, { ip });
+      mount.handle(res, req, { ip, cors: [['Access-Control-Allow-Origin', '*']] });
     });
   }
   const port = await new Promise<number>((resolve, reject) => {
