@@ -62,8 +62,8 @@ export default class ShardActor {
   }
 
   /** The tracked set of this shard changed: create and destroy pair actors, resubscribe. */
-  async setPairs(symbols: readonly string[]): Promise<number> {
-    const wanted = new Set(symbols);
+  async setPairs(message: { symbols: readonly string[] }): Promise<number> {
+    const wanted = new Set(message.symbols);
     for (const symbol of [...this.pairs.keys()]) {
       if (!wanted.has(symbol)) await this.removePair(symbol);
     }

@@ -10,7 +10,8 @@ import { buildCatalogue } from '../../actors/feed/sim/catalogue.js';
 import { eventually } from '../helpers/eventually.js';
 
 const runtimeSuite = suite('actor runtime');
-const symbols = buildCatalogue(7).filter((m) => !m.isDelisted).slice(0, 6).map((m) => m.symbol);
+const listed = buildCatalogue(7).filter((m) => !m.isDelisted).map((m) => m.symbol);
+const symbols = listed.slice(0, 6);
 const published = new Map<string, number>();
 let runtime: ActorRuntime;
 let restarted: number[] = [];
@@ -63,6 +64,16 @@ for (const kind of ['throw', 'exit'] as const) {
     assert.is(pong.seq, 1);
   });
 }
+
+runtimeSuite('a changed tracked set moves pairs without restarting a shard', async () => {
+  const generations = runtime.shards.map((s) => s.generation);
+  const newcomer = listed[6];
+  await runtime.setTracked([[...symbols.slice(0, 3), newcomer], symbols.slice(3)]);
+  const afterMs = Date.now();
+  await eventually(() => publishedSince(newcomer, afterMs), { timeoutMs: 10_000 });
+  assert.equal(runtime.shards.map((s) => s.generation), generations);
+  assert.ok(runtime.shards[0].pairs.includes(newcomer));
+});
 
 runtimeSuite('a request to a shard that is gone fails instead of hanging', async () => {
   const victim = runtime.shards[0];
