@@ -19,6 +19,8 @@ const walletPollCadenceMs = 10_000;
 
 export interface MarketFeeds {
   readonly spec: FeedSpec;
+  /** Wall time at which the spec's market clock read its start (see ShardParams). */
+  readonly anchorWallMs: number;
   /** The venue budget every worker attaches to (live only). */
   readonly budget: SharedBudget | null;
   start(sink: (event: UniverseFeedEvent) => void): void;
@@ -39,6 +41,7 @@ export function createMarketFeeds(config: ServiceConfig, deps: {
   clock: Clock; logger: Logger; tracker: WalletTracker;
 }): MarketFeeds {
   const spec = feedSpecOf(config, deps.clock.nowMs());
+  const anchorWallMs = Date.now();
   // The venue's limits are per IP and real time: the budget runs on the wall clock.
   const budget = spec.kind === 'live' ? createSharedBudget(systemClock) : null;
   const universe: UniverseFeed = createUniverseFeed(spec, {
@@ -58,7 +61,7 @@ export function createMarketFeeds(config: ServiceConfig, deps: {
     });
   }
   return {
-    spec, budget,
+    spec, budget, anchorWallMs,
     start(sink) {
       universe.start(sink);
       poller?.start();

@@ -173,7 +173,7 @@ function startShards(p: Parts, allowCrash: boolean): Promise<ActorRuntime> {
       feed: encodeFeedSpec(p.feeds.spec), cadenceMs: config.cadenceMs,
       mailboxCapacity: limits.pairMailboxEventsMax, allowCrash,
       logLevel: config.logLevel, chartBaseUrl: config.chartBaseUrl,
-      budgetBuffer: p.feeds.budget?.buffer ?? null,
+      budgetBuffer: p.feeds.budget?.buffer ?? null, feedAnchorWallMs: p.feeds.anchorWallMs,
     },
     logger: p.log.child({ component: 'supervisor' }),
     host: {

@@ -47,7 +47,8 @@ export default class ShardActor {
     for (const symbol of this.params.symbols) await this.addPair(symbol);
     const budget = this.params.budgetBuffer
       ? attachBudget(this.params.budgetBuffer, systemClock) : undefined;
-    this.feed = createPairFeed(decodeFeedSpec(this.params.feed), {
+    const spec = decodeFeedSpec(this.params.feed, this.params.feedAnchorWallMs, Date.now());
+    this.feed = createPairFeed(spec, {
       clock: systemClock, logger: this.log, budget,
     });
     this.feed.setSymbols([...this.pairs.keys()]);

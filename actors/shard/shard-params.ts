@@ -14,6 +14,11 @@ export interface ShardParams {
   readonly allowCrash: boolean;
   readonly logLevel: 'debug' | 'info' | 'warn' | 'error' | 'silent';
   readonly chartBaseUrl: string;
+  /**
+   * Wall time (epoch ms) at which the feed's market clock read `startMs`: a shard that starts
+   * (or restarts) later catches up, so every shard and the universe share one market time.
+   */
+  readonly feedAnchorWallMs: number;
   /** The process-wide venue request budget (live feed), shared with every worker; else null. */
   readonly budgetBuffer: SharedArrayBuffer | null;
 }
@@ -28,7 +33,14 @@ export function encodeFeedSpec(spec: FeedSpec): EncodedFeedSpec {
   return { ...spec, speed: Number.isFinite(spec.speed) ? spec.speed : 'max' } as EncodedFeedSpec;
 }
 
-export function decodeFeedSpec(spec: EncodedFeedSpec): FeedSpec {
+export function decodeFeedSpec(spec: EncodedFeedSpec, anchorWallMs: number, wallNowMs: number):
+  FeedSpec {
   if (spec.kind === 'live') return spec;
-  return { ...spec, speed: spec.speed === 'max' ? Infinity : spec.speed } as FeedSpec;
+  const speed = spec.speed === 'max' ? Infinity : spec.speed;
+  if (spec.kind === 'sim' && Number.isFinite(speed)) {
+    // The simulator's market time runs from the anchor, not from this worker's start.
+    const lateMs = Math.max(0, wallNowMs - anchorWallMs);
+    return { ...spec, speed, startMs: spec.startMs + lateMs * speed };
+  }
+  return { ...spec, speed } as FeedSpec;
 }
