@@ -1,0 +1,86 @@
+// Memory: RSS of the service process (its shard threads included) after running the simulator
+// at max speed for N minutes (10 in the full run, 6 s in --quick), sampled every second, with
+// what the process then holds: screener pairs, tracked pairs, tracked wallets, market time.
+// Baseline: the same process's RSS when /readyz first said ready.
+import { printRows, quick, type ReportRow } from './harness.js';
+import { getText } from './lib/http-get.js';
+import { sampleRss } from './lib/rss.js';
+import { createKey, removeDir, startService, tempDataDir, waitFor, waitReady } from
+  './lib/service.js';
+
+const HOUR_MS = 3_600_000;
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+interface Universe {
+  readonly screenerPairs: number;
+  readonly trackedPairs: number;
+  readonly trackedWallets: number;
+  /** Newest market time a tracked pair (BTC) has reached, epoch ms. */
+  readonly pairMarketMs: number;
+}
+
+async function universeOf(baseUrl: string, auth: Record<string, string>): Promise<Universe> {
+  const json = async (path: string) => {
+    const { status, body } = await getText(baseUrl + path, auth);
+    if (status !== 200) throw new Error(`${path} must answer 200 (was ${status}: ${body})`);
+    return JSON.parse(body) as Record<string, unknown>;
+  };
+  const screener = await json('/api/v1/screener') as { pairs: { tracked: boolean }[] };
+  const wallets = await json('/api/v1/wallets') as { count?: number; wallets?: unknown[] };
+  const pair = await json('/api/v1/pair/BTC') as { asOf?: string };
+  return {
+    screenerPairs: screener.pairs.length,
+    trackedPairs: screener.pairs.filter((p) => p.tracked).length,
+    trackedWallets: wallets.count ?? wallets.wallets?.length ?? 0,
+    pairMarketMs: Date.parse(pair.asOf ?? ''),
+  };
+}
+
+function rows(finalMB: number, peakMB: number, readyMB: number, u: Universe,
+  startMarketMs: number, minutes: number): ReportRow[] {
+  const hours = (u.pairMarketMs - startMarketMs) / HOUR_MS;
+  const span = minutes < 1 ? `${Math.round(minutes * 60)} s` : `${minutes} min`;
+  const label = `after ${span} of sim at max speed`;
+  const context = (figure: string, value: number, unit: string, want: number): ReportRow => ({
+    bench: 'memory', figure: `${figure} (baseline: the full universe)`, value, unit,
+    baseline: want, ratio: value / want, target: `>= ${want}`, pass: value >= want });
+  return [
+    { bench: 'memory', figure: `RSS ${label} (baseline: RSS at ready)`, value: finalMB,
+      unit: 'MB', baseline: readyMB, ratio: finalMB / readyMB, target: '< 500 MB',
+      pass: finalMB < 500 },
+    { bench: 'memory', figure: `peak RSS ${label} (baseline: RSS at ready)`, value: peakMB,
+      unit: 'MB', baseline: readyMB, ratio: peakMB / readyMB, target: '-', pass: null },
+    context('screener pairs held', u.screenerPairs, 'pairs', 170),
+    context('tracked pairs held', u.trackedPairs, 'pairs', 100),
+    context('tracked wallets held', u.trackedWallets, 'wallets', 10_000),
+    context('market time reached by the pairs (5m bars held)', hours, 'h', 168),
+  ];
+}
+
+export async function run(opts: { quick: boolean }): Promise<ReportRow[]> {
+  const minutes = opts.quick ? 6 / 60 : 10;
+  const dataDir = await tempDataDir('memory');
+  try {
+    const startMarketMs = Date.now();
+    const service = await startService({ dataDir, args: ['--speed', 'max', '--limits', 'off'] });
+    const sampler = sampleRss(service.pid, 1_000);
+    try {
+      await waitReady(service.baseUrl);
+      const readyMB = sampler.samples().at(-1) ?? NaN;
+      // Made while the server runs, as an operator would: it sees the key within a second.
+      const auth = { authorization: `Bearer ${await createKey(dataDir, 'Whale')}` };
+      await sleep(minutes * 60_000);
+      await waitFor(`${service.baseUrl}/api/v1/wallets`, auth, (s) => s === 200, 10_000);
+      const universe = await universeOf(service.baseUrl, auth);
+      const finalMB = sampler.samples().at(-1) ?? NaN;
+      return rows(finalMB, sampler.peakMB(), readyMB, universe, startMarketMs, minutes);
+    } finally {
+      sampler.stop();
+      await service.stop();
+    }
+  } finally {
+    await removeDir(dataDir);
+  }
+}
+
+if (process.argv[1]?.endsWith('memory.bench.ts')) printRows(await run({ quick }));
