@@ -1,5 +1,6 @@
 // Per-alert state machines for the five alert.triggered kinds. Each fires once per crossing,
 // re-arms by its own rule, and respects its cooldown in market time.
+import type { ScreenerRow as ViewScreenerRow } from '../views/pair-detail.js';
 import type { Bar } from '../messages.js';
 import type { AlertOf, AlertRecord } from './alert-types.js';
 import { TIMEFRAME_MS } from './types.js';
@@ -130,16 +131,9 @@ export function evaluateDeltaFlip(alert: AlertOf<'delta_flip'>, state: AlertStat
   return cooledDown(alert, state, bar.openMs + TIMEFRAME_MS[bar.timeframe]);
 }
 
-/** One screener row: the numbers a screener alert can watch. */
-export interface ScreenerRow {
-  readonly symbol: string;
-  readonly price: number;
-  readonly change24h: number;
-  readonly volume24h: number;
-  readonly openInterest: number;
-  readonly fundingRate: number;
-  readonly fundingAnnualized: number;
-}
+/** One screener row: the numbers a screener alert can watch (the screener's own row type). */
+export type ScreenerRow = Pick<ViewScreenerRow, 'symbol' | 'price' | 'change24h' | 'volume24h' |
+  'openInterest' | 'fundingRate' | 'fundingAnnualized'>;
 
 /**
  * Screener alert: fires when its condition starts to hold (also on the first row seen, as
