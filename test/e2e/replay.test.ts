@@ -12,9 +12,10 @@ import { binPath } from '../helpers/service-process.js';
 
 const tradedPairs = 4;
 
-function record(file: string): string[] {
+function record(file: string, format = 'json'): string[] {
   const result = spawnSync(process.execPath, [binPath, 'record', '--out', file, '--feed', 'sim',
-    '--duration', '240', '--speed', 'max', '--tracked', String(tradedPairs)], { encoding: 'utf8' });
+    '--duration', '240', '--speed', 'max', '--tracked', String(tradedPairs), '--start',
+    '2026-11-20T10:00:00Z', '--format', format], { encoding: 'utf8' });
   assert.is(result.status, 0, result.stderr);
   const symbols = new Set<string>();
   for (const line of spawnSync('grep', ['-o', '"type":"trade","symbol":"[^"]*"', file],
@@ -57,6 +58,10 @@ test('the same recording replayed twice gives identical views', async () => {
   const second = await replayOnce(file, symbols);
   assert.ok(first.every((body) => body.length > 50));
   assert.equal(second, first);
+  // The same session recorded in the compact format replays to the same views.
+  const compact = join(await tempDir(), 'recording.compact');
+  record(compact, 'compact');
+  assert.equal(await replayOnce(compact, symbols), first);
   const cvd = JSON.parse(first[0]);
   assert.type(cvd.cvd, 'number');
   assert.ok(Object.values(cvd.history).some((points) => (points as unknown[]).length > 0),
