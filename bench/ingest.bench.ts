@@ -55,7 +55,7 @@ class ShardModel {
     this.guard.setSymbols(SYMBOLS);
     for (const s of SYMBOLS) {
       this.slots.set(s, { mailbox: new Mailbox(2 * DRAIN_EVERY),
-        engine: createPairEngine(s, { cadenceMs: 1_000, chartBaseUrl: 'https://example.test' }) });
+        engine: createPairEngine(s, { cadenceMs: 1_000 }) });
     }
   }
 

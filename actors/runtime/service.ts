@@ -172,7 +172,7 @@ function startShards(p: Parts, allowCrash: boolean): Promise<ActorRuntime> {
     shardParams: {
       feed: encodeFeedSpec(p.feeds.spec), cadenceMs: config.cadenceMs,
       mailboxCapacity: limits.pairMailboxEventsMax, allowCrash,
-      logLevel: config.logLevel, chartBaseUrl: config.chartBaseUrl,
+      logLevel: config.logLevel,
       budgetBuffer: p.feeds.budget?.buffer ?? null, feedAnchorWallMs: p.feeds.anchorWallMs,
     },
     logger: p.log.child({ component: 'supervisor' }),

@@ -8,7 +8,6 @@ export interface PairActorParams {
   readonly symbol: string;
   readonly mailbox: Mailbox;
   readonly cadenceMs: number;
-  readonly chartBaseUrl: string;
 }
 
 type Lifecycle = 'ready' | 'running' | 'stopped' | 'faulted';
@@ -26,7 +25,7 @@ export default class PairActor {
     const params = self.getCustomParameters();
     this.mailbox = params.mailbox;
     this.engine = createPairEngine(params.symbol, {
-      cadenceMs: params.cadenceMs, chartBaseUrl: params.chartBaseUrl,
+      cadenceMs: params.cadenceMs,
     });
     this.state = 'running';
   }

@@ -17,7 +17,6 @@ const barsClosedMask = BAR_5M_CLOSED | BAR_15M_CLOSED | BAR_1H_CLOSED;
 
 export interface PairEngineOptions {
   readonly cadenceMs: number;
-  readonly chartBaseUrl: string;
   /** The wall clock, for staleness (no data for 3 cadences). */
   readonly wallNowMs?: () => number;
 }

@@ -101,7 +101,7 @@ export default class ShardActor {
       mode: 'in-memory',
       name: pairActorName(symbol),
       customParameters: {
-        symbol, mailbox, cadenceMs: this.params.cadenceMs, chartBaseUrl: this.params.chartBaseUrl,
+        symbol, mailbox, cadenceMs: this.params.cadenceMs,
       },
     });
     this.pairs.set(symbol, { ref, mailbox });

@@ -13,7 +13,6 @@ export interface ShardParams {
   /** Lets tests crash the shard on purpose (the `crash` topic); off in production. */
   readonly allowCrash: boolean;
   readonly logLevel: 'debug' | 'info' | 'warn' | 'error' | 'silent';
-  readonly chartBaseUrl: string;
   /**
    * Wall time (epoch ms) at which the feed's market clock read `startMs`: a shard that starts
    * (or restarts) later catches up, so every shard and the universe share one market time.

@@ -18,7 +18,7 @@ function realBtcEvents(): MarketEvent[] {
 
 test('real BTC frames (trades and books interleaved) fold in and publish valid views', () => {
   let wallMs = 1_000;
-  const engine = createPairEngine('BTC', { cadenceMs: 1_000, chartBaseUrl: 'http://x',
+  const engine = createPairEngine('BTC', { cadenceMs: 1_000,
     wallNowMs: () => wallMs });
   const events = realBtcEvents();
   assert.ok(events.filter((e) => e.type === 'trade').length >= 60);
@@ -41,7 +41,7 @@ test('real BTC frames (trades and books interleaved) fold in and publish valid v
 });
 
 test('a trade stamped before the newest book is folded in, not refused', () => {
-  const engine = createPairEngine('BTC', { cadenceMs: 1_000, chartBaseUrl: 'http://x' });
+  const engine = createPairEngine('BTC', { cadenceMs: 1_000 });
   engine.onEvent({ type: 'book', symbol: 'BTC', tsMs: 10_000, bids: [100, 1], asks: [101, 1] });
   engine.onEvent({ type: 'trade', symbol: 'BTC', tsMs: 9_990, price: 100.5, size: 2, side: 1,
     tradeId: '1', buyer: null, seller: null });
@@ -50,7 +50,7 @@ test('a trade stamped before the newest book is folded in, not refused', () => {
 });
 
 test('a gap marks the pair stale until fresh data arrives', () => {
-  const engine = createPairEngine('BTC', { cadenceMs: 1_000, chartBaseUrl: 'http://x',
+  const engine = createPairEngine('BTC', { cadenceMs: 1_000,
     wallNowMs: () => 0 });
   engine.onEvent({ type: 'trade', symbol: 'BTC', tsMs: 1, price: 100, size: 1, side: -1,
     tradeId: '1', buyer: null, seller: null });

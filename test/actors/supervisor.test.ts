@@ -23,7 +23,7 @@ runtimeSuite.before(async () => {
     shardParams: {
       feed: encodeFeedSpec({ kind: 'sim', seed: 7, speed: 1, startMs: Date.UTC(2026, 10, 2) }),
       cadenceMs: 50, mailboxCapacity: 10_000, allowCrash: true, logLevel: 'silent',
-      chartBaseUrl: 'http://127.0.0.1/chart', budgetBuffer: null,
+      budgetBuffer: null,
       feedAnchorWallMs: Date.now(),
     },
     logger: silentLogger,
