@@ -105,7 +105,9 @@ test(`nothing acknowledged is lost across ${restarts} kill -9s`, async () => {
         const usage = await (await fetch(`${service.baseUrl}/api/v1/usage`,
           { headers: { authorization: `Bearer ${k.key}` } })).json() as { used: number };
         const total = spent.get(k.prefix)!.answeredAtMs.length;
-        assert.ok(usage.used <= total, `${k.prefix}: used ${usage.used} <= answered ${total}`);
+        // A kill can cut off the answer of one counted request per round.
+        assert.ok(usage.used <= total + restarts,
+          `${k.prefix}: used ${usage.used} <= answered ${total} + ${restarts}`);
         assert.ok(usage.used >= durableCount(spent.get(k.prefix)!.answeredAtMs, killedAtMs),
           `${k.prefix}: used ${usage.used} keeps what was answered before the write-behind`);
       }

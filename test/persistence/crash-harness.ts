@@ -91,12 +91,13 @@ function runCycle(
   armSilence();
   createInterface({ input: child.stdout }).on('line', (line) => {
     armSilence();
-    if (killed) return;
+    // Lines still arrive after the kill: what the child wrote before it died is in the pipe, and
+    // a BEGIN among them widens what the store may hold (its write may have committed).
     const parsed = parseLine(line, cycle);
     if (parsed === 'ready') ready = true;
     else if (parsed !== null) history.events.push(parsed);
     if (parsed !== null && parsed !== 'ready' && parsed.phase === 'ack') acks += 1;
-    if (ready && acks >= acksBeforeKill && !killScheduled) {
+    if (ready && acks >= acksBeforeKill && !killScheduled && !killed) {
       killScheduled = true;
       setTimeout(kill, killDelayMs);
     }
