@@ -6,7 +6,6 @@ import * as assert from 'uvu/assert';
 import { join } from 'node:path';
 import { readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { systemClock } from '../../actors/clock.js';
-import { silentLogger } from '../../actors/logger.js';
 import type { MarketEvent } from '../../actors/messages.js';
 import { CompactEncoder } from '../../actors/feed/replay/compact-encoder.js';
 import { COMPACT_HEADER } from '../../actors/feed/replay/compact-format.js';
@@ -14,9 +13,8 @@ import { convertReplayFile, readReplayFile } from '../../actors/feed/replay/conv
 import { LineWriter } from '../../actors/feed/replay/line-writer.js';
 import { ReplayDecoder } from '../../actors/feed/replay/replay-decoder.js';
 import { runSimSession } from '../../actors/feed/sim/sim-session.js';
-import { createPairFeed } from '../../actors/feed/pair-feed.js';
-import { createUniverseFeed } from '../../actors/universe/universe-feed.js';
-import { eventually, tempDir } from '../helpers/eventually.js';
+import { playPairs, playUniverse } from './replay-helpers.js';
+import { tempDir } from '../helpers/eventually.js';
 
 const START_MS = Date.parse('2026-02-06T15:00:00Z');
 
@@ -194,23 +192,8 @@ test('replay of the compact file feeds shards and universe as the JSON file does
     const symbols = [...new Set(events.flatMap((e) => e.type === 'trade' ? [e.symbol] : []))];
     const shard = symbols.slice(1, 4);
     const play = async (file: string) => {
-      const out: MarketEvent[] = [];
-      let ended = false;
-      const feed = createPairFeed({ kind: 'replay', file, speed: Infinity },
-        { clock: systemClock, logger: silentLogger, onEnd: () => { ended = true; } });
-      feed.setSymbols(shard);
-      feed.start((e) => out.push(e));
-      await eventually(() => ended);
-      await feed.stop();
-      const universe: MarketEvent[] = [];
-      let uEnded = false;
-      const u = createUniverseFeed({ kind: 'replay', file, speed: Infinity },
-        { clock: systemClock, logger: silentLogger, cadenceMs: 5_000,
-          onEnd: () => { uEnded = true; } });
-      u.start((e) => universe.push(e));
-      await eventually(() => uEnded);
-      await u.stop();
-      return { out, universe, dropped: feed.stats().dropped };
+      const { out, stats } = await playPairs(file, shard);
+      return { out, universe: await playUniverse(file), dropped: stats.dropped };
     };
     const fromJson = await play(join(dir, 'a.ndjson'));
     const fromCompact = await play(join(dir, 'a.compact'));

@@ -11,7 +11,7 @@ import { decodeLine, encodeEvent, peekLine } from '../../actors/feed/replay/even
 import { LineWriter } from '../../actors/feed/replay/line-writer.js';
 import { runSimSession } from '../../actors/feed/sim/sim-session.js';
 import { createPairFeed } from '../../actors/feed/pair-feed.js';
-import { createUniverseFeed } from '../../actors/universe/universe-feed.js';
+import { playPairs, playUniverse } from './replay-helpers.js';
 import { eventually, tempDir } from '../helpers/eventually.js';
 
 const START_MS = Date.parse('2026-02-06T15:00:00Z');
@@ -83,17 +83,7 @@ test('replay twice at max speed gives the same events as recorded, per shard', a
     const symbols = [...new Set(events.flatMap((e) => e.type === 'trade' ? [e.symbol] : []))];
     assert.ok(symbols.length >= 4);
     const shard = symbols.slice(0, 3);
-    const play = async () => {
-      const out: MarketEvent[] = [];
-      let ended = false;
-      const feed = createPairFeed({ kind: 'replay', file, speed: Infinity },
-        { clock: systemClock, logger: silentLogger, onEnd: () => { ended = true; } });
-      feed.setSymbols(shard);
-      feed.start((e) => out.push(e));
-      await eventually(() => ended);
-      await feed.stop();
-      return { out, stats: feed.stats() };
-    };
+    const play = () => playPairs(file, shard);
     const a = await play();
     const b = await play();
     assert.equal(a.out, b.out);
@@ -101,14 +91,7 @@ test('replay twice at max speed gives the same events as recorded, per shard', a
       ['trade', 'book', 'ctx', 'gap'].includes(e.type));
     assert.equal(a.out, expected);
     assert.equal(a.stats.dropped, {});
-    const universe: MarketEvent[] = [];
-    let ended = false;
-    const u = createUniverseFeed({ kind: 'replay', file, speed: Infinity },
-      { clock: systemClock, logger: silentLogger, cadenceMs: 5_000,
-        onEnd: () => { ended = true; } });
-    u.start((e) => universe.push(e));
-    await eventually(() => ended);
-    await u.stop();
+    const universe = await playUniverse(file);
     const slow = ['universe', 'funding', 'wallet'];
     assert.equal(universe, events.filter((e) => slow.includes(e.type)));
   } finally {
