@@ -20,6 +20,9 @@ export async function deadLetterPending(
   let total = 0;
   const roundsMax = Math.ceil(limits.webhookOutboxMax / BATCH_MAX) + 1;
   for (let round = 0; round < roundsMax; round++) {
+    // Read the newest commit: a stale `previous` would fail the compare-and-set every round and
+    // leave the deliveries pending.
+    outbox.root.resetReadTxn();
     const entries = dueEntries(outbox, endpointId, BATCH_MAX + busy.size);
     const changes = [];
     for (const entry of entries) {

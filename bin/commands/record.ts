@@ -70,6 +70,10 @@ async function run(argv: readonly string[], io: CommandIo): Promise<number> {
   const cadenceMs = positiveNumber('--cadence-ms', values['cadence-ms'],
     defaultConfig.universeCadenceMs);
   const tracked = Math.floor(positiveNumber('--tracked', values.tracked, 100));
+  // Every option is checked before the output file is opened: bad input leaves no file behind.
+  const seed = Math.floor(positiveNumber('--seed', values.seed, defaultConfig.simSeed));
+  const startMs = parseStart(values.start);
+  const speed = parseSpeed(values.speed);
   const writer = new LineWriter(values.out, { format });
   const counts: Record<string, number> = {};
   const sink = (e: MarketEvent) => {
@@ -78,9 +82,8 @@ async function run(argv: readonly string[], io: CommandIo): Promise<number> {
   };
   try {
     if (feed === 'sim') {
-      const seed = Math.floor(positiveNumber('--seed', values.seed, defaultConfig.simSeed));
-      await runSimSession({ seed, startMs: parseStart(values.start), durationMs, cadenceMs,
-        speed: parseSpeed(values.speed), clock: systemClock, trackedCount: tracked }, sink).done;
+      await runSimSession({ seed, startMs, durationMs, cadenceMs, speed, clock: systemClock,
+        trackedCount: tracked }, sink).done;
     } else {
       await recordLive({
         wsUrl: io.env.ORDERFLOW_HOME_WS_URL ?? defaultConfig.homeWsUrl,
