@@ -20,6 +20,8 @@ export const limits = Object.freeze({
   pairMailboxEventsMax: 8_192,
   /** A request to a shard that gets no answer within this is abandoned. */
   shardRequestTimeoutMs: 2_000,
+  /** Assigning pairs creates one actor per pair (all 100 at start): it gets longer. */
+  shardAssignTimeoutMs: 15_000,
   /** A shard that does not answer a heartbeat within this is restarted. */
   shardHeartbeatTimeoutMs: 1_000,
   httpUrlBytesMax: 2_048,

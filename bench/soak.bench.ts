@@ -1,7 +1,8 @@
-// Soak: polling from many keep-alive connections (1,000 for 10 min; --quick: 200 for 1 min)
+// Soak: polling from many keep-alive connections (1,000 for 10 min; --quick: 200 for 32 s)
 // over a mix of views, while the simulator ingests at 10x the live rate. wrk runs in segments
-// (1 min each; 10 s in --quick) and RSS is sampled at the end of each. Pass: the last sample
-// within 10 % of the second (the first still includes warm-up), no errors, still ready.
+// (1 min each; 8 s in --quick, which keeps `npm run bench -- --quick` under 3 minutes) and RSS
+// is sampled at the end of each. Pass: the last sample within 10 % of the second (the first
+// still includes warm-up), no errors, still ready.
 import { join } from 'node:path';
 import { printRows, quick, type ReportRow } from './harness.js';
 import { getText } from './lib/http-get.js';
@@ -49,8 +50,8 @@ function rows(segments: readonly Segment[], connections: number, segmentSeconds:
 export async function run(opts: { quick: boolean }): Promise<ReportRow[]> {
   ensureWrk();
   const connections = opts.quick ? 200 : 1_000;
-  const segmentSeconds = opts.quick ? 10 : 60;
-  const segmentCount = opts.quick ? 6 : 10;
+  const segmentSeconds = opts.quick ? 8 : 60;
+  const segmentCount = opts.quick ? 4 : 10;
   const dataDir = await tempDataDir('soak');
   try {
     const service = await startService({ dataDir, args: ['--speed', '10', '--limits', 'off'] });

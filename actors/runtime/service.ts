@@ -164,11 +164,12 @@ async function startFront(p: Parts) {
   return { http, mcp };
 }
 
+/** Starts the shard workers with no pairs: they boot while the universe and the front start. */
 function startShards(p: Parts, allowCrash: boolean): Promise<ActorRuntime> {
   const { config } = p;
   return startActorRuntime({
     shardCount: config.shards,
-    assignment: p.tracked.perShard(),
+    assignment: [],
     shardParams: {
       feed: encodeFeedSpec(p.feeds.spec), cadenceMs: config.cadenceMs,
       mailboxCapacity: limits.pairMailboxEventsMax, allowCrash,
@@ -190,13 +191,30 @@ function startShards(p: Parts, allowCrash: boolean): Promise<ActorRuntime> {
 export async function startService(config: ServiceConfig, deps: ServiceDeps): Promise<Service> {
   const p = await createParts(config, deps);
   p.webhooks.start();
-  await startUniverse(p);
-  const timers = startTimers(p);
-  const { http, mcp } = await startFront(p);
+  // Booting a worker is ~0.5-1 s, most of it comedy's own start-up: on 2 cores it overlaps the
+  // main thread's universe and front, and the shards get their pairs once the universe ranked
+  // them (the same path as an hourly re-rank).
+  const booting = startShards(p, deps.allowShardCrash ?? false);
+  booting.catch(() => {}); // awaited below; this only keeps an early failure from going unhandled
+  let started: Awaited<ReturnType<typeof startFront>> | null = null;
+  let timers: NodeJS.Timeout[] = [];
+  try {
+    await startUniverse(p);
+    timers = startTimers(p);
+    started = await startFront(p);
+  } catch (error) {
+    for (const timer of timers) clearInterval(timer);
+    await (await booting.catch(() => null))?.stop();
+    await p.feeds.stop();
+    await p.store.close();
+    throw error;
+  }
+  const { http, mcp } = started;
   const hostPart = config.host.includes(':') ? `[${config.host}]` : config.host;
   const baseUrl = `http://${hostPart}:${http.port}`;
   deps.onListening?.(baseUrl);
-  const runtime = await startShards(p, deps.allowShardCrash ?? false);
+  const runtime = await booting;
+  await runtime.setTracked(p.tracked.perShard());
   p.runtime = runtime;
   p.log.info('service started', { baseUrl, feed: config.feed, shards: config.shards,
     tracked: p.tracked.symbols.length });

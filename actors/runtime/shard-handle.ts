@@ -71,17 +71,24 @@ export class ShardHandle {
 
   /** Sends a request to the shard; rejects instead of hanging when the shard is gone. */
   request(topic: string, ...args: unknown[]): Promise<unknown> {
+    return this.requestWithin(limits.shardRequestTimeoutMs, topic, ...args);
+  }
+
+  private requestWithin(deadlineMs: number, topic: string, ...args: unknown[]):
+    Promise<unknown> {
     if (!this.ref || this.state !== 'running') {
       return Promise.reject(new Error(`shard ${this.shardId} is ${this.state}`));
     }
-    return withDeadline(this.ref.sendAndReceive(topic, ...args), limits.shardRequestTimeoutMs,
+    return withDeadline(this.ref.sendAndReceive(topic, ...args), deadlineMs,
       `shard ${this.shardId} ${topic}`);
   }
 
   async setSymbols(symbols: readonly string[]): Promise<void> {
     this.symbols = symbols;
     // Wrapped: comedy spreads an array argument into several handler arguments.
-    if (this.state === 'running') await this.request(shardTopics.setPairs, { symbols });
+    if (this.state === 'running') {
+      await this.requestWithin(limits.shardAssignTimeoutMs, shardTopics.setPairs, { symbols });
+    }
   }
 
   get pairs(): readonly string[] {

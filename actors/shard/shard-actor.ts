@@ -37,6 +37,7 @@ export default class ShardActor {
   private readonly pending = new Set<string>();
   private drainScheduled = false;
   private publishTimer: NodeJS.Timeout | null = null;
+  private feedStarted = false;
   private events = 0;
   private unknownSymbolEvents = 0;
 
@@ -51,8 +52,9 @@ export default class ShardActor {
     this.feed = createPairFeed(spec, {
       clock: systemClock, logger: this.log, budget,
     });
-    this.feed.setSymbols([...this.pairs.keys()]);
-    this.feed.start((event) => this.route(event));
+    // A shard started before the first universe has no pairs yet: its feed starts with its
+    // first pairs, so a replay does not play into a shard that would drop every event.
+    if (this.pairs.size > 0) this.startFeed();
     this.publishTimer = setInterval(() => void this.publish(), this.params.cadenceMs);
     this.log.debug('shard started', { pairs: this.pairs.size, generation: this.params.generation });
   }
@@ -69,8 +71,16 @@ export default class ShardActor {
       if (!wanted.has(symbol)) await this.removePair(symbol);
     }
     for (const symbol of wanted) if (!this.pairs.has(symbol)) await this.addPair(symbol);
-    this.feed?.setSymbols([...this.pairs.keys()]);
+    if (this.feedStarted) this.feed?.setSymbols([...this.pairs.keys()]);
+    else if (this.pairs.size > 0) this.startFeed();
     return this.pairs.size;
+  }
+
+  private startFeed(): void {
+    if (!this.feed || this.feedStarted) return;
+    this.feedStarted = true;
+    this.feed.setSymbols([...this.pairs.keys()]);
+    this.feed.start((event) => this.route(event));
   }
 
   /** Test hook: crash this worker on purpose, by throwing or by exiting. */

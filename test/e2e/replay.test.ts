@@ -34,10 +34,15 @@ async function replayOnce(file: string, symbols: readonly string[]): Promise<str
     cadenceMs: 100, universeCadenceMs: 500, logLevel: 'silent',
   }), { logger: silentLogger });
   try {
-    // Settled: the replay is over, so every pair has gone stale and its view stops changing.
+    // Settled: the replay is over, so every pair has gone stale after its data and its view
+    // stops changing (a pair that saw nothing yet is stale too, with a null CVD).
     const bodies = () => symbols.map((s) => service.snapshots.get(`cvd/${s}`)?.body.toString());
-    await eventually(() => bodies().every((b) => b !== undefined && JSON.parse(b).stale),
-      { timeoutMs: 30_000, message: 'replay finished and every pair went stale' });
+    const settled = (body: string | undefined) => {
+      const view = body === undefined ? null : JSON.parse(body) as { stale: boolean; cvd: unknown };
+      return view !== null && view.stale && view.cvd !== null;
+    };
+    await eventually(() => bodies().every(settled),
+      { timeoutMs: 30_000, message: 'replay finished and every pair went stale after its data' });
     const out = bodies() as string[];
     for (const symbol of symbols) {
       const deep = JSON.parse(service.snapshots.get(`deep-view/${symbol}`)!.body.toString());
