@@ -85,8 +85,13 @@ export async function cachedBundle(name, entry, options) {
   const entryOut = Object.entries(result.metafile.outputs)
     .find(([, output]) => output.entryPoint === entry)[0];
   const final = join(dir, key);
-  if (existsSync(final)) rmSync(tmp, { recursive: true });
-  else renameSync(tmp, final);
+  try {
+    renameSync(tmp, final);
+  } catch (error) {
+    // Another start built the same sources first: theirs is identical, keep it.
+    if (!existsSync(final)) throw error;
+    rmSync(tmp, { recursive: true });
+  }
   const manifestTmp = join(dir, `manifest.${process.pid}.json`);
   writeFileSync(manifestTmp, JSON.stringify({ key, inputs,
     entryOut: relative(tmp, join(projectRoot, entryOut)) }));
