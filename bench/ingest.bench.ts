@@ -1,29 +1,30 @@
-// Ingest: replay lines through parse + route + the real per-pair kernels (createPairEngine) on
-// one thread, for the JSON and the compact format of the same events, against reading the
-// file and JSON.parse-ing every line in the same run. Also the share of parse + route.
+// Ingest: a replay file through the shard's real path on one thread (the replay PairFeed at
+// speed max: read, decode, checks, counters; the pairs' mailboxes; the pair actors' kernels),
+// for the JSON and the compact format of the same events, against reading the file and
+// JSON.parse-ing every line in the same run. Also the share of parse + route.
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { printRows, quick, type ReportRow } from './harness.js';
 import { ManualClock } from '../actors/clock.js';
+import { limits } from '../actors/config.js';
 import { silentLogger } from '../actors/logger.js';
 import type { MarketEvent } from '../actors/messages.js';
+import type { IngestSink } from '../actors/feed/feed-types.js';
 import { ByteLineReader } from '../actors/feed/replay/byte-line-reader.js';
 import { convertReplayFile } from '../actors/feed/replay/convert-replay.js';
 import { LineWriter } from '../actors/feed/replay/line-writer.js';
 import { ReplayDecoder } from '../actors/feed/replay/replay-decoder.js';
 import { createReplayPairFeed } from '../actors/feed/replay/replay-pair-feed.js';
-import { FeedCounters } from '../actors/feed/feed-counters.js';
-import { IngestGuard } from '../actors/feed/ingest-guard.js';
 import { PairSimulator } from '../actors/feed/sim/pair-sim.js';
 import { simWorld } from '../actors/feed/sim/sim-world.js';
-import { Mailbox } from '../actors/shard/mailbox.js';
-import { createPairEngine, type PairEngine } from '../actors/shard/pair-engine.js';
+import { Mailbox, type MailboxReader } from '../actors/shard/mailbox.js';
+import PairActor from '../actors/shard/pair-actor.js';
 
 const SYMBOLS = ['BTC', 'ETH', 'SOL', 'HYPE', 'XRP'];
 const START_MS = Date.parse('2026-02-06T15:00:00Z');
-/** Lines between mailbox drains: the replay driver's lines per event-loop turn. */
-const DRAIN_EVERY = 4_096;
+/** The shard's mailbox bound, as configured for the service. */
+const MAILBOX_CAPACITY = limits.pairMailboxEventsMax;
 
 /** Simulated liquid pairs (trades, books, ctx) merged in time order, as `record` writes. */
 function writeFixture(file: string, seconds: number): { lines: number; trades: number } {
@@ -40,65 +41,69 @@ function writeFixture(file: string, seconds: number): { lines: number; trades: n
   return { lines: events.length, trades: events.filter((e) => e.type === 'trade').length };
 }
 
-/** A shard's side of ingest: checks, counters, per-pair mailboxes drained in batches. */
-class ShardModel {
-  private readonly guard = new IngestGuard();
-  private readonly counters = new FeedCounters(new ManualClock(0), silentLogger);
-  private readonly slots = new Map<string, { mailbox: Mailbox; engine: PairEngine }>();
+/**
+ * A shard's side of ingest, as ShardActor does it: each symbol's lane is its pair's mailbox, a
+ * mailbox that wakes schedules one drain per event-loop turn, and the drain runs the real
+ * PairActor (its engine's drain) minus comedy's message hop.
+ */
+class ShardModel implements IngestSink {
+  private readonly pairs = new Map<string, { mailbox: Mailbox; actor: PairActor }>();
   private readonly pending = new Set<string>();
-  dropped = 0;
+  private drainScheduled = false;
   /** Time spent draining mailboxes into the pair engines: the kernels' share of a pass. */
   drainNs = 0;
 
   /** withKernels false: mailboxes are drained into nothing (the cost of routing alone). */
-  constructor(private readonly withKernels = true) {
-    this.guard.setSymbols(SYMBOLS);
-    for (const s of SYMBOLS) {
-      this.slots.set(s, { mailbox: new Mailbox(2 * DRAIN_EVERY),
-        engine: createPairEngine(s, { cadenceMs: 1_000 }) });
+  constructor(private readonly withKernels: boolean, private readonly onDrained: () => void) {
+    for (const symbol of SYMBOLS) {
+      const mailbox = new Mailbox(MAILBOX_CAPACITY);
+      mailbox.onWake = () => this.wake(symbol);
+      const actor = new PairActor();
+      actor.initialize({ getCustomParameters: () => ({ symbol, mailbox, cadenceMs: 1_000 }) });
+      this.pairs.set(symbol, { mailbox, actor });
     }
   }
 
-  /** The feed's emit (guard, counters) then the shard's route (map lookup, mailbox). */
-  ingest(e: MarketEvent): void {
-    const why = this.guard.check(e);
-    if (why) {
-      this.dropped++;
-      return;
-    }
-    this.counters.count(e);
-    this.route(e);
+  lane(symbol: string): Mailbox | null {
+    return this.pairs.get(symbol)?.mailbox ?? null;
   }
 
-  /** The shard's route alone: what ShardActor.route does with a checked event. */
-  route(e: MarketEvent): void {
-    if (!('symbol' in e)) return;
-    const slot = this.slots.get(e.symbol);
-    if (!slot) return;
-    slot.mailbox.push(e);
-    this.pending.add(e.symbol);
+  dropped(): number {
+    let n = 0;
+    for (const p of this.pairs.values()) n += p.mailbox.dropped;
+    return n;
   }
 
-  drain(): void {
+  private wake(symbol: string): void {
+    this.pending.add(symbol);
+    if (this.drainScheduled) return;
+    this.drainScheduled = true;
+    setImmediate(() => this.drain());
+  }
+
+  private drain(): void {
+    this.drainScheduled = false;
     const start = process.hrtime.bigint();
     for (const symbol of this.pending) {
-      const slot = this.slots.get(symbol)!;
-      const engine = slot.engine;
-      slot.mailbox.drain(this.withKernels ? (e) => engine.onEvent(e) : () => {});
+      const pair = this.pairs.get(symbol)!;
+      if (this.withKernels) pair.actor.drain();
+      else pair.mailbox.drain(NO_READER);
     }
     this.pending.clear();
     this.drainNs += Number(process.hrtime.bigint() - start);
+    this.onDrained();
   }
 }
+
+const NO_READER: MailboxReader = { trade: () => {}, event: () => {} };
 
 /** Kernel time of the last full pass, for the parse + route share. */
 let lastDrainNs = 0;
 
-/** One pass over the file: read only, decode, decode + route, or decode + route + kernels. */
-function pass(file: string, stage: 'read' | 'decode' | 'route' | 'full'): number {
+/** Read only, or read + decode into objects (ReplayDecoder.decode, no filter). */
+function pass(file: string, stage: 'read' | 'decode'): number {
   const reader = new ByteLineReader(file);
   const decoder = new ReplayDecoder();
-  const shard = stage === 'route' || stage === 'full' ? new ShardModel(stage === 'full') : null;
   let n = 0;
   while (reader.next()) {
     if (stage === 'read') {
@@ -106,18 +111,9 @@ function pass(file: string, stage: 'read' | 'decode' | 'route' | 'full'): number
       continue;
     }
     const e = decoder.decode(reader.buf, reader.start, reader.end, null);
-    if (e === null || typeof e === 'string') continue;
-    n++;
-    if (!shard) continue;
-    shard.ingest(e);
-    if (n % DRAIN_EVERY === 0) shard.drain();
+    if (e !== null && typeof e !== 'string') n++;
   }
   reader.close();
-  if (shard) {
-    shard.drain();
-    if (shard.dropped > 0) throw new Error(`${shard.dropped} events dropped`);
-    if (stage === 'full') lastDrainNs = shard.drainNs;
-  }
   return n;
 }
 
@@ -132,27 +128,27 @@ function passJsonParse(file: string): number {
   return n;
 }
 
-/** The production path end to end: the replay PairFeed at speed max into mailboxes + engines. */
-async function passRealFeed(file: string): Promise<void> {
-  const shard = new ShardModel();
+/**
+ * The production path end to end: the replay PairFeed at speed max (read, decode, checks,
+ * counters) into the shard's lanes, drained into the pair actors (or into nothing).
+ */
+async function passFeed(file: string, withKernels: boolean): Promise<number> {
   let ended = false;
-  let drainScheduled = false;
+  let done: () => void = () => {};
+  const shard = new ShardModel(withKernels, () => { if (ended) done(); });
   const feed = createReplayPairFeed({ file, speed: Infinity, clock: new ManualClock(0),
     logger: silentLogger, onEnd: () => { ended = true; } });
   feed.setSymbols(SYMBOLS);
   await new Promise<void>((resolve) => {
-    feed.start((e) => {
-      shard.route(e);
-      if (drainScheduled) return;
-      drainScheduled = true;
-      setImmediate(() => {
-        drainScheduled = false;
-        shard.drain();
-        if (ended) resolve();
-      });
-    });
+    done = resolve;
+    feed.start(shard);
   });
   await feed.stop();
+  if (shard.dropped() > 0) throw new Error(`${shard.dropped()} events dropped`);
+  const stats = feed.stats();
+  if (Object.keys(stats.dropped).length > 0) throw new Error(JSON.stringify(stats.dropped));
+  if (withKernels) lastDrainNs = shard.drainNs;
+  return stats.events;
 }
 
 /** Fastest round per stage (ns), and the kernels' time within each full pass. */
@@ -197,13 +193,9 @@ export async function run(opts: { quick: boolean }): Promise<ReportRow[]> {
       read: () => pass(json, 'read'),
       decodeJson: () => pass(json, 'decode'),
       decodeCompact: () => pass(compact, 'decode'),
-      routeCompact: () => pass(compact, 'route'),
-      fullJson: () => pass(json, 'full'),
-      fullCompact: () => pass(compact, 'full'),
-      feed: async () => {
-        await passRealFeed(compact);
-        return lines;
-      },
+      routeCompact: () => passFeed(compact, false),
+      fullJson: () => passFeed(json, true),
+      fullCompact: () => passFeed(compact, true),
     }, lines, opts.quick ? 5 : 9);
     return report(lines, trades, timings);
   } finally {
@@ -232,12 +224,11 @@ function report(lines: number, trades: number, t: Timings): ReportRow[] {
     vsParse('JSON: read + decode (from bytes)', 'decodeJson', 'ratio > 1',
       rate('decodeJson') > base),
     vsParse('compact: read + decode', 'decodeCompact', 'ratio > 1', rate('decodeCompact') > base),
-    vsParse('compact: read + decode + route (checks, counters, mailboxes)', 'routeCompact'),
-    vsParse('JSON: parse + route + kernels', 'fullJson'),
-    vsParse('compact: parse + route + kernels', 'fullCompact'),
+    vsParse('compact: replay feed + route (checks, counters, mailboxes)', 'routeCompact'),
+    vsParse('JSON: replay feed + route + kernels', 'fullJson'),
+    vsParse('compact: replay feed + route + kernels', 'fullCompact'),
     row('kernels alone (their time inside the compact pass)', kernelsRate, 'events/s', base, '-',
       null),
-    vsParse('compact: real replay feed (speed max) + kernels', 'feed'),
     row('JSON: parse + route share of the full pass', share('fullJson'), 'of time', null,
       '<= 0.5', share('fullJson') <= 0.5),
     row('compact: parse + route share of the full pass', share('fullCompact'), 'of time', null,

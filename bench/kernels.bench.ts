@@ -44,6 +44,16 @@ const tape = (() => {
   return { ts, price, size, side, spanMs: t - ts[0] + 1 };
 })();
 const { ts, price, size, side } = tape;
+/**
+ * VPIN's bucket volume as the service sets it (ANALYTICS.md: V = ADV / 50): the tape's own
+ * volume per day over 50. A much smaller V completes a bucket every few dozen trades and
+ * measures the t-digest of vpinLevel far more often than a real pair ever updates it.
+ */
+const bucketVolume = (() => {
+  let volume = 0;
+  for (let i = 0; i < TRADES; i++) volume += size[i];
+  return volume * (86_400_000 / tape.spanMs) / 50;
+})();
 let sink = 0;
 
 /** A lap runs the whole tape once, shifted forward in time so each lap follows the last. */
@@ -58,8 +68,8 @@ function measureLaps(name: string, laps: number, runs: number, lap: Lap) {
 
 function tradeLaps(): [string, Lap][] {
   const c = cvd.createCvdState();
-  const va = vpin.createVpinState({ ...vpin.defaultVpinOptions, bucketVolume: 50 });
-  const vb = vpin.createVpinState({ ...vpin.defaultVpinOptions, bucketVolume: 50, mode: 'bvc' });
+  const va = vpin.createVpinState({ ...vpin.defaultVpinOptions, bucketVolume });
+  const vb = vpin.createVpinState({ ...vpin.defaultVpinOptions, bucketVolume, mode: 'bvc' });
   const b = bars.createBarsState();
   const w = whale.createWhaleState();
   const a = absorption.createAbsorptionState();
@@ -94,7 +104,7 @@ function tradeRows(laps: number, runs: number): ReportRow[] {
   const rows = tradeLaps().map(([name, lap]) =>
     row(name, 'ns/update', measureLaps(name, laps, runs, lap).nsPerOp, baseline.nsPerOp, '-',
       null));
-  const state = pair.createPairAnalytics({ vpinBucketVolume: 50 });
+  const state = pair.createPairAnalytics({ vpinBucketVolume: bucketVolume });
   const whole = measureLaps('trade path', laps, runs, (s) => {
     for (let i = 0; i < TRADES; i++) pair.onTrade(state, ts[i] + s, price[i], size[i], side[i]);
   });

@@ -85,7 +85,7 @@ export function createAbsorptionState(
   const l = options.listSize;
   const state: AbsorptionState = {
     ...options,
-    sides: createRollingHistogram(Math.ceil(options.historyMs / 24), 24, 1, 10, 20),
+    sides: createRollingHistogram(Math.ceil(options.historyMs / 24), 24, 0, 34, 8),
     lastTsMs: -Infinity, windowEndMs: -Infinity, buyNotional: 0, sellNotional: 0,
     firstPrice: NaN, lastPrice: NaN, notionalMinUsd: options.fallbackUsd,
     openMs: new Float64Array(l), kind: new Int8Array(l), buy: new Float64Array(l),
@@ -170,22 +170,30 @@ export function updateAbsorption(
   state: AbsorptionState, tsMs: number, price: number, size: number, side: number,
 ): boolean {
   checkTrade(tsMs, price, size, side, state.lastTsMs);
+  state.lastTsMs = tsMs;
   return applyAbsorption(state, tsMs, price, size, side);
 }
 
-/** The update without its input check, for a caller that checked the trade already. */
+/**
+ * The update without its input check, for a caller that checked the trade already and keeps
+ * the time order itself (lastTsMs, which only the checked update reads, is not kept here).
+ */
 export function applyAbsorption(
   state: AbsorptionState, tsMs: number, price: number, size: number, side: number,
 ): boolean {
-  state.lastTsMs = tsMs;
-  const event = advanceAbsorption(state, tsMs);
-  if (Number.isNaN(state.firstPrice)) {
-    state.firstPrice = price;
-    state.windowEndMs = (Math.floor(tsMs / state.windowMs) + 1) * state.windowMs;
-  }
+  // One comparison on the common path: windowEndMs is -Infinity while no window is open.
+  const event = tsMs >= state.windowEndMs ? rollWindow(state, tsMs, price) : false;
   if (side > 0) state.buyNotional += price * size;
   else state.sellNotional += price * size;
   state.lastPrice = price;
+  return event;
+}
+
+/** Closes the open window (if any) and opens the one holding `tsMs` at `price`. */
+function rollWindow(state: AbsorptionState, tsMs: number, price: number): boolean {
+  const event = advanceAbsorption(state, tsMs);
+  state.firstPrice = price;
+  state.windowEndMs = (Math.floor(tsMs / state.windowMs) + 1) * state.windowMs;
   return event;
 }
 

@@ -4,6 +4,11 @@
 //
 //   history of timeframe t: fields[f][offset[t] + k], k in a ring of capacity[t] bars,
 //   oldest at (head[t] - count[t]) mod capacity[t]; capacity = historyDays of that timeframe.
+//   current[t * FIELDS + f]: t = 0 the open 5m bar; t = 1, 2 the open 15m / 1h bar WITHOUT
+//   the open 5m bar's trades (UTC-aligned, a 5m bar lies inside one 15m and one 1h bar).
+//
+// A trade touches only the open 5m bar; its trades are folded into the 15m and 1h bars when it
+// closes (and merged on the fly when an open 15m / 1h bar is read): one bar per trade, not 3.
 import { checkOption, checkTrade } from './check.js';
 import { BAR_TIMEFRAMES, BAR_TIMEFRAME_MS, DAY_MS, type BarTimeframe } from './timeframes.js';
 
@@ -60,7 +65,7 @@ export interface BarsState {
   readonly current: Float64Array;
   /** End of each open bar, NaN when none. */
   readonly currentEndMs: Float64Array;
-  /** The earliest bar end or UTC midnight ahead: nothing to close before it. */
+  /** The earliest bar end or UTC midnight ahead (nothing closes before it); -Infinity: none. */
   nextBoundaryMs: number;
   lastTsMs: number;
   lastClose: number;
@@ -85,7 +90,7 @@ export function createBarsState(options: BarsOptions = defaultBarsOptions): Bars
   const state: BarsState = {
     capacity, offset, head: new Int32Array(n), count: new Int32Array(n),
     closedTotal: new Float64Array(n), fields, current,
-    currentEndMs: new Float64Array(n), nextBoundaryMs: NaN, lastTsMs: -Infinity,
+    currentEndMs: new Float64Array(n), nextBoundaryMs: -Infinity, lastTsMs: -Infinity,
     lastClose: NaN, cvdDay: 0, dayEndMs: -Infinity,
   };
   resetBars(state);
@@ -105,7 +110,7 @@ export function resetBars(state: BarsState): void {
 export function gapBars(state: BarsState): void {
   state.current.fill(0);
   state.currentEndMs.fill(NaN);
-  state.nextBoundaryMs = NaN;
+  state.nextBoundaryMs = -Infinity;
   state.lastClose = NaN;
   state.cvdDay = 0;
   state.dayEndMs = -Infinity;
@@ -150,9 +155,32 @@ function closeBars(state: BarsState, t: number, tsMs: number): void {
     state.cvdDay);
 }
 
+/** Folds the open 5m bar's trades into the open 15m and 1h bars (target t at `at`). */
+function foldInto(c: Float64Array, at: number): void {
+  if (c[TRADES] === 0) return;
+  if (c[at + TRADES] === 0) {
+    c[at + OPEN] = c[OPEN];
+    c[at + HIGH] = c[HIGH];
+    c[at + LOW] = c[LOW];
+  } else {
+    if (c[HIGH] > c[at + HIGH]) c[at + HIGH] = c[HIGH];
+    if (c[LOW] < c[at + LOW]) c[at + LOW] = c[LOW];
+  }
+  c[at + CLOSE] = c[CLOSE];
+  c[at + VOLUME] += c[VOLUME];
+  c[at + BUY] += c[BUY];
+  c[at + SELL] += c[SELL];
+  c[at + CVD] = c[CVD];
+  c[at + TRADES] += c[TRADES];
+}
+
 /** Closes every bar that ended at or before `tsMs`; returns a bitmask (bit t: timeframe t). */
 export function advanceBars(state: BarsState, tsMs: number): number {
   let closed = 0;
+  if (tsMs >= state.currentEndMs[0]) {
+    // The 5m bar ends first (or with them): its trades join the longer bars before they close.
+    for (let t = 1; t < BAR_TIMEFRAME_MS.length; t++) foldInto(state.current, t * FIELDS);
+  }
   for (let t = 0; t < BAR_TIMEFRAME_MS.length; t++) {
     if (tsMs >= state.currentEndMs[t]) {
       closeBars(state, t, tsMs);
@@ -172,7 +200,7 @@ function updateBoundary(state: BarsState): void {
   for (let t = 0; t < BAR_TIMEFRAME_MS.length; t++) {
     if (state.currentEndMs[t] < next) next = state.currentEndMs[t];
   }
-  state.nextBoundaryMs = next;
+  state.nextBoundaryMs = Number.isNaN(state.currentEndMs[0]) ? -Infinity : next;
 }
 
 /** One trade (side +1 buy aggressor, -1 sell). Returns the bitmask of timeframes closed. */
@@ -180,46 +208,54 @@ export function updateBars(
   state: BarsState, tsMs: number, price: number, size: number, side: number,
 ): number {
   checkTrade(tsMs, price, size, side, state.lastTsMs);
+  state.lastTsMs = tsMs;
   return applyBars(state, tsMs, price, size, side);
 }
 
-/** The update without its input check, for a caller that checked the trade already. */
+/**
+ * The update without its input check, for a caller that checked the trade already and keeps
+ * the time order itself (lastTsMs, which only the checked update reads, is not kept here).
+ */
 export function applyBars(
   state: BarsState, tsMs: number, price: number, size: number, side: number,
 ): number {
-  state.lastTsMs = tsMs;
-  let closed = 0;
-  if (Number.isNaN(state.lastClose)) {
-    state.dayEndMs = Math.floor(tsMs / DAY_MS) * DAY_MS + DAY_MS;
-    for (let t = 0; t < BAR_TIMEFRAME_MS.length; t++) {
-      startBar(state, t, Math.floor(tsMs / BAR_TIMEFRAME_MS[t]) * BAR_TIMEFRAME_MS[t], price, 0);
-    }
-    updateBoundary(state);
-  } else if (tsMs >= state.nextBoundaryMs) {
-    closed = advanceBars(state, tsMs);
-  }
+  // One comparison on the common path: nextBoundaryMs is -Infinity while no bar is open.
+  const closed = tsMs >= state.nextBoundaryMs ? crossBoundary(state, tsMs, price) : 0;
   const notional = price * size;
-  state.cvdDay += side * notional;
+  const cvd = (state.cvdDay += side * notional);
   state.lastClose = price;
   const c = state.current;
-  const cvd = state.cvdDay;
-  for (let at = 0; at < c.length; at += FIELDS) {
-    if (c[at + TRADES] === 0) {
-      c[at + OPEN] = price;
-      c[at + HIGH] = price;
-      c[at + LOW] = price;
-    } else if (price > c[at + HIGH]) {
-      c[at + HIGH] = price;
-    } else if (price < c[at + LOW]) {
-      c[at + LOW] = price;
-    }
-    c[at + CLOSE] = price;
-    c[at + VOLUME] += size;
-    c[at + (side > 0 ? BUY : SELL)] += notional;
-    c[at + CVD] = cvd;
-    c[at + TRADES] += 1;
+  if (c[TRADES] === 0) {
+    c[OPEN] = price;
+    c[HIGH] = price;
+    c[LOW] = price;
+  } else if (price > c[HIGH]) {
+    c[HIGH] = price;
+  } else if (price < c[LOW]) {
+    c[LOW] = price;
   }
+  c[CLOSE] = price;
+  c[VOLUME] += size;
+  c[side > 0 ? BUY : SELL] += notional;
+  c[CVD] = cvd;
+  c[TRADES] += 1;
   return closed;
+}
+
+/** Kept out of applyBars so that the per-trade path stays small enough to inline. */
+function crossBoundary(state: BarsState, tsMs: number, price: number): number {
+  return Number.isNaN(state.currentEndMs[0]) ? startBars(state, tsMs, price)
+    : advanceBars(state, tsMs);
+}
+
+/** The first trade (or the first after a gap) opens a bar of every timeframe; closes none. */
+function startBars(state: BarsState, tsMs: number, price: number): number {
+  state.dayEndMs = Math.floor(tsMs / DAY_MS) * DAY_MS + DAY_MS;
+  for (let t = 0; t < BAR_TIMEFRAME_MS.length; t++) {
+    startBar(state, t, Math.floor(tsMs / BAR_TIMEFRAME_MS[t]) * BAR_TIMEFRAME_MS[t], price, 0);
+  }
+  updateBoundary(state);
+  return 0;
 }
 
 /** Reads field f of a bar through `get` (history columns or the flat open bars). */
@@ -254,7 +290,24 @@ export function lastClosedBar(state: BarsState, t: number, out: KernelBar): bool
 /** The open bar of timeframe index t (trades so far) into `out`; false when there is none. */
 export function openBar(state: BarsState, t: number, out: KernelBar): boolean {
   if (Number.isNaN(state.currentEndMs[t])) return false;
-  readInto((f) => state.current[t * FIELDS + f], t, out);
+  const c = state.current;
+  readInto((f) => c[t * FIELDS + f], t, out);
+  if (t === 0 || c[TRADES] === 0) return true;
+  // The open 5m bar's trades are not folded into the longer bar yet: merge them here.
+  if (out.trades === 0) {
+    out.open = c[OPEN];
+    out.high = c[HIGH];
+    out.low = c[LOW];
+  } else {
+    out.high = Math.max(out.high, c[HIGH]);
+    out.low = Math.min(out.low, c[LOW]);
+  }
+  out.close = c[CLOSE];
+  out.volume += c[VOLUME];
+  out.buyNotional += c[BUY];
+  out.sellNotional += c[SELL];
+  out.cvdClose = c[CVD];
+  out.trades += c[TRADES];
   return true;
 }
 

@@ -34,12 +34,12 @@ export interface CvdState {
   /** Ring position of minuteIndex. */
   minuteSlot: number;
   minuteEndMs: number;
-  /** The earliest interval end, midnight or minute end ahead: nothing closes before it. */
+  /** The earliest interval end, midnight or minute end ahead (-Infinity before a trade). */
   nextBoundaryMs: number;
   /** Sum of minuteNet over the window, current minute excluded (recomputed per minute). */
   rollingClosed: number;
   readonly intervalEndMs: Float64Array;
-  /** Net notional of each open interval (four: 1m, 5m, 15m, 1h). */
+  /** Net notional of each open interval (5m, 15m, 1h at 1..3; the 1m one is minuteNet's). */
   readonly intervalDelta: Float64Array;
   readonly head: Int32Array;
   readonly count: Int32Array;
@@ -133,7 +133,9 @@ function pushPoint(state: CvdState, i: number, openMs: number, cvd: number, delt
 function closeInterval(state: CvdState, i: number, tsMs: number): void {
   const ms = CVD_INTERVAL_MS[i];
   const endMs = state.intervalEndMs[i];
-  pushPoint(state, i, endMs - ms, state.cvdDay, state.intervalDelta[i]);
+  // The 1m interval's net is the current minute's (same trades, same order): kept once.
+  const delta = i === 0 ? state.minuteNet[state.minuteSlot] : state.intervalDelta[i];
+  pushPoint(state, i, endMs - ms, state.cvdDay, delta);
   state.intervalDelta[i] = 0;
   const nowStartMs = slotStartMs(tsMs, ms);
   const empty = (nowStartMs - endMs) / ms;
@@ -194,25 +196,34 @@ function startCvd(state: CvdState, tsMs: number): void {
   updateBoundary(state);
 }
 
+/** Kept out of applyCvd so that the per-trade path stays small enough to inline. */
+function crossBoundary(state: CvdState, tsMs: number): void {
+  if (state.trades === 0) startCvd(state, tsMs);
+  else advanceCvd(state, tsMs);
+}
+
 /** One trade: side +1 buy aggressor, -1 sell aggressor. */
 export function updateCvd(
   state: CvdState, tsMs: number, price: number, size: number, side: number,
 ): void {
   checkTrade(tsMs, price, size, side, state.lastTsMs);
+  state.lastTsMs = tsMs;
   return applyCvd(state, tsMs, price, size, side);
 }
 
-/** The update without its input check, for a caller that checked the trade already. */
+/**
+ * The update without its input check, for a caller that checked the trade already and keeps
+ * the time order itself (lastTsMs, which only the checked update reads, is not kept here).
+ */
 export function applyCvd(
   state: CvdState, tsMs: number, price: number, size: number, side: number,
 ): void {
-  if (state.trades === 0) startCvd(state, tsMs);
-  else if (tsMs >= state.nextBoundaryMs) advanceCvd(state, tsMs);
+  // One comparison on the common path: nextBoundaryMs is -Infinity before the first trade.
+  if (tsMs >= state.nextBoundaryMs) crossBoundary(state, tsMs);
   const notional = price * size;
   const delta = side * notional;
   state.cvdDay += delta;
   const d = state.intervalDelta;
-  d[0] += delta;
   d[1] += delta;
   d[2] += delta;
   d[3] += delta;
@@ -220,7 +231,6 @@ export function applyCvd(
   state.minuteNet[slot] += delta;
   state.minuteGross[slot] += notional;
   state.trades += 1;
-  state.lastTsMs = tsMs;
 }
 
 export function snapshotCvd(state: CvdState, out: CvdSnapshot): CvdSnapshot {

@@ -149,25 +149,31 @@ export function updateKyle(
   state: KyleState, tsMs: number, price: number, size: number, side: number,
 ): boolean {
   checkTrade(tsMs, price, size, side, state.lastTsMs);
+  state.lastTsMs = tsMs;
   return applyKyle(state, tsMs, price, size, side);
 }
 
-/** The update without its input check, for a caller that checked the trade already. */
+/**
+ * The update without its input check, for a caller that checked the trade already and keeps
+ * the time order itself (lastTsMs, which only the checked update reads, is not kept here).
+ */
 export function applyKyle(
   state: KyleState, tsMs: number, price: number, size: number, side: number,
 ): boolean {
-  state.lastTsMs = tsMs;
-  let closed = false;
-  if (state.intervalEndMs === -Infinity) {
-    state.intervalEndMs = (Math.floor(tsMs / state.intervalMs) + 1) * state.intervalMs;
-  } else {
-    closed = advanceKyle(state, tsMs);
-  }
+  // One comparison on the common path: intervalEndMs is -Infinity before the first interval.
+  const closed = tsMs >= state.intervalEndMs ? rollInterval(state, tsMs) : false;
   const notional = price * size;
   // Flow in the regression's unit: USD millions, or sqrt(USD) for the Hasbrouck form.
   state.openFlow += state.hasbrouck ? side * Math.sqrt(notional) : side * notional * 1e-6;
   state.lastPrice = price;
   return closed;
+}
+
+/** Opens the first interval, or closes the open one (and empty ones) before `tsMs`. */
+function rollInterval(state: KyleState, tsMs: number): boolean {
+  if (state.intervalEndMs !== -Infinity) return advanceKyle(state, tsMs);
+  state.intervalEndMs = (Math.floor(tsMs / state.intervalMs) + 1) * state.intervalMs;
+  return false;
 }
 
 export function isKyleReady(state: KyleState): boolean {

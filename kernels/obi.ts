@@ -1,6 +1,8 @@
 // Order book imbalance (sum bid - sum ask) / (sum bid + sum ask) in [-1, 1], over the top k
 // levels of each side and over the levels within a band of x % around mid. Sizes in base units.
-import { checkBookSide, checkOption, checkTime } from './check.js';
+import {
+  checkBookLevels, checkOption, checkTime, rejectBookLevel,
+} from './check.js';
 
 export interface ObiOptions {
   /** k, levels per side for the top-k variant. */
@@ -52,38 +54,47 @@ function ratio(bid: number, ask: number): number {
   return total > 0 ? (bid - ask) / total : NaN;
 }
 
-/** One book, best level first on each side. */
+/**
+ * One book, best level first on each side. OBI reads every level, so this update validates the
+ * whole book (before any state changes): a caller may then apply the same book to OFI unchecked.
+ */
 export function updateObi(
   state: ObiState, tsMs: number, bidPx: Float64Array, bidSz: Float64Array, bidLevels: number,
   askPx: Float64Array, askSz: Float64Array, askLevels: number,
 ): void {
   checkTime(tsMs, state.lastTsMs);
-  checkBookSide('bid', bidPx, bidSz, bidLevels);
-  checkBookSide('ask', askPx, askSz, askLevels);
-  state.lastTsMs = tsMs;
-  state.books += 1;
+  checkBookLevels('bid', bidPx, bidSz, bidLevels);
+  checkBookLevels('ask', askPx, askSz, askLevels);
   const k = state.levels;
-  let bidTop = 0;
-  let askTop = 0;
-  for (let i = 0; i < bidLevels && i < k; i++) bidTop += bidSz[i];
-  for (let i = 0; i < askLevels && i < k; i++) askTop += askSz[i];
-  state.obiTopK = ratio(bidTop, askTop);
-  if (bidLevels === 0 || askLevels === 0) {
-    // No mid, so no band: undefined rather than a one-sided 1 or -1.
-    state.mid = NaN;
-    state.obiBand = NaN;
-    return;
-  }
-  const mid = (bidPx[0] + askPx[0]) / 2;
+  // No mid without both sides, so no band: undefined rather than a one-sided 1 or -1.
+  const mid = bidLevels > 0 && askLevels > 0 ? (bidPx[0] + askPx[0]) / 2 : NaN;
+  // Every level inside the band counts, whatever its position in the arrays (NaN: none do).
   const bidFloor = mid * (1 - state.bandFraction);
   const askCeiling = mid * (1 + state.bandFraction);
+  // One pass per side checks each level and sums both the top k and the band.
+  let bidTop = 0;
   let bidBand = 0;
+  for (let i = 0; i < bidLevels; i++) {
+    const p = bidPx[i];
+    const q = bidSz[i];
+    if (!(p > 0 && p < Infinity && q >= 0 && q < Infinity)) rejectBookLevel('bid', i, p, q);
+    if (i < k) bidTop += q;
+    if (p >= bidFloor) bidBand += q;
+  }
+  let askTop = 0;
   let askBand = 0;
-  // Every level inside the band counts, whatever its position in the arrays.
-  for (let i = 0; i < bidLevels; i++) if (bidPx[i] >= bidFloor) bidBand += bidSz[i];
-  for (let i = 0; i < askLevels; i++) if (askPx[i] <= askCeiling) askBand += askSz[i];
+  for (let i = 0; i < askLevels; i++) {
+    const p = askPx[i];
+    const q = askSz[i];
+    if (!(p > 0 && p < Infinity && q >= 0 && q < Infinity)) rejectBookLevel('ask', i, p, q);
+    if (i < k) askTop += q;
+    if (p <= askCeiling) askBand += q;
+  }
+  state.lastTsMs = tsMs;
+  state.books += 1;
+  state.obiTopK = ratio(bidTop, askTop);
   state.mid = mid;
-  state.obiBand = ratio(bidBand, askBand);
+  state.obiBand = Number.isNaN(mid) ? NaN : ratio(bidBand, askBand);
 }
 
 export function isObiReady(state: ObiState): boolean {

@@ -124,21 +124,31 @@ function accumulate(
   state: OfiState, bidPx: Float64Array, bidSz: Float64Array, bidLevels: number,
   askPx: Float64Array, askSz: Float64Array, askLevels: number,
 ): void {
+  const { prevBidPx, prevBidSz, prevAskPx, prevAskSz, open } = state;
+  const valid = state.previousValid;
   for (let k = 0; k < state.levels; k++) {
-    const bp = k < bidLevels ? bidPx[k] : -Infinity;
-    const bq = k < bidLevels ? bidSz[k] : 0;
-    const ap = k < askLevels ? askPx[k] : Infinity;
-    const aq = k < askLevels ? askSz[k] : 0;
-    if (state.previousValid) {
-      const pbp = state.prevBidPx[k];
-      const pap = state.prevAskPx[k];
-      state.open[k] += (bp >= pbp ? bq : 0) - (bp <= pbp ? state.prevBidSz[k] : 0) -
-        (ap <= pap ? aq : 0) + (ap >= pap ? state.prevAskSz[k] : 0);
+    let bp = -Infinity;
+    let bq = 0;
+    let ap = Infinity;
+    let aq = 0;
+    if (k < bidLevels) {
+      bp = bidPx[k];
+      bq = bidSz[k];
     }
-    state.prevBidPx[k] = bp;
-    state.prevBidSz[k] = bq;
-    state.prevAskPx[k] = ap;
-    state.prevAskSz[k] = aq;
+    if (k < askLevels) {
+      ap = askPx[k];
+      aq = askSz[k];
+    }
+    if (valid) {
+      const pbp = prevBidPx[k];
+      const pap = prevAskPx[k];
+      open[k] += (bp >= pbp ? bq : 0) - (bp <= pbp ? prevBidSz[k] : 0) -
+        (ap <= pap ? aq : 0) + (ap >= pap ? prevAskSz[k] : 0);
+    }
+    prevBidPx[k] = bp;
+    prevBidSz[k] = bq;
+    prevAskPx[k] = ap;
+    prevAskSz[k] = aq;
   }
   state.previousValid = true;
 }
@@ -151,6 +161,14 @@ export function updateOfi(
   checkTime(tsMs, state.lastTsMs);
   checkBookSide('bid', bidPx, bidSz, bidLevels);
   checkBookSide('ask', askPx, askSz, askLevels);
+  return applyOfi(state, tsMs, bidPx, bidSz, bidLevels, askPx, askSz, askLevels);
+}
+
+/** The update without its input checks, for a caller that checked the book already. */
+export function applyOfi(
+  state: OfiState, tsMs: number, bidPx: Float64Array, bidSz: Float64Array, bidLevels: number,
+  askPx: Float64Array, askSz: Float64Array, askLevels: number,
+): boolean {
   state.lastTsMs = tsMs;
   let closed = false;
   if (state.intervalEndMs === -Infinity) {

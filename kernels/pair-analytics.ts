@@ -18,7 +18,7 @@ import {
 } from './kyle.js';
 import { createObiState, resetObi, updateObi, type ObiState } from './obi.js';
 import {
-  advanceOfi, createOfiState, gapOfi, resetOfi, updateOfi, type OfiState,
+  advanceOfi, applyOfi, createOfiState, gapOfi, resetOfi, type OfiState,
 } from './ofi.js';
 import {
   defaultPairAnalyticsOptions, kernelOptionsOf, type PairAnalyticsOptions,
@@ -29,8 +29,8 @@ import {
   createVpinLevelState, resetVpinLevel, updateVpinLevel, type VpinLevelState,
 } from './vpin-level.js';
 import {
-  advanceVpin, applyVpin, createVpinState, gapVpin, resetVpin, setVpinBucketVolume,
-  type VpinState,
+  advanceVpin, applyVpinAggressor, applyVpinBvc, createVpinState, gapVpin, resetVpin,
+  setVpinBucketVolume, type VpinState,
 } from './vpin.js';
 import {
   advanceWhale, applyWhale, createWhaleState, gapWhale, resetWhale, WHALE_CLOSED,
@@ -151,10 +151,10 @@ export function setPairVpinBucketVolume(state: PairAnalytics, bucketVolume: numb
 }
 
 /** Rates the VPIN values of the buckets just completed; VPIN_BUCKET when any completed. */
-function rateNewVpins(vpin: VpinState, level: VpinLevelState, closed: number): number {
+function rateNewVpins(vpin: VpinState, level: VpinLevelState): number {
   const b = vpin.buckets;
   for (let k = 0; k < b.newCount; k++) updateVpinLevel(level, b.newValues[k]);
-  return closed > 0 ? VPIN_BUCKET : 0;
+  return VPIN_BUCKET;
 }
 
 /** Folds the 5m bars closed since the last call into the regime, oldest first. */
@@ -175,7 +175,9 @@ function feedRegime(state: PairAnalytics): void {
 function advanceAll(state: PairAnalytics, tsMs: number): number {
   let bits = advanceBars(state.bars, tsMs);
   advanceCvd(state.cvd, tsMs);
-  bits |= rateNewVpins(state.vpinBvc, state.vpinBvcLevel, advanceVpin(state.vpinBvc, tsMs));
+  if (advanceVpin(state.vpinBvc, tsMs) > 0) {
+    bits |= rateNewVpins(state.vpinBvc, state.vpinBvcLevel);
+  }
   if ((advanceWhale(state.whale, tsMs) & WHALE_CLOSED) !== 0) bits |= WHALE_PRINT;
   if (advanceAbsorption(state.absorption, tsMs)) bits |= ABSORPTION_EVENT;
   if (advanceKyle(state.kyle, tsMs)) bits |= KYLE_INTERVAL;
@@ -196,24 +198,29 @@ export function onTime(state: PairAnalytics, tsMs: number): number {
   return bits;
 }
 
-/** One trade print: side +1 buy aggressor, -1 sell aggressor. Returns the event bitmask. */
+/**
+ * One trade print: side +1 buy aggressor, -1 sell aggressor. Returns the event bitmask.
+ * Shaped for speed: every kernel's per-trade function is small enough for the optimizer to
+ * inline here (a call that is not inlined boxes its number arguments: an allocation each),
+ * and everything that happens on a boundary (a bucket or bar closing) sits behind one test.
+ */
 export function onTrade(
   state: PairAnalytics, tsMs: number, price: number, size: number, side: number,
 ): number {
   // Checked once here, before any kernel changes, so the kernels' unchecked apply is safe.
   checkTrade(tsMs, price, size, side, state.lastTradeTsMs);
-  let bits = 0;
   applyCvd(state.cvd, tsMs, price, size, side);
-  let closed = applyVpin(state.vpin, tsMs, price, size, side);
-  bits |= rateNewVpins(state.vpin, state.vpinLevel, closed);
-  closed = applyVpin(state.vpinBvc, tsMs, price, size, side);
-  bits |= rateNewVpins(state.vpinBvc, state.vpinBvcLevel, closed);
+  let bits = 0;
+  if (applyVpinAggressor(state.vpin, tsMs, size, side) > 0) {
+    bits = rateNewVpins(state.vpin, state.vpinLevel);
+  }
+  if (applyVpinBvc(state.vpinBvc, tsMs, price, size) > 0) {
+    bits |= rateNewVpins(state.vpinBvc, state.vpinBvcLevel);
+  }
   const closedBars = applyBars(state.bars, tsMs, price, size, side);
-  bits |= closedBars;
-  if ((closedBars & BAR_5M_CLOSED) !== 0) feedRegime(state);
+  if (closedBars !== 0) bits |= barsClosed(state, closedBars);
   const whale = applyWhale(state.whale, tsMs, price, size, side);
-  if ((whale & WHALE_CLOSED) !== 0) bits |= WHALE_PRINT;
-  if ((whale & WHALE_CROSSED) !== 0) bits |= WHALE_PRINT_CROSSED;
+  if (whale !== 0) bits |= whaleBits(whale);
   if (applyAbsorption(state.absorption, tsMs, price, size, side)) bits |= ABSORPTION_EVENT;
   if (applyKyle(state.kyle, tsMs, price, size, side)) bits |= KYLE_INTERVAL;
   state.lastTradeTsMs = tsMs;
@@ -221,13 +228,25 @@ export function onTrade(
   return bits;
 }
 
+function barsClosed(state: PairAnalytics, closedBars: number): number {
+  if ((closedBars & BAR_5M_CLOSED) !== 0) feedRegime(state);
+  return closedBars;
+}
+
+function whaleBits(whale: number): number {
+  return ((whale & WHALE_CLOSED) !== 0 ? WHALE_PRINT : 0) |
+    ((whale & WHALE_CROSSED) !== 0 ? WHALE_PRINT_CROSSED : 0);
+}
+
 /** One book of the top levels, best first on each side (sizes in base units). */
 export function onBook(
   state: PairAnalytics, tsMs: number, bidPx: Float64Array, bidSz: Float64Array,
   bidLevels: number, askPx: Float64Array, askSz: Float64Array, askLevels: number,
 ): number {
+  // OBI's update validates the whole book before changing anything (its clock follows the
+  // books, also across a gap), so OFI takes the same book unchecked: one validation pass.
   updateObi(state.obi, tsMs, bidPx, bidSz, bidLevels, askPx, askSz, askLevels);
-  const closed = updateOfi(state.ofi, tsMs, bidPx, bidSz, bidLevels, askPx, askSz, askLevels);
+  const closed = applyOfi(state.ofi, tsMs, bidPx, bidSz, bidLevels, askPx, askSz, askLevels);
   state.lastBookTsMs = tsMs;
   return closed ? OFI_INTERVAL : 0;
 }

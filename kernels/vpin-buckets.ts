@@ -56,11 +56,11 @@ export function resetVpinBuckets(b: VpinBuckets): void {
 /** VPIN over the ring, oldest bucket first: sum |B - S| / (n V). */
 function computeVpin(b: VpinBuckets): number {
   const n = b.windowBuckets;
+  const { bucketBuy, bucketSell } = b;
   let sum = 0;
-  for (let k = 0; k < n; k++) {
-    const at = (b.head + k) % n;
-    sum += Math.abs(b.bucketBuy[at] - b.bucketSell[at]);
-  }
+  // Oldest first, as two runs of the ring (no modulo per bucket).
+  for (let at = b.head; at < n; at++) sum += Math.abs(bucketBuy[at] - bucketSell[at]);
+  for (let at = 0; at < b.head; at++) sum += Math.abs(bucketBuy[at] - bucketSell[at]);
   return sum / (n * b.bucketVolume);
 }
 
@@ -90,6 +90,20 @@ export function fillVpinBuckets(
   b: VpinBuckets, volume: number, buyFraction: number, tsMs: number,
 ): number {
   b.newCount = 0;
+  // Most fills stay inside the open bucket: this short path is what the trade path inlines.
+  if (volume < b.bucketVolume - b.curFilled) {
+    b.curBuy += volume * buyFraction;
+    b.curSell += volume * (1 - buyFraction);
+    b.curFilled += volume;
+    return 0;
+  }
+  return spillVpinBuckets(b, volume, buyFraction, tsMs);
+}
+
+/** A fill that completes at least one bucket (or V unknown: nothing completes). */
+function spillVpinBuckets(
+  b: VpinBuckets, volume: number, buyFraction: number, tsMs: number,
+): number {
   const v = b.bucketVolume;
   if (v === 0) return 0;
   const sellFraction = 1 - buyFraction;

@@ -165,26 +165,44 @@ export function updateVpin(
   state: VpinState, tsMs: number, price: number, size: number, side: number,
 ): number {
   checkTrade(tsMs, price, size, side, state.lastTsMs);
+  state.lastTsMs = tsMs;
   return applyVpin(state, tsMs, price, size, side);
 }
 
-/** The update without its input check, for a caller that checked the trade already. */
+/**
+ * The update without its input check, for a caller that checked the trade already and keeps
+ * the time order itself (lastTsMs, which only the checked update reads, is not kept here).
+ */
 export function applyVpin(
   state: VpinState, tsMs: number, price: number, size: number, side: number,
 ): number {
-  state.lastTsMs = tsMs;
-  if (state.mode === 'aggressor') {
-    return fillVpinBuckets(state.buckets, size, side > 0 ? 1 : 0, tsMs);
-  }
-  let closed = 0;
+  return state.mode === 'aggressor' ? applyVpinAggressor(state, tsMs, size, side)
+    : applyVpinBvc(state, tsMs, price, size);
+}
+
+/** applyVpin of an aggressor-mode state (a caller that knows the mode skips the dispatch). */
+export function applyVpinAggressor(
+  state: VpinState, tsMs: number, size: number, side: number,
+): number {
+  return fillVpinBuckets(state.buckets, size, side > 0 ? 1 : 0, tsMs);
+}
+
+/** applyVpin of a BVC-mode state: the trade joins the open time bar, closing the last one. */
+export function applyVpinBvc(
+  state: VpinState, tsMs: number, price: number, size: number,
+): number {
   state.buckets.newCount = 0;
-  if (tsMs >= state.barEndMs) {
-    if (state.barVolume > 0) closed = closeBar(state);
-    state.barEndMs = (Math.floor(tsMs / state.bvcBarMs) + 1) * state.bvcBarMs;
-  }
+  const closed = tsMs >= state.barEndMs ? rollBar(state, tsMs) : 0;
   state.barVolume += size;
   state.barClose = price;
   state.barLastTsMs = tsMs;
+  return closed;
+}
+
+/** Closes the open BVC bar (if it has volume) and opens the one holding `tsMs`. */
+function rollBar(state: VpinState, tsMs: number): number {
+  const closed = state.barVolume > 0 ? closeBar(state) : 0;
+  state.barEndMs = (Math.floor(tsMs / state.bvcBarMs) + 1) * state.bvcBarMs;
   return closed;
 }
 

@@ -80,8 +80,8 @@ export function createWhaleState(options: WhaleOptions = defaultWhaleOptions): W
   const state: WhaleState = {
     quantile: options.quantile, minSamples: options.minSamples,
     fallbackUsd: options.fallbackUsd, floorUsd: options.floorUsd, listSize: l,
-    // 24 slots over the window, $1 .. $10^10 in 20 bins per decade (12 % wide).
-    notionals: createRollingHistogram(Math.ceil(options.windowMs / 24), 24, 1, 10, 20),
+    // 24 slots over the window, $1 .. $2^34 (1.7e10) in 8 bins per octave (<= 12.5 % wide).
+    notionals: createRollingHistogram(Math.ceil(options.windowMs / 24), 24, 0, 34, 8),
     thresholdUsd: 0, sinceRecompute: 0, lastTsMs: -Infinity, pendingTsMs: NaN,
     pendingSide: 0, pendingSize: 0, pendingNotional: 0, pendingCrossed: false,
     mergedPrints: 0,
@@ -129,7 +129,7 @@ function recomputeThreshold(state: WhaleState): void {
     : Math.max(state.fallbackUsd, state.floorUsd);
 }
 
-/** Closes the open merged print; returns true when it was a whale. */
+/** Closes the open merged print (the caller clears or replaces it); true when a whale. */
 function finalize(state: WhaleState): boolean {
   const notional = state.pendingNotional;
   const isWhale = notional >= state.thresholdUsd;
@@ -145,7 +145,6 @@ function finalize(state: WhaleState): boolean {
   }
   pushRollingHistogram(state.notionals, state.pendingTsMs, notional);
   state.mergedPrints += 1;
-  clearPending(state);
   if (++state.sinceRecompute >= RECOMPUTE_EVERY) recomputeThreshold(state);
   return isWhale;
 }
@@ -153,7 +152,9 @@ function finalize(state: WhaleState): boolean {
 /** Closes the open merged print once time has moved past its millisecond. */
 export function advanceWhale(state: WhaleState, tsMs: number): number {
   if (!(tsMs > state.pendingTsMs)) return 0;
-  return finalize(state) ? WHALE_CLOSED : 0;
+  const isWhale = finalize(state);
+  clearPending(state);
+  return isWhale ? WHALE_CLOSED : 0;
 }
 
 /** One trade; returns WHALE_CLOSED and/or WHALE_CROSSED bits. */
@@ -161,24 +162,29 @@ export function updateWhale(
   state: WhaleState, tsMs: number, price: number, size: number, side: number,
 ): number {
   checkTrade(tsMs, price, size, side, state.lastTsMs);
+  state.lastTsMs = tsMs;
   return applyWhale(state, tsMs, price, size, side);
 }
 
-/** The update without its input check, for a caller that checked the trade already. */
+/**
+ * The update without its input check, for a caller that checked the trade already and keeps
+ * the time order itself (lastTsMs, which only the checked update reads, is not kept here).
+ */
 export function applyWhale(
   state: WhaleState, tsMs: number, price: number, size: number, side: number,
 ): number {
-  state.lastTsMs = tsMs;
   let bits = 0;
   if (state.pendingTsMs === tsMs && state.pendingSide === side) {
     state.pendingSize += size;
     state.pendingNotional += price * size;
   } else {
-    if (!Number.isNaN(state.pendingTsMs) && finalize(state)) bits |= WHALE_CLOSED;
+    // finalize takes only the state: no number is boxed for the call when it is not inlined.
+    if (!Number.isNaN(state.pendingTsMs) && finalize(state)) bits = WHALE_CLOSED;
     state.pendingTsMs = tsMs;
     state.pendingSide = side;
     state.pendingSize = size;
     state.pendingNotional = price * size;
+    state.pendingCrossed = false;
   }
   if (!state.pendingCrossed && state.pendingNotional >= state.thresholdUsd) {
     state.pendingCrossed = true;

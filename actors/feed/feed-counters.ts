@@ -10,6 +10,8 @@ const KINDS_MAX = 32;
 
 export class FeedCounters {
   private events = 0;
+  /** Trades handed as fields: counted apart so the fast path skips the keyed record. */
+  private trades = 0;
   private readonly byType: Record<string, number> = {};
   private readonly dropped: Record<string, number> = {};
   private readonly loggedAtMs = new Map<string, number>();
@@ -25,6 +27,12 @@ export class FeedCounters {
     this.lastEventMs = event.tsMs;
   }
 
+  /** count() for a trade handed as fields (see TradeFields). */
+  countTrade(tsMs: number): void {
+    this.trades++;
+    this.lastEventMs = tsMs;
+  }
+
   /** Counts a dropped input and logs it at most once per kind per minute (service clock). */
   drop(kind: string, detail: Record<string, unknown> = {}): void {
     const key = kind in this.dropped || Object.keys(this.dropped).length < KINDS_MAX ? kind :
@@ -38,8 +46,10 @@ export class FeedCounters {
   }
 
   snapshot(): FeedStats {
+    const eventsByType = { ...this.byType };
+    if (this.trades > 0) eventsByType.trade = (eventsByType.trade ?? 0) + this.trades;
     return {
-      events: this.events, eventsByType: { ...this.byType }, dropped: { ...this.dropped },
+      events: this.events + this.trades, eventsByType, dropped: { ...this.dropped },
       reconnects: this.reconnects, connected: this.connected, lastEventMs: this.lastEventMs,
     };
   }

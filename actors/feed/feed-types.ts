@@ -20,9 +20,41 @@ export interface FeedStats {
 
 export type EventSink = (event: MarketEvent) => void;
 
+/**
+ * A trade's fields in a struct the feed reuses for every trade: valid only during the call that
+ * hands it over, so a trade costs no object. `tradeId` is the id when it is a canonical integer
+ * below 2^53 (the venue's tids), with `tradeIdText` null; otherwise `tradeId` is NaN and the
+ * text is in `tradeIdText`.
+ */
+export interface TradeFields {
+  tsMs: number;
+  price: number;
+  size: number;
+  side: 1 | -1;
+  tradeId: number;
+  tradeIdText: string | null;
+  buyer: string | null;
+  seller: string | null;
+}
+
+/** One pair's inbox as a feed sees it: trades as fields (the fast path), anything else whole. */
+export interface PairLane {
+  trade(t: TradeFields): void;
+  event(event: MarketEvent): void;
+}
+
+/**
+ * A shard as a feed's sink: the lane of each tracked symbol, which a feed resolves once per
+ * symbol and keeps until its next setSymbols (null: the shard does not hold the symbol).
+ */
+export interface IngestSink {
+  lane(symbol: string): PairLane | null;
+}
+
 /** The feed of one shard's pairs: trade, book, ctx and gap events for its symbols only. */
 export interface PairFeed {
-  start(sink: EventSink): void;
+  /** A function sink gets every event as an object; an IngestSink gets them per pair lane. */
+  start(sink: EventSink | IngestSink): void;
   /** The tracked set of this shard changed: follow it without a restart. */
   setSymbols(symbols: readonly string[]): void;
   stop(): Promise<void>;

@@ -34,7 +34,7 @@ export default class PairActor {
   drain(): number {
     if (this.state !== 'running') return 0;
     try {
-      return this.mailbox.drain((event) => this.engine.onEvent(event));
+      return this.engine.drain(this.mailbox);
     } catch (error) {
       this.state = 'faulted';
       throw error;

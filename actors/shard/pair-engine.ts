@@ -1,17 +1,22 @@
 // The per-pair engine behind a pair actor: folds market events into the kernels synchronously,
 // remembers what must leave the shard (whale addresses, closed bars), and builds its views.
-import {
-  BAR_15M_CLOSED, BAR_1H_CLOSED, BAR_5M_CLOSED, WHALE_PRINT, createPairAnalytics,
-  gapPairAnalytics, onBook, onFunding, onMark, onTime, onTrade, setPairVpinBucketVolume,
-  type PairAnalytics,
-} from '../../kernels/pair-analytics.js';
+import * as kernels from '../../kernels/pair-analytics.js';
+import type { PairAnalytics } from '../../kernels/pair-analytics.js';
 import { createPairSnapshot, snapshotPairAnalytics, type PairAnalyticsSnapshot }
   from '../../kernels/pair-snapshot.js';
 import type {
-  AssetCtxEvent, BookEvent, MarketEvent, PairOutbound, PairViews, TradeEvent, WhalePrint,
+  AssetCtxEvent, BookEvent, MarketEvent, PairOutbound, PairViews, WhalePrint,
 } from '../messages.js';
+import type { Mailbox, MailboxReader } from './mailbox.js';
 import { encodePairViews, pairSummary, type Freshness } from './pair-views.js';
 import { PairSignals } from './pair-signals.js';
+
+// Hot imports are bound to module-local names once: shard workers load TypeScript through tsx's
+// CommonJS transform, where every use of an imported binding is a getter call.
+const {
+  BAR_15M_CLOSED, BAR_1H_CLOSED, BAR_5M_CLOSED, WHALE_PRINT, createPairAnalytics,
+  gapPairAnalytics, onBook, onFunding, onMark, onTime, onTrade, setPairVpinBucketVolume,
+} = kernels;
 
 const barsClosedMask = BAR_5M_CLOSED | BAR_15M_CLOSED | BAR_1H_CLOSED;
 
@@ -30,6 +35,8 @@ export interface PairPublish {
 
 export interface PairEngine {
   onEvent(event: MarketEvent): void;
+  /** Applies every event queued in `mailbox` (what the pair actor does per batch). */
+  drain(mailbox: Mailbox): number;
   /** Views when anything changed since the last call (or staleness changed), else null. */
   publish(nowMs: number): PairPublish | null;
 }
@@ -45,7 +52,7 @@ export function createPairEngine(symbol: string, options: PairEngineOptions): Pa
   return new KernelPairEngine(symbol, options);
 }
 
-class KernelPairEngine implements PairEngine {
+class KernelPairEngine implements PairEngine, MailboxReader {
   private readonly state: PairAnalytics = createPairAnalytics();
   private readonly snapshot: PairAnalyticsSnapshot;
   private readonly bidPx = new Float64Array(bookLevelsMax);
@@ -55,7 +62,11 @@ class KernelPairEngine implements PairEngine {
   private readonly whaleAddresses = new Map<number, string | null>();
   private whalePrints: WhalePrint[] = [];
   private outbound: PairOutbound[] = [];
-  private lastTrade: TradeEvent | null = null;
+  // The previous trade's taker side and parties: a whale print is attributed to them.
+  private hasLastTrade = false;
+  private lastSide: 1 | -1 = 1;
+  private lastBuyer: string | null = null;
+  private lastSeller: string | null = null;
   private bucketVolumeSet = false;
   private version = 0;
   private dirty = false;
@@ -73,36 +84,60 @@ class KernelPairEngine implements PairEngine {
   }
 
   onEvent(event: MarketEvent): void {
+    this.event(event);
+    this.lastEventWallMs = this.wallNowMs();
+  }
+
+  drain(mailbox: Mailbox): number {
+    const count = mailbox.drain(this);
+    // One wall-clock read per batch: staleness counts in cadences, a batch takes microseconds.
+    if (count > 0) this.lastEventWallMs = this.wallNowMs();
+    return count;
+  }
+
+  /** MailboxReader: one event that is not a trade handed as fields. */
+  event(event: MarketEvent): void {
     switch (event.type) {
-      case 'trade': this.onTrade(event); break;
+      case 'trade':
+        this.trade(event.tsMs, event.price, event.size, event.side, event.buyer, event.seller);
+        return;
       case 'book': this.onBook(event); break;
       case 'ctx': this.onCtx(event); break;
       case 'gap':
         gapPairAnalytics(this.state);
         this.signals.reset();
         this.gapped = true;
-        this.lastTrade = null;
-        break;
+        this.hasLastTrade = false;
+        this.dirty = true;
+        return;
       default: return;
     }
     this.dirty = true;
-    this.lastEventWallMs = this.wallNowMs();
-    if (event.type !== 'gap') {
-      this.gapped = false;
-      this.updatedAtMs = Math.max(this.updatedAtMs, event.tsMs);
-    }
+    this.gapped = false;
+    if (event.tsMs > this.updatedAtMs) this.updatedAtMs = event.tsMs;
   }
 
-  private onTrade(trade: TradeEvent): void {
-    const prior = this.lastTrade;
+  /** MailboxReader: one trade, straight into the kernels. */
+  trade(tsMs: number, price: number, size: number, side: 1 | -1, buyer: string | null,
+    seller: string | null): void {
     // Trades and books arrive on separate channels: a trade stamped just before the newest book
     // (which already moved market time on) is folded in at that time rather than refused.
-    const tsMs = Math.max(trade.tsMs, this.state.lastTradeTsMs);
-    const bits = onTrade(this.state, tsMs, trade.price, trade.size, trade.side);
-    // A whale print closes when the next print starts: its taker is the previous trade's.
-    if ((bits & WHALE_PRINT) !== 0 && prior) this.recordWhale(prior);
-    if ((bits & barsClosedMask) !== 0) this.barsClosed(bits);
-    this.lastTrade = trade;
+    const bits = onTrade(this.state, Math.max(tsMs, this.state.lastTradeTsMs), price, size,
+      side);
+    if (bits !== 0) {
+      // A whale print closes when the next print starts: its taker is the previous trade's.
+      if ((bits & WHALE_PRINT) !== 0 && this.hasLastTrade) {
+        this.recordWhale(this.lastSide, this.lastBuyer, this.lastSeller);
+      }
+      if ((bits & barsClosedMask) !== 0) this.barsClosed(bits);
+    }
+    this.hasLastTrade = true;
+    this.lastSide = side;
+    this.lastBuyer = buyer;
+    this.lastSeller = seller;
+    this.dirty = true;
+    this.gapped = false;
+    if (tsMs > this.updatedAtMs) this.updatedAtMs = tsMs;
   }
 
   private onBook(book: BookEvent): void {
@@ -110,7 +145,9 @@ class KernelPairEngine implements PairEngine {
     const askLevels = copyLevels(book.asks, this.askPx, this.askSz);
     if (book.tsMs > this.state.lastTradeTsMs) {
       const bits = onTime(this.state, book.tsMs);
-      if ((bits & WHALE_PRINT) !== 0 && this.lastTrade) this.recordWhale(this.lastTrade);
+      if ((bits & WHALE_PRINT) !== 0 && this.hasLastTrade) {
+        this.recordWhale(this.lastSide, this.lastBuyer, this.lastSeller);
+      }
       if ((bits & barsClosedMask) !== 0) this.barsClosed(bits);
     }
     onBook(this.state, book.tsMs, this.bidPx, this.bidSz, bidLevels, this.askPx, this.askSz,
@@ -127,11 +164,11 @@ class KernelPairEngine implements PairEngine {
     }
   }
 
-  private recordWhale(trade: TradeEvent): void {
+  private recordWhale(side: 1 | -1, buyer: string | null, seller: string | null): void {
     snapshotPairAnalytics(this.state, this.snapshot);
     const whales = this.snapshot.whales;
     if (whales.count === 0) return;
-    const taker = trade.side > 0 ? trade.buyer : trade.seller;
+    const taker = side > 0 ? buyer : seller;
     this.whaleAddresses.set(whales.tsMs[0], taker);
     if (this.whaleAddresses.size > whaleAddressesMax) {
       this.whaleAddresses.delete(this.whaleAddresses.keys().next().value!);
@@ -139,7 +176,7 @@ class KernelPairEngine implements PairEngine {
     this.whalePrints.push({
       symbol: this.symbol, tsMs: whales.tsMs[0], price: whales.price[0],
       notional: whales.notional[0], side: whales.side[0] > 0 ? 1 : -1,
-      buyer: trade.buyer, seller: trade.seller,
+      buyer, seller,
     });
   }
 

@@ -1,11 +1,12 @@
 // The shard actor: runs in its own worker thread (comedy "threaded" mode), owns the feed of its
-// pairs, routes each event to the pair's mailbox, drains mailboxes once per event-loop turn and
-// publishes the changed pairs' views to the supervisor once per cadence.
+// pairs, hands the feed each pair's mailbox as its lane, drains mailboxes once per event-loop
+// turn and publishes the changed pairs' views to the supervisor once per cadence.
 import { createLogger, type Logger } from '../logger.js';
 import { systemClock } from '../clock.js';
-import type { MarketEvent, PairOutbound, PairViews, WhalePrint } from '../messages.js';
+import type { PairOutbound, PairViews, WhalePrint } from '../messages.js';
 import { pairActorName, pairTopics, supervisorTopics } from '../topics.js';
 import { createPairFeed, type PairFeed } from '../feed/pair-feed.js';
+import type { IngestSink } from '../feed/feed-types.js';
 import { attachBudget } from '../feed/budget.js';
 import { Mailbox } from './mailbox.js';
 import type { PairPublish } from './pair-engine.js';
@@ -38,8 +39,12 @@ export default class ShardActor {
   private drainScheduled = false;
   private publishTimer: NodeJS.Timeout | null = null;
   private feedStarted = false;
-  private events = 0;
-  private unknownSymbolEvents = 0;
+  /** Events routed to pairs since removed (the live pairs' counts are in their mailboxes). */
+  private retiredEvents = 0;
+  /** The feed's sink: a symbol's lane is its pair's mailbox, resolved once by the feed. */
+  private readonly sink: IngestSink = {
+    lane: (symbol) => this.pairs.get(symbol)?.mailbox ?? null,
+  };
 
   async initialize(self: SelfActor): Promise<void> {
     this.self = self;
@@ -61,7 +66,9 @@ export default class ShardActor {
 
   /** Heartbeat: proves the worker's event loop turns, and reports counters. */
   ping(seq: number): { seq: number; pairs: number; events: number; dropped: number } {
-    return { seq, pairs: this.pairs.size, events: this.events, dropped: this.droppedEvents() };
+    let events = this.retiredEvents;
+    for (const slot of this.pairs.values()) events += slot.mailbox.pushed;
+    return { seq, pairs: this.pairs.size, events, dropped: this.droppedEvents() };
   }
 
   /** The tracked set of this shard changed: create and destroy pair actors, resubscribe. */
@@ -80,7 +87,7 @@ export default class ShardActor {
     if (!this.feed || this.feedStarted) return;
     this.feedStarted = true;
     this.feed.setSymbols([...this.pairs.keys()]);
-    this.feed.start((event) => this.route(event));
+    this.feed.start(this.sink);
   }
 
   /** Test hook: crash this worker on purpose, by throwing or by exiting. */
@@ -107,6 +114,7 @@ export default class ShardActor {
 
   private async addPair(symbol: string): Promise<void> {
     const mailbox = new Mailbox(this.params.mailboxCapacity);
+    mailbox.onWake = () => this.wake(symbol);
     const ref = await this.self.createChild(PairActor, {
       mode: 'in-memory',
       name: pairActorName(symbol),
@@ -122,18 +130,13 @@ export default class ShardActor {
     if (!slot) return;
     this.pairs.delete(symbol);
     this.pending.delete(symbol);
+    this.retiredEvents += slot.mailbox.pushed;
+    slot.mailbox.onWake = null;
     await slot.ref.destroy();
   }
 
-  private route(event: MarketEvent): void {
-    const symbol = 'symbol' in event ? event.symbol : null;
-    const slot = symbol === null ? undefined : this.pairs.get(symbol);
-    if (!slot || symbol === null) {
-      this.unknownSymbolEvents++;
-      return;
-    }
-    this.events++;
-    slot.mailbox.push(event);
+  /** A pair's mailbox received its first event since it was drained: drain it this turn. */
+  private wake(symbol: string): void {
     this.pending.add(symbol);
     if (!this.drainScheduled) {
       this.drainScheduled = true;
@@ -154,7 +157,9 @@ export default class ShardActor {
   /** A pair that hit corrupt state is recreated through the same path as at start. */
   private fault(symbol: string, error: Error): void {
     this.log.error('pair faulted; recreating it', { symbol, error: error.message });
-    void this.removePair(symbol).then(() => this.addPair(symbol));
+    // The feed resolved the old mailbox as the symbol's lane: it resolves the new one.
+    void this.removePair(symbol).then(() => this.addPair(symbol))
+      .then(() => this.feed?.setSymbols([...this.pairs.keys()]));
   }
 
   private async publish(): Promise<void> {

@@ -3,8 +3,8 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import {
-  createBarColumns, createBarsState, createKernelBar, lastClosedBar, openBar, readClosedBars,
-  updateBars,
+  advanceBars, createBarColumns, createBarsState, createKernelBar, lastClosedBar, openBar,
+  readClosedBars, updateBars,
 } from '../../kernels/bars.js';
 import { createKyleState, snapshotKyle, updateKyle } from '../../kernels/kyle.js';
 import { BAR_TIMEFRAME_MS } from '../../kernels/timeframes.js';
@@ -84,6 +84,23 @@ test('bars hand case: OHLCV, notional by side, CVD at close, flat bar for an emp
   assert.equal([cols.buyNotional[0], cols.sellNotional[0], cols.trades[0]], [19, 24, 3]);
   assert.ok(openBar(s, 2, bar));
   assert.equal([bar.timeframe, bar.trades, bar.close], ['1h', 4, 11]);
+});
+
+test('bars: time passing before the first trade, and the open 15m bar merges the open 5m', () => {
+  const s = createBarsState({ historyDays: 1 });
+  const bar = createKernelBar();
+  assert.is(advanceBars(s, 1000), 0);
+  assert.is(openBar(s, 0, bar), false);
+  updateBars(s, 2000, 10, 1, 1);
+  updateBars(s, 300_000, 12, 1, -1);
+  updateBars(s, 300_001, 8, 2, 1);
+  assert.ok(openBar(s, 0, bar) && bar.trades === 2);
+  assert.ok(openBar(s, 1, bar));
+  assert.equal([bar.openMs, bar.open, bar.high, bar.low, bar.close, bar.volume, bar.trades,
+    bar.buyNotional, bar.sellNotional, bar.cvdClose], [0, 10, 12, 8, 8, 4, 3, 26, 12, 14]);
+  assert.is(updateBars(s, 900_000, 9, 1, 1), 3, 'the 5m and the 15m bar close together');
+  assert.ok(lastClosedBar(s, 1, bar));
+  assert.equal([bar.open, bar.high, bar.low, bar.close, bar.trades], [10, 12, 8, 8, 3]);
 });
 
 test('bars on random streams (gaps of days) and the real tape match the plain bars', () => {

@@ -114,6 +114,24 @@ test('bad options and events are rejected with the field named', () => {
   assert.throws(() => onMark(s, -1), /markPx/);
   assert.throws(() => onFunding(s, Infinity), /hourlyRate/);
   assert.throws(() => setPairVpinBucketVolume(s, NaN), /bucketVolume/);
+  assert.throws(() => onTrade(s, -Infinity, 100, 1, 1), /tsMs must be a finite/);
+  assert.throws(() => onTrade(s, 1, 100, 1, 0), /trade side must be \+1 or -1 \(was 0\)/);
+});
+
+test('a bad book level throws before OBI or OFI change: the one check covers both', () => {
+  const s = createPairAnalytics();
+  const px = (first: number) => Float64Array.from({ length: 20 }, (_, k) => first + k);
+  const sz = () => new Float64Array(20).fill(1);
+  const bidPx = Float64Array.from({ length: 20 }, (_, k) => 99 - k);
+  onBook(s, 1000, bidPx, sz(), 20, px(101), sz(), 20);
+  const before = JSON.stringify([s.obi, Array.from(s.ofi.prevAskSz), Array.from(s.ofi.open)]);
+  const bad = sz();
+  bad[15] = NaN;
+  assert.throws(() => onBook(s, 2000, bidPx, sz(), 20, px(101), bad, 20),
+    /book ask size \[15\] must be a finite number >= 0 \(was NaN\)/);
+  assert.throws(() => onBook(s, 2000, bidPx, sz(), 20, px(101), sz(), 21), /book ask levels/);
+  assert.is(JSON.stringify([s.obi, Array.from(s.ofi.prevAskSz), Array.from(s.ofi.open)]), before);
+  assert.throws(() => onBook(s, 500, bidPx, sz(), 20, px(101), sz(), 20), /not before/);
 });
 
 test.run();

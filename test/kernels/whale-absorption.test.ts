@@ -58,7 +58,7 @@ test('whales on random streams and the real tape match the plain merge', () => {
 });
 
 test('rolling histogram quantile is within one bin of the exact quantile, and forgets', () => {
-  const h = createRollingHistogram(1000, 10, 1, 10, 20);
+  const h = createRollingHistogram(1000, 10, 0, 34, 8);
   const r = rng(5);
   const values: number[] = [];
   for (let k = 0; k < 5000; k++) {
@@ -76,7 +76,21 @@ test('rolling histogram quantile is within one bin of the exact quantile, and fo
   assert.is(h.count, 5001, 'still inside the 10 slots');
   pushRollingHistogram(h, 15_000, 3);
   assert.is(h.count, 2, 'the slot of t = 5000 expired');
-  assert.ok(Number.isNaN(quantileRollingHistogram(createRollingHistogram(1, 1, 1, 1, 1), 0.5)));
+  assert.ok(Number.isNaN(quantileRollingHistogram(createRollingHistogram(1, 1, 0, 1, 1), 0.5)));
+});
+
+test('rolling histogram bins come from the bits: below min, sub-bins, octaves, the top', () => {
+  const h = createRollingHistogram(1000, 1, 0, 4, 4);
+  // bins: 0 below 1; 1..16 for [1, 16) at 4 per octave (1, 1.25, 1.5, 1.75, 2, 2.5, ...); 17 top
+  const cases: [number, number][] = [[0, 0], [0.99, 0], [1, 1], [1.24, 1], [1.25, 2], [1.99, 4],
+    [2, 5], [3.5, 8], [15.9, 16], [16, 17], [1e300, 17]];
+  for (const [value, bin] of cases) {
+    const before = h.totals[bin];
+    pushRollingHistogram(h, 0, value);
+    assert.is(h.totals[bin], before + 1, `${value} in bin ${bin}`);
+    assert.is(h.edges[bin] <= value, true, `edge of ${value}`);
+  }
+  assert.throws(() => createRollingHistogram(1000, 1, 0, 4, 3), /binsPerOctave/);
 });
 
 test('the whale threshold follows the trailing quantile, never below the floor', () => {

@@ -9,6 +9,7 @@ import type { MarketEvent } from '../../messages.js';
 import { createSharedBudget, type SharedBudget } from '../budget.js';
 import { FeedCounters } from '../feed-counters.js';
 import type { EventSink, FeedStats, PairFeed } from '../feed-types.js';
+import { eventSinkOf } from '../lanes.js';
 import { IngestGuard } from '../ingest-guard.js';
 import { backoffDefaults, createBackoff, type BackoffOptions } from './backoff.js';
 import { Outbox } from './outbox.js';
@@ -153,7 +154,7 @@ export function createLivePairFeed(options: LivePairFeedOptions): PairFeed {
   return {
     start(target) {
       if (sink) throw new Error('feed already started');
-      sink = target;
+      sink = eventSinkOf(target);
       stopping = false;
       guard.setSymbols(wanted);
       connect();

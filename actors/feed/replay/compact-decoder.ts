@@ -2,6 +2,8 @@
 // tables. Returns the event, null for a definition or an unwanted line, or a message that
 // names the field, what was expected and what was found.
 import type { AssetCtxEvent, BookEvent, TradeEvent } from '../../messages.js';
+import type { TradeFields } from '../feed-types.js';
+import { tradeEventOf } from '../lanes.js';
 import * as bytes from './byte-scan.js';
 import { decodeBook, decodeCtx } from './compact-book-ctx.js';
 import { COMPACT_ADDRESSES_MAX, COMPACT_SYMBOLS_MAX } from './compact-format.js';
@@ -10,7 +12,7 @@ import * as fields from './compact-fields.js';
 // Hot imports are bound to module-local names once: shard workers load TypeScript through tsx's
 // CommonJS transform, where every use of an imported binding is a getter call (2-3x the cost).
 const { scan } = bytes;
-const { field, fieldWas, indexField, numberField, textField } = fields;
+const { field, fieldWas, indexField, numberField, textField, tradeIdField } = fields;
 const was = fields.fieldError;
 const COMMA = 44;
 
@@ -22,7 +24,20 @@ const C = 67;
 const S = 83;
 const A = 65;
 
+/** The trade of the fast path: overwritten by every decodeTrade. */
+export interface DecodedTrade extends TradeFields {
+  symbol: string;
+  /** The line's symbol index: stable until the file redefines it (then `symbol` changes). */
+  symbolIndex: number;
+}
+
+export function emptyTrade(): DecodedTrade {
+  return { symbol: '', symbolIndex: 0, tsMs: 0, price: 0, size: 0, side: 1, tradeId: 0,
+    tradeIdText: null, buyer: null, seller: null };
+}
+
 export class CompactTables {
+  readonly trade = emptyTrade();
   readonly symbols: (string | undefined)[] = new Array(COMPACT_SYMBOLS_MAX);
   readonly addresses: (string | undefined)[] = new Array(COMPACT_ADDRESSES_MAX);
 
@@ -31,7 +46,7 @@ export class CompactTables {
     TradeEvent | BookEvent | AssetCtxEvent | string | null {
     if (end - start < 2 || buf[start + 1] !== COMMA) return 'compact line: expected "X,..."';
     switch (buf[start]) {
-      case T: return this.trade(buf, start + 2, end, wants);
+      case T: return this.tradeEvent(buf, start + 2, end, wants);
       case B: return this.withSymbol(buf, start + 2, end, wants, 'book', decodeBook);
       case C: return this.withSymbol(buf, start + 2, end, wants, 'ctx', decodeCtx);
       case S: return this.define(buf, start + 2, end, this.symbols, 'symbol');
@@ -62,50 +77,74 @@ export class CompactTables {
     return stop;
   }
 
-  private trade(buf: Buffer, at: number, end: number, wants: Wants | null):
+  /**
+   * The fast path for a T line (`start` at its 'T'): the trade goes into `this.trade`, whatever
+   * its symbol (the caller routes by `trade.symbolIndex`). null when done, else the message.
+   */
+  decodeTrade(buf: Buffer, start: number, end: number): string | null {
+    const at = start + 2;
+    const symStop = this.symbolAt(buf, at, end);
+    if (symbolSlot === undefined) {
+      return was('trade', 'symbol', 'a defined symbol index', buf, at, end);
+    }
+    this.trade.symbol = symbolSlot;
+    this.trade.symbolIndex = scan.value;
+    return this.tradeFields(buf, symStop, end);
+  }
+
+  private tradeEvent(buf: Buffer, at: number, end: number, wants: Wants | null):
     TradeEvent | string | null {
     const symStop = this.symbolAt(buf, at, end);
     const symbol = symbolSlot;
     if (symbol === undefined) return was('trade', 'symbol', 'a defined symbol index', buf, at, end);
     if (wants && !wants('trade', symbol)) return null;
+    const why = this.tradeFields(buf, symStop, end);
+    return why ?? tradeEventOf(symbol, this.trade);
+  }
+
+  /** The fields after the symbol (`symStop` is the comma before tsMs) into `this.trade`. */
+  private tradeFields(buf: Buffer, symStop: number, end: number): string | null {
+    const t = this.trade;
     let i = numberField(buf, symStop + 1, end);
-    const tsMs = scan.value;
-    if (!(tsMs > 0)) return was('trade', 'tsMs', 'epoch milliseconds', buf, symStop + 1, end);
+    t.tsMs = scan.value;
+    if (!(t.tsMs > 0)) return was('trade', 'tsMs', 'epoch milliseconds', buf, symStop + 1, end);
     const priceAt = i + 1;
     i = numberField(buf, priceAt, end);
-    const price = scan.value;
-    if (!(price > 0 && price < Infinity)) {
+    t.price = scan.value;
+    if (!(t.price > 0 && t.price < Infinity)) {
       return was('trade', 'price', 'a positive number', buf, priceAt, end);
     }
     const sizeAt = i + 1;
     i = numberField(buf, sizeAt, end);
-    const size = scan.value;
-    if (!(size > 0 && size < Infinity)) {
+    t.size = scan.value;
+    if (!(t.size > 0 && t.size < Infinity)) {
       return was('trade', 'size', 'a positive number', buf, sizeAt, end);
     }
     const sideAt = i + 1;
     i = numberField(buf, sideAt, end);
     const side = scan.value;
     if (side !== 1 && side !== -1) return was('trade', 'side', '1 or -1', buf, sideAt, end);
+    t.side = side;
     const idAt = i + 1;
-    i = textField(buf, idAt, end);
-    const tradeId = field.text;
-    if (tradeId.length === 0 || i === end) {
+    i = tradeIdField(buf, idAt, end);
+    t.tradeId = scan.value;
+    t.tradeIdText = t.tradeId === t.tradeId ? null : field.text;
+    if (t.tradeIdText === '' || i === end) {
       return was('trade', 'tradeId', 'a non-empty id', buf, idAt, end);
     }
     const buyerAt = i + 1;
     i = this.addressAt(buf, buyerAt, end);
-    const buyer = addressSlot;
-    if (buyer === undefined || i === end) {
+    t.buyer = addressSlot!;
+    if (addressSlot === undefined || i === end) {
       return was('trade', 'buyer', 'a defined address index or empty', buf, buyerAt, end);
     }
     const sellerAt = i + 1;
     i = this.addressAt(buf, sellerAt, end);
+    t.seller = addressSlot!;
     if (addressSlot === undefined || i !== end) {
       return was('trade', 'seller', 'a defined address index or empty, last', buf, sellerAt, end);
     }
-    return { type: 'trade', symbol, tsMs, price, size, side, tradeId, buyer,
-      seller: addressSlot };
+    return null;
   }
 
   /** An address reference into addressSlot: null when empty, undefined when bad. */

@@ -56,6 +56,32 @@ export function textField(buf: Buffer, at: number, end: number): number {
   return i;
 }
 
+/** 2^53: integers below it are exact doubles. */
+const EXACT_MAX = 9007199254740992;
+
+/**
+ * A trade id field. A canonical integer below 2^53 (the venue's tids: digits, no leading zero)
+ * goes to scan.value with no string made; any other id gives NaN and its text in field.text.
+ * Same rule as numericTradeId, so either path keys an id the same way.
+ */
+export function tradeIdField(buf: Buffer, at: number, end: number): number {
+  let id = 0;
+  let i = at;
+  for (; i < end; i++) {
+    const c = buf[i];
+    if (c < 48 || c > 57) break;
+    id = id * 10 + (c - 48);
+  }
+  const digits = i - at;
+  if (digits > 0 && digits <= 16 && id < EXACT_MAX && (i === end || buf[i] === COMMA) &&
+    (buf[at] !== 48 || digits === 1)) {
+    scan.value = id;
+    return i;
+  }
+  scan.value = NaN;
+  return textField(buf, at, end);
+}
+
 /** The raw text of a field, for an error message ("was ..."). */
 export function fieldWas(buf: Buffer, at: number, end: number): string {
   const close = fieldEnd(buf, at, end);

@@ -1,7 +1,7 @@
 // Decodes replay lines of either format from bytes: canonical JSON lines (what `record` writes)
 // and compact lines after a compact header. One decoder per file: it holds the compact tables.
 import type { MarketEvent } from '../../messages.js';
-import { CompactTables, type Wants } from './compact-decoder.js';
+import { CompactTables, emptyTrade, type DecodedTrade, type Wants } from './compact-decoder.js';
 import { COMPACT_HEADER, COMPACT_HEADER_PREFIX } from './compact-format.js';
 import { decodeLine } from './event-codec.js';
 import * as jsonBytes from './json-bytes.js';
@@ -10,13 +10,20 @@ import * as jsonBytes from './json-bytes.js';
 // CommonJS transform, where every use of an imported binding is a getter call (2-3x the cost).
 const { peekJson, peeked } = jsonBytes;
 
-export type { Wants } from './compact-decoder.js';
+export type { DecodedTrade, Wants } from './compact-decoder.js';
+
+/** decodeFast's answer for a compact trade line: the trade is in `decoder.trade`. */
+export const TRADE: unique symbol = Symbol('trade');
 
 const OPEN_BRACE = 123;
+const T = 84;
+const COMMA = 44;
 const HASH = 35;
 
 export class ReplayDecoder {
   private tables: CompactTables | null = null;
+  /** The trade of the last decodeFast that answered TRADE (overwritten by the next). */
+  trade: DecodedTrade = emptyTrade();
   private headerError: string | null = null;
   /** After decode: true when `wants` already accepted the returned event's type and symbol. */
   filtered = false;
@@ -43,6 +50,19 @@ export class ReplayDecoder {
   }
 
   /**
+   * decode(), except that a compact trade line makes no object: it answers TRADE and leaves the
+   * trade in `this.trade`, unfiltered (the caller routes it by its symbol index).
+   */
+  decodeFast(buf: Buffer, start: number, end: number, wants: Wants | null):
+    MarketEvent | string | null | typeof TRADE {
+    if (buf[start] === T && this.tables !== null && buf[start + 1] === COMMA) {
+      this.filtered = false;
+      return this.tables.decodeTrade(buf, start, end) ?? TRADE;
+    }
+    return this.decode(buf, start, end, wants);
+  }
+
+  /**
    * A JSON line: the type and symbol are peeked from the bytes, so an unwanted line costs no
    * string; a wanted one goes through decodeLine (its trade fast path works on the string,
    * whose slices V8 shares rather than copies: faster than byte-by-byte scanning here).
@@ -57,7 +77,10 @@ export class ReplayDecoder {
   private header(line: string): string | null {
     if (!line.startsWith(COMPACT_HEADER_PREFIX)) return null;
     if (line === COMPACT_HEADER) {
-      this.tables ??= new CompactTables();
+      if (!this.tables) {
+        this.tables = new CompactTables();
+        this.trade = this.tables.trade;
+      }
       this.headerError = null;
       return null;
     }

@@ -4,7 +4,8 @@
 // either format (JSON lines, or compact after its header) from bytes, chunk by chunk.
 import type { Clock } from '../../clock.js';
 import type { MarketEvent } from '../../messages.js';
-import { OUT_OF_LINES, ReplaySource } from './replay-source.js';
+import type { DecodedTrade } from './replay-decoder.js';
+import { OUT_OF_LINES, ReplaySource, TRADE } from './replay-source.js';
 
 export interface ReplayDriverOptions {
   readonly file: string;
@@ -14,6 +15,11 @@ export interface ReplayDriverOptions {
   /** Cheap pre-filter on a canonical line's type and symbol (null symbol: none on the line). */
   readonly wants: (type: string, symbol: string | null) => boolean;
   readonly emit: (event: MarketEvent) => void;
+  /**
+   * Compact trade lines as fields (no object per trade), before any filtering: the caller
+   * routes them by symbol. Without it, they come through `wants` and `emit` like the rest.
+   */
+  readonly trade?: (trade: DecodedTrade) => void;
   readonly bad: (reason: string) => void;
   readonly onEnd?: () => void;
 }
@@ -32,7 +38,7 @@ const LINES_PER_TURN = 65_536;
 export function createReplayDriver(o: ReplayDriverOptions): ReplayDriver {
   if (!(o.speed > 0)) throw new TypeError(`speed must be > 0 (was ${o.speed})`);
   let source: ReplaySource | null = null;
-  let pending: MarketEvent | null = null;
+  let pending: MarketEvent | typeof TRADE | null = null;
   let wallStartMs = 0;
   let timer: NodeJS.Timeout | null = null;
   let immediate: NodeJS.Immediate | null = null;
@@ -60,10 +66,11 @@ export function createReplayDriver(o: ReplayDriverOptions): ReplayDriver {
       ? s.originMs + (o.clock.nowMs() - wallStartMs) * o.speed : Infinity;
     for (let i = 0; i < EVENTS_PER_TURN; i++) {
       if (!fill(s)) return;
-      if (pending!.tsMs > dataNowMs) return;
       const event = pending!;
+      if ((event === TRADE ? s.trade.tsMs : event.tsMs) > dataNowMs) return;
       pending = null;
-      o.emit(event);
+      if (event === TRADE) o.trade!(s.trade);
+      else o.emit(event);
       if (!source) return;
     }
   };
@@ -78,7 +85,7 @@ export function createReplayDriver(o: ReplayDriverOptions): ReplayDriver {
   return {
     start() {
       if (source) throw new Error('replay already started');
-      source = new ReplaySource(o.file, o.wants, o.bad);
+      source = new ReplaySource(o.file, o.wants, o.bad, o.trade !== undefined);
       wallStartMs = o.clock.nowMs();
       if (Number.isFinite(o.speed)) {
         timer = setInterval(turn, o.tickMs ?? 20);

@@ -2,10 +2,19 @@
 // the data's clock, through the same ingest checks as the live feed.
 import type { Clock } from '../../clock.js';
 import type { Logger } from '../../logger.js';
+import type { MarketEvent } from '../../messages.js';
 import { FeedCounters } from '../feed-counters.js';
-import type { EventSink, FeedStats, PairFeed } from '../feed-types.js';
-import { IngestGuard } from '../ingest-guard.js';
+import type { EventSink, FeedStats, IngestSink, PairFeed, PairLane } from '../feed-types.js';
+import * as guards from '../ingest-guard.js';
+import * as lanes from '../lanes.js';
+import { COMPACT_SYMBOLS_MAX } from './compact-format.js';
+import type { DecodedTrade } from './replay-decoder.js';
 import { createReplayDriver, type ReplayDriver } from './replay-driver.js';
+
+// Hot imports are bound to module-local names once: shard workers load TypeScript through tsx's
+// CommonJS transform, where every use of an imported binding is a getter call (2-3x the cost).
+const { IngestGuard, checkTradeFields } = guards;
+const { laneOf } = lanes;
 
 const PAIR_TYPES = new Set(['trade', 'book', 'ctx', 'gap']);
 
@@ -19,25 +28,76 @@ export interface ReplayPairFeedOptions {
   readonly onEnd?: () => void;
 }
 
+/** A followed symbol's guard state and lane, resolved once per symbol. */
+interface Route {
+  readonly symbol: string;
+  readonly guard: guards.GuardPair;
+  readonly lane: PairLane;
+}
+
 export function createReplayPairFeed(options: ReplayPairFeedOptions): PairFeed {
   const counters = new FeedCounters(options.clock, options.logger);
   const guard = new IngestGuard();
   let symbols = new Set<string>();
   let driver: ReplayDriver | null = null;
+  let sink: EventSink | IngestSink | null = null;
+  // Routes by symbol, and by the compact file's symbol index (a trade's route is one array
+  // read and one string compare: the index is redefined rarely, then its symbol differs).
+  // Both are cleared whenever the followed symbols change. Bound: the followed symbols, and
+  // the format's symbol indexes (COMPACT_SYMBOLS_MAX).
+  const routes = new Map<string, Route | null>();
+  let indexSymbols: (string | undefined)[] = [];
+  let indexRoutes: (Route | null)[] = [];
+  const clearRoutes = () => {
+    routes.clear();
+    // Sized up front: writes at any index keep the arrays' fast elements.
+    indexSymbols = new Array(COMPACT_SYMBOLS_MAX);
+    indexRoutes = new Array(COMPACT_SYMBOLS_MAX);
+  };
+
+  const route = (symbol: string): Route | null => {
+    let r = routes.get(symbol);
+    if (r !== undefined) return r;
+    const pair = guard.pair(symbol);
+    const lane = pair && sink ? laneOf(sink, symbol) : null;
+    r = pair && lane ? { symbol, guard: pair, lane } : null;
+    routes.set(symbol, r);
+    return r;
+  };
+  const emit = (event: MarketEvent) => {
+    const why = guard.check(event);
+    if (why) return counters.drop(why, 'symbol' in event ? { symbol: event.symbol } : {});
+    counters.count(event);
+    if ('symbol' in event) route(event.symbol)?.lane.event(event);
+  };
+  const trade = (t: DecodedTrade) => {
+    const index = t.symbolIndex;
+    let r: Route | null;
+    if (indexSymbols[index] === t.symbol) {
+      r = indexRoutes[index];
+    } else {
+      r = route(t.symbol);
+      indexSymbols[index] = t.symbol;
+      indexRoutes[index] = r;
+    }
+    // Not followed: skipped like any line `wants` refuses (not counted).
+    if (r === null) return;
+    const why = checkTradeFields(r.guard, t);
+    if (why) return counters.drop(why, { symbol: t.symbol });
+    counters.countTrade(t.tsMs);
+    r.lane.trade(t);
+  };
   return {
-    start(sink: EventSink) {
+    start(target) {
       if (driver) throw new Error('feed already started');
+      sink = target;
       guard.setSymbols(symbols);
+      clearRoutes();
       counters.connected = true;
       driver = createReplayDriver({
         file: options.file, speed: options.speed, clock: options.clock, tickMs: options.tickMs,
         wants: (type, symbol) => PAIR_TYPES.has(type) && symbol !== null && symbols.has(symbol),
-        emit: (event) => {
-          const why = guard.check(event);
-          if (why) return counters.drop(why, 'symbol' in event ? { symbol: event.symbol } : {});
-          counters.count(event);
-          sink(event);
-        },
+        emit, trade,
         bad: (reason) => counters.drop('malformed', { detail: reason }),
         onEnd: () => {
           counters.connected = false;
@@ -49,6 +109,7 @@ export function createReplayPairFeed(options: ReplayPairFeedOptions): PairFeed {
     setSymbols(next) {
       symbols = new Set(next);
       guard.setSymbols(symbols);
+      clearRoutes();
     },
     async stop() {
       driver?.stop();

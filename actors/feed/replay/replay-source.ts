@@ -2,7 +2,9 @@
 // skips what the caller does not want, and reports bad lines. Fixes the data clock's origin.
 import type { MarketEvent } from '../../messages.js';
 import { ByteLineReader } from './byte-line-reader.js';
-import { ReplayDecoder, type Wants } from './replay-decoder.js';
+import { ReplayDecoder, TRADE, type DecodedTrade, type Wants } from './replay-decoder.js';
+
+export { TRADE } from './replay-decoder.js';
 
 /** next() read its budget of lines without finding a wanted event: try again next turn. */
 export const OUT_OF_LINES = 'out-of-lines';
@@ -16,13 +18,22 @@ export class ReplaySource {
   private readonly decoder = new ReplayDecoder();
   private tooLongReported = 0;
 
+  /**
+   * fastTrades: compact trade lines are not made into objects nor filtered by `wants`: next()
+   * answers TRADE and the trade is in `trade` (the caller routes and filters it).
+   */
   constructor(file: string, private readonly wants: Wants,
-    private readonly bad: (reason: string) => void) {
+    private readonly bad: (reason: string) => void, private readonly fastTrades = false) {
     this.reader = new ByteLineReader(file);
   }
 
-  /** The next wanted event, null at the end of the file, or OUT_OF_LINES. */
-  next(): MarketEvent | null | typeof OUT_OF_LINES {
+  /** The trade of the last next() that answered TRADE. */
+  get trade(): DecodedTrade {
+    return this.decoder.trade;
+  }
+
+  /** The next wanted event (or TRADE), null at the end of the file, or OUT_OF_LINES. */
+  next(): MarketEvent | null | typeof OUT_OF_LINES | typeof TRADE {
     const r = this.reader;
     for (; this.linesLeft > 0; this.linesLeft--) {
       if (!r.next()) {
@@ -31,9 +42,15 @@ export class ReplaySource {
       }
       // Every line may set the origin, wanted or not, so read the first event whole.
       const originSet = !Number.isNaN(this.originMs);
-      const event = this.decoder.decode(r.buf, r.start, r.end, originSet ? this.wants : null);
+      const event = originSet && this.fastTrades
+        ? this.decoder.decodeFast(r.buf, r.start, r.end, this.wants)
+        : this.decoder.decode(r.buf, r.start, r.end, originSet ? this.wants : null);
       if (r.tooLong !== this.tooLongReported) this.reportTooLong();
       if (event === null) continue;
+      if (event === TRADE) {
+        this.linesLeft--;
+        return TRADE;
+      }
       if (typeof event === 'string') {
         this.bad(event);
         continue;

@@ -3,6 +3,7 @@ import type { Clock } from '../../clock.js';
 import type { Logger } from '../../logger.js';
 import { FeedCounters } from '../feed-counters.js';
 import type { EventSink, FeedStats, PairFeed } from '../feed-types.js';
+import { eventSinkOf } from '../lanes.js';
 import { createPacer, type Pacer } from '../pacer.js';
 import { PairSimulator } from './pair-sim.js';
 import { simWorld } from './sim-world.js';
@@ -46,7 +47,7 @@ export function createSimPairFeed(options: SimPairFeedOptions): PairFeed {
   return {
     start(target) {
       if (sink) throw new Error('feed already started');
-      sink = target;
+      sink = eventSinkOf(target);
       counters.connected = true;
       apply();
       pacer.start((toMs) => {
