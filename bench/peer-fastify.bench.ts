@@ -8,7 +8,7 @@ import { printRows, quick, type ReportRow } from './harness.js';
 import { getText } from './lib/http-get.js';
 import { useLiveService, type LiveService } from './lib/live-service.js';
 import { startPeer } from './lib/peer-process.js';
-import { ensureWrk, runWrk, type WrkResult } from './lib/wrk.js';
+import { ensureWrk, procCpuUs, runWrk, type WrkResult } from './lib/wrk.js';
 
 const CONNECTIONS = 128;
 const PATH = '/api/v1/pair/BTC';
@@ -28,12 +28,16 @@ async function seedFromService(live: LiveService): Promise<Record<string, unknow
   return seed;
 }
 
-function mean(results: readonly WrkResult[], pick: (r: WrkResult) => number): number {
+/** A wrk run and the server's CPU time per request meanwhile (all its threads). */
+interface Run extends WrkResult {
+  readonly cpuUsPerRequest: number;
+}
+
+function mean(results: readonly Run[], pick: (r: Run) => number): number {
   return results.reduce((sum, r) => sum + pick(r), 0) / results.length;
 }
 
-function rowsOf(ours: readonly WrkResult[], peer: readonly WrkResult[], pairs: number):
-  ReportRow[] {
+function rowsOf(ours: readonly Run[], peer: readonly Run[], pairs: number): ReportRow[] {
   const oursRps = mean(ours, (r) => r.rps);
   const peerRps = mean(peer, (r) => r.rps);
   const oursP99 = mean(ours, (r) => r.p99Ms);
@@ -46,6 +50,12 @@ function rowsOf(ours: readonly WrkResult[], peer: readonly WrkResult[], pairs: n
     ratio: oursRps / peerRps, target: '>= 3 x peer', pass: oursRps / peerRps >= 3 },
     { bench, figure: 'pair p99, ours vs fastify peer', value: oursP99, unit: 'ms',
       baseline: peerP99, ratio: oursP99 / peerP99, target: '<= peer', pass: oursP99 <= peerP99 },
+    // Steadier than req/s on a shared machine: what each answer costs its server.
+    { bench, figure: 'pair server CPU/request, ours (all threads) vs fastify peer',
+      value: mean(ours, (r) => r.cpuUsPerRequest), unit: 'us',
+      baseline: mean(peer, (r) => r.cpuUsPerRequest),
+      ratio: mean(ours, (r) => r.cpuUsPerRequest) / mean(peer, (r) => r.cpuUsPerRequest),
+      target: '-', pass: null },
     { bench, figure: 'pair p50, ours vs fastify peer', value: mean(ours, (r) => r.p50Ms),
       unit: 'ms', baseline: mean(peer, (r) => r.p50Ms),
       ratio: mean(ours, (r) => r.p50Ms) / mean(peer, (r) => r.p50Ms), target: '-', pass: null },
@@ -66,15 +76,18 @@ async function compare(live: LiveService, seconds: number, rounds: number):
     for (const base of [peer.baseUrl, live.service.baseUrl]) {
       await runWrk(base + PATH, { connections: CONNECTIONS, seconds: 1, headers });
     }
-    const ours: WrkResult[] = [];
-    const theirs: WrkResult[] = [];
+    const ours: Run[] = [];
+    const theirs: Run[] = [];
+    const cpuOf = { ours: procCpuUs(live.service.pid), peer: procCpuUs(peer.pid) };
     for (let round = 0; round < rounds; round++) {
       // Alternate who goes first, so a machine that gets busier favours neither.
-      const order = round % 2 === 0 ? ['peer', 'ours'] : ['ours', 'peer'];
+      const order = round % 2 === 0 ? ['peer', 'ours'] as const : ['ours', 'peer'] as const;
       for (const who of order) {
         const base = who === 'ours' ? live.service.baseUrl : peer.baseUrl;
+        const cpuBeforeUs = cpuOf[who]();
         const result = await runWrk(base + PATH, { connections: CONNECTIONS, seconds, headers });
-        (who === 'ours' ? ours : theirs).push(result);
+        const cpuUsPerRequest = (cpuOf[who]() - cpuBeforeUs) / result.requests;
+        (who === 'ours' ? ours : theirs).push({ ...result, cpuUsPerRequest });
       }
     }
     return rowsOf(ours, theirs, Object.keys(seed).length);

@@ -17,6 +17,13 @@ export type Identity =
   | { readonly kind: 'key'; readonly ip: string; readonly key: KeyRecord; readonly plan: Plan }
   | { readonly kind: 'ip'; readonly ip: string };
 
+/**
+ * The client address, or something that reads it when asked: the REST front passes its request,
+ * which reads the socket's peer address (a costly call into uWS) only if the identity's address
+ * is used (burst guard, keyless quota). Read it while the request's handler runs.
+ */
+export type ClientAddress = string | { readonly ip: string };
+
 /** Credentials as sent, before validation (DECISIONS.md priority: bearer > x-api-key > query). */
 export interface Credentials {
   readonly authorization: string | undefined;
@@ -56,7 +63,7 @@ export interface UsageReport {
 /** Implemented in http/ by the REST layer; the MCP endpoints call the same object. */
 export interface AccessControl {
   /** Validates the first credential spelling present; no credential gives an IP identity. */
-  identify(credentials: Credentials, ip: string): Outcome<Identity>;
+  identify(credentials: Credentials, client: ClientAddress): Outcome<Identity>;
   /** Counts one request in the scope's rolling minute; 429 problem when over. */
   checkBurst(identity: Identity, scope: BurstScope): Outcome<void>;
   /** Whether the identity's plan reaches the endpoint (401 keyless where a key is needed). */

@@ -1,12 +1,13 @@
 // createAccessControl: identity, burst guard, plan gate and daily quota, shared by REST and MCP.
-import type { KeyDirectory, UsageCounters } from '../actors/messages.js';
+import type { KeyDirectory, KeyRecord, Plan, UsageCounters } from '../actors/messages.js';
 import type { Clock } from '../actors/clock.js';
 import type { ServiceConfig } from '../actors/config.js';
 import type {
-  AccessControl, BurstScope, Credentials, Endpoint, Identity, Outcome, UsageReport,
+  AccessControl, BurstScope, ClientAddress, Credentials, Endpoint, Identity, Outcome,
+  UsageReport,
 } from './access-types.js';
 import { BurstGuard, burstLimitByScope } from './burst.js';
-import { createKeyDigester, KEY_PREFIX_LENGTH, pickKey } from './credentials.js';
+import { createKeyReader } from './credentials.js';
 import { minimumPlan, planReaches } from './plans.js';
 import { problems } from './problems.js';
 import { DailyQuota, secondsUntil } from './quota.js';
@@ -19,6 +20,25 @@ export interface AccessControlDeps {
 }
 
 const OK: Outcome<void> = Object.freeze({ ok: true, value: undefined });
+const NO_HEADERS: readonly (readonly [string, string])[] = Object.freeze([]);
+
+function addressOf(client: ClientAddress): string {
+  return typeof client === 'string' ? client : client.ip;
+}
+
+/** A key's identity; its address is read from the client only when asked (see ClientAddress). */
+class KeyIdentity {
+  readonly kind = 'key';
+  readonly #client: ClientAddress;
+
+  constructor(client: ClientAddress, readonly key: KeyRecord, readonly plan: Plan) {
+    this.#client = client;
+  }
+
+  get ip(): string {
+    return addressOf(this.#client);
+  }
+}
 
 /** The burst identity: IP, plus the key's public prefix when a key was sent. */
 function burstKey(identity: Identity, scope: BurstScope): string {
@@ -41,25 +61,25 @@ function rateLimitHeaderValues(burst: BurstGuard, daily: DailyQuota, key: string
 
 export function createAccessControl(deps: AccessControlDeps): AccessControl {
   const { config, clock, keys } = deps;
-  const digest = createKeyDigester();
+  const readKey = createKeyReader();
   const burst = new BurstGuard();
   const daily = new DailyQuota(deps.usage, config.keylessDailyLimit);
 
-  function identify(credentials: Credentials, ip: string): Outcome<Identity> {
-    const picked = pickKey(credentials);
-    if (picked.kind === 'none') return { ok: true, value: { kind: 'ip', ip } };
+  function identify(credentials: Credentials, client: ClientAddress): Outcome<Identity> {
+    const picked = readKey(credentials);
+    if (picked.kind === 'none') return { ok: true, value: { kind: 'ip', ip: addressOf(client) } };
     if (picked.kind === 'malformed') {
       return { ok: false, problem: problems.invalidKey(picked.detail) };
     }
-    const record = keys.byDigest(digest(picked.key));
-    if (record === undefined || record.prefix !== picked.key.slice(0, KEY_PREFIX_LENGTH)) {
+    const record = keys.byDigest(picked.digest);
+    if (record === undefined || record.prefix !== picked.prefix) {
       return { ok: false, problem: problems.invalidKey(`${picked.source} holds an unknown key`) };
     }
     if (record.revokedAtMs !== null) {
       return { ok: false, problem: problems.invalidKey(
         `the key ${record.prefix} was revoked at ${new Date(record.revokedAtMs).toISOString()}`) };
     }
-    return { ok: true, value: { kind: 'key', ip, key: record, plan: record.plan } };
+    return { ok: true, value: new KeyIdentity(client, record, record.plan) };
   }
 
   function checkBurst(identity: Identity, scope: BurstScope): Outcome<void> {
@@ -98,7 +118,7 @@ export function createAccessControl(deps: AccessControlDeps): AccessControl {
   const rateLimitHeaders = (identity: Identity, scope: BurstScope) => (config.limitsEnabled
     ? rateLimitHeaderValues(burst, daily, burstKey(identity, scope), burstLimitByScope[scope],
       identity, clock.nowMs())
-    : []);
+    : NO_HEADERS);
 
   return { identify, checkBurst, checkPlan, consumeDaily, usage, rateLimitHeaders };
 }

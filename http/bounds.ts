@@ -3,7 +3,10 @@
 export const httpBounds = Object.freeze({
   /** Burst-guard identities (identity x scope) held; when full the least recently used goes. */
   burstEntriesMax: 100_000,
-  /** Key -> digest memo; when full the least recently used goes (a miss costs one SHA-256). */
+  /**
+   * Credential -> key digest memo, per spelling; when full it starts afresh (a miss costs one
+   * SHA-256).
+   */
   keyDigestsMax: 10_000,
   /** Serialized variants (cvd slices, CSV) held; least recently used evicted past either bound. */
   variantsMax: 2_000,

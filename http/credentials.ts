@@ -1,6 +1,5 @@
 // API keys as sent: pick the spelling by priority, check the format, digest for the lookup.
 import { createHash } from 'node:crypto';
-import { LRUCache } from 'lru-cache';
 import type { Credentials } from './access-types.js';
 import { httpBounds } from './bounds.js';
 
@@ -46,15 +45,45 @@ export function pickKey(credentials: Credentials): PickedKey {
   return { kind: 'none' };
 }
 
-/** SHA-256 of a key (lower-case hex), memoized: polling clients send the same key each time. */
-export function createKeyDigester(): (key: string) => string {
-  const memo = new LRUCache<string, string>({ max: httpBounds.keyDigestsMax });
-  return (key) => {
-    let digest = memo.get(key);
-    if (digest === undefined) {
-      digest = createHash('sha256').update(key, 'utf8').digest('hex');
-      memo.set(key, digest);
-    }
-    return digest;
+/** A well-formed key as sent, with what the key directory is looked up and checked by. */
+export interface ReadKey {
+  readonly kind: 'key';
+  readonly key: string;
+  readonly source: string;
+  /** SHA-256 of the key, lower-case hex. */
+  readonly digest: string;
+  /** `ofk_` + the first 8 hex characters. */
+  readonly prefix: string;
+}
+
+type Spelling = 'authorization' | 'xApiKey' | 'queryKey';
+
+/**
+ * pickKey, then the digest of a well-formed key, memoized on the credential as sent: polling
+ * clients send the same header each time, so a hit skips the pattern checks and the SHA-256.
+ * Only well-formed keys are kept, at most keyDigestsMax per spelling; a full memo starts afresh
+ * (cheaper per hit than least-recently-used upkeep; a miss costs one SHA-256).
+ */
+export function createKeyReader(): (credentials: Credentials) =>
+  ReadKey | Exclude<PickedKey, { kind: 'key' }> {
+  const memos: Record<Spelling, Map<string, ReadKey>> = {
+    authorization: new Map(), xApiKey: new Map(), queryKey: new Map(),
+  };
+  return (credentials) => {
+    // The spelling pickKey will use: the first one present (DECISIONS.md priority).
+    const spelling: Spelling = credentials.authorization !== undefined ? 'authorization'
+      : credentials.xApiKey !== undefined ? 'xApiKey' : 'queryKey';
+    const sent = credentials[spelling];
+    const memo = memos[spelling];
+    const hit = sent === undefined ? undefined : memo.get(sent);
+    if (hit !== undefined) return hit;
+    const picked = pickKey(credentials);
+    if (picked.kind !== 'key') return picked;
+    const read: ReadKey = { kind: 'key', key: picked.key, source: picked.source,
+      digest: createHash('sha256').update(picked.key, 'utf8').digest('hex'),
+      prefix: picked.key.slice(0, KEY_PREFIX_LENGTH) };
+    if (memo.size >= httpBounds.keyDigestsMax) memo.clear();
+    memo.set(sent!, read);
+    return read;
   };
 }

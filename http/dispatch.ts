@@ -14,7 +14,7 @@ import { parseQuery } from './query.js';
 import { etagMatches, readRequest, type RequestInfo } from './request.js';
 import { corsHeaders, sendNotModified, sendPayload, sendPreflight, sendProblem,
   type HeaderList } from './respond.js';
-import type { RouteMatch, RouteTable } from './routes.js';
+import type { Route, RouteMatch, RouteTable } from './routes.js';
 
 /** What the front tells a mount: the client IP and the CORS headers its answers carry. */
 export interface MountContext {
@@ -43,10 +43,6 @@ export interface DispatchDeps {
 }
 
 const NONE: HeaderList = [];
-
-type Admission =
-  | { ok: true; identity: Identity; headers: () => HeaderList }
-  | { ok: false; problem: Problem; headers: HeaderList };
 const ROUTE_METHODS = 'GET, HEAD, OPTIONS';
 
 /** The pipeline as methods, each one step, sharing the dependencies. */
@@ -115,21 +111,33 @@ class Dispatcher {
     }
   }
 
-  /** Identity, burst guard and plan gate; `headers` gives the RateLimit headers for keys. */
-  private admit(info: RequestInfo, queryKey: string | undefined, scope: BurstScope,
-    endpoint: Endpoint): Admission {
+  /** RateLimit headers: keyed identities only (DECISIONS.md), read when the answer is sent. */
+  private rateHeaders(identity: Identity | null, scope: BurstScope | null): HeaderList {
+    return identity === null || scope === null || identity.kind !== 'key'
+      ? NONE : this.deps.access.rateLimitHeaders(identity, scope);
+  }
+
+  /**
+   * Identity, burst guard and plan gate. Answers a refusal itself and returns undefined.
+   * No closure or result object per request: this runs on every keyed poll.
+   */
+  private admit(res: HttpResponse, info: RequestInfo, route: Route, scope: BurstScope,
+    endpoint: Endpoint, queryKey: string | undefined): Identity | undefined {
     const { access } = this.deps;
-    const found = access.identify({ authorization: info.authorization, xApiKey: info.xApiKey,
-      queryKey }, info.ip);
-    if (!found.ok) return { ok: false, problem: found.problem, headers: NONE };
+    // x-api-key is read only when it can matter: Authorization wins when sent (DECISIONS.md).
+    const { authorization } = info;
+    const xApiKey = authorization === undefined ? info.xApiKey : undefined;
+    const found = access.identify({ authorization, xApiKey, queryKey }, info);
+    if (!found.ok) {
+      this.fail(res, info, route.name, found.problem);
+      return undefined;
+    }
     const identity = found.value;
-    const headers = () => (identity.kind === 'key'
-      ? access.rateLimitHeaders(identity, scope) : NONE);
-    const gate = access.checkBurst(identity, scope);
-    if (!gate.ok) return { ok: false, problem: gate.problem, headers: headers() };
-    const plan = access.checkPlan(identity, endpoint);
-    if (!plan.ok) return { ok: false, problem: plan.problem, headers: headers() };
-    return { ok: true, identity, headers };
+    let refused = access.checkBurst(identity, scope);
+    if (refused.ok) refused = access.checkPlan(identity, endpoint);
+    if (refused.ok) return identity;
+    this.fail(res, info, route.name, refused.problem, this.rateHeaders(identity, scope));
+    return undefined;
   }
 
   private serveRoute(res: HttpResponse, info: RequestInfo, match: RouteMatch): void {
@@ -138,30 +146,32 @@ class Dispatcher {
     const query = parseQuery(info.query, route.query);
     if (!query.ok) return this.fail(res, info, route.name, query.problem);
     let identity: Identity | null = null;
-    let headers = () => NONE;
     if (route.endpoint !== null && route.scope !== null) {
-      const admission = this.admit(info, query.params.get('api_key'), route.scope,
-        route.endpoint);
-      if (!admission.ok) {
-        return this.fail(res, info, route.name, admission.problem, admission.headers);
-      }
-      identity = admission.identity;
-      headers = admission.headers;
+      const admitted = this.admit(res, info, route, route.scope, route.endpoint,
+        query.params.get('api_key'));
+      if (admitted === undefined) return;
+      identity = admitted;
     }
     const result = route.handle({ info, params: query.params, segment, identity });
-    if (!result.ok) return this.fail(res, info, route.name, result.problem, headers());
+    if (!result.ok) {
+      return this.fail(res, info, route.name, result.problem,
+        this.rateHeaders(identity, route.scope));
+    }
     const payload = result.value;
     if (payload.etag !== undefined && etagMatches(info.ifNoneMatch, payload.etag)) {
       // A revalidation costs burst (counted above) but not the daily quota (DECISIONS.md).
       metrics.count(route.name, 304);
-      return sendNotModified(res, info, cors, payload, headers());
+      return sendNotModified(res, info, cors, payload, this.rateHeaders(identity, route.scope));
     }
     if (identity !== null && route.daily) {
       const daily = this.deps.access.consumeDaily(identity);
-      if (!daily.ok) return this.fail(res, info, route.name, daily.problem, headers());
+      if (!daily.ok) {
+        return this.fail(res, info, route.name, daily.problem,
+          this.rateHeaders(identity, route.scope));
+      }
     }
     metrics.count(route.name, payload.status ?? 200);
-    sendPayload(res, info, cors, payload, headers());
+    sendPayload(res, info, cors, payload, this.rateHeaders(identity, route.scope));
   }
 }
 

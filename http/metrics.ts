@@ -2,7 +2,8 @@
 // table and a fixed set of statuses, so the series are bounded.
 
 export class HttpMetrics {
-  private readonly answers = new Map<string, number>();
+  /** Count by route, then by status: no key string is built per request. */
+  private readonly answers = new Map<string, Map<number | 'delegated', number>>();
   private readonly startedAtMs: number;
 
   constructor(nowMs: number) {
@@ -14,8 +15,9 @@ export class HttpMetrics {
    * `status` a status code or 'delegated' (a mount answers for itself).
    */
   count(route: string, status: number | 'delegated'): void {
-    const key = `${route}\u0000${status}`;
-    this.answers.set(key, (this.answers.get(key) ?? 0) + 1);
+    let byStatus = this.answers.get(route);
+    if (byStatus === undefined) this.answers.set(route, byStatus = new Map());
+    byStatus.set(status, (byStatus.get(status) ?? 0) + 1);
   }
 
   /** The exposition text, with gauges from the caller (snapshot views, cached variants). */
@@ -24,8 +26,13 @@ export class HttpMetrics {
       '# HELP orderflow_http_responses_total HTTP answers by route and status.',
       '# TYPE orderflow_http_responses_total counter',
     ];
-    for (const [key, value] of [...this.answers].sort(([a], [b]) => (a < b ? -1 : 1))) {
-      const [route, status] = key.split('\u0000');
+    const series: [string, string, number][] = [];
+    for (const [route, byStatus] of this.answers) {
+      for (const [status, value] of byStatus) series.push([route, String(status), value]);
+    }
+    // Sorted by route then status, as text: a stable exposition order.
+    series.sort(([ra, sa], [rb, sb]) => (ra === rb ? (sa < sb ? -1 : 1) : ra < rb ? -1 : 1));
+    for (const [route, status, value] of series) {
       lines.push(`orderflow_http_responses_total{route="${route}",status="${status}"} ${value}`);
     }
     lines.push('# HELP orderflow_http_uptime_seconds Seconds since the HTTP front started.',

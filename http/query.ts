@@ -4,7 +4,8 @@ import { httpBounds } from './bounds.js';
 import { problems } from './problems.js';
 
 export type QueryParams = ReadonlyMap<string, string>;
-const EMPTY: QueryParams = new Map();
+// Shared: most polls carry no query, and this answers them without allocating.
+const NO_QUERY = Object.freeze({ ok: true, params: new Map() as QueryParams } as const);
 
 function decode(text: string): string | undefined {
   try {
@@ -21,7 +22,7 @@ function shown(name: string): string {
 /** Parses `raw` (without `?`) accepting only `allowed` names, each at most once. */
 export function parseQuery(raw: string | undefined, allowed: readonly string[]):
   { ok: true; params: QueryParams } | { ok: false; problem: Problem } {
-  if (raw === undefined || raw === '') return { ok: true, params: EMPTY };
+  if (raw === undefined || raw === '') return NO_QUERY;
   const pieces = raw.split('&');
   if (pieces.length > httpBounds.queryParamsMax) {
     return { ok: false, problem: problems.badRequest(

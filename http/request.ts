@@ -1,5 +1,6 @@
-// Everything a handler needs from a uWS request, read synchronously (req is unusable after the
-// handler returns or awaits).
+// Everything a handler needs from a uWS request. uWS lets a handler read the request only
+// while it runs (req is unusable after it returns or awaits), and every read crosses into
+// C++, so the parts most answers need are read at once and the rest on first use.
 import type { HttpRequest, HttpResponse } from 'uWebSockets.js';
 import { clientAddress, formatPeerAddress, type TrustCheck } from './client-ip.js';
 
@@ -27,41 +28,91 @@ function optional(value: string): string | undefined {
   return value === '' ? undefined : value;
 }
 
+/** Which credential headers were sent at all (read '' when empty or not valid UTF-8). */
+function sentCredentialHeaders(req: HttpRequest): { authorization: boolean; xApiKey: boolean } {
+  const sent = { authorization: false, xApiKey: false };
+  req.forEach((name) => {
+    if (name === 'authorization') sent.authorization = true;
+    else if (name === 'x-api-key') sent.xApiKey = true;
+  });
+  return sent;
+}
+
 /**
- * The credential headers. uWS also reads '' for a header that is present but empty or not
- * valid UTF-8; such a header was still sent, so it must end in 401, not pass as keyless. The
- * header scan runs only when both read '' (keyless requests).
+ * The request as read from uWS. Peer address, X-Forwarded-For, Origin and x-api-key are read
+ * on first use: the peer address alone costs about as much as the rest of a keyed answer, and
+ * a keyed poll with limits off, or a CORS config of `*`, never looks at them. So every property
+ * must be read before the handler returns (the whole REST pipeline is synchronous).
  */
-function credentialHeaders(req: HttpRequest): { authorization?: string; xApiKey?: string } {
-  const found = { authorization: optional(req.getHeader('authorization')),
-    xApiKey: optional(req.getHeader('x-api-key')) };
-  if (found.authorization === undefined && found.xApiKey === undefined) {
-    req.forEach((name) => {
-      if (name === 'authorization') found.authorization = '';
-      else if (name === 'x-api-key') found.xApiKey = '';
-    });
+class UwsRequestInfo implements RequestInfo {
+  readonly method: string;
+  readonly path: string;
+  readonly query: string | undefined;
+  readonly authorization: string | undefined;
+  readonly ifNoneMatch: string;
+  readonly #res: HttpResponse;
+  readonly #req: HttpRequest;
+  readonly #trusted: TrustCheck;
+  #xApiKey: string | undefined | null = null;
+  #origin: string | undefined;
+  #peer: string | undefined;
+  #ip: string | undefined;
+  #forwardedFor: string | undefined;
+
+  constructor(res: HttpResponse, req: HttpRequest, trusted: TrustCheck) {
+    this.#res = res;
+    this.#req = req;
+    this.#trusted = trusted;
+    this.method = req.getMethod();
+    this.path = req.getUrl();
+    const query = req.getQuery();
+    this.query = query === '' || query === undefined ? undefined : query;
+    this.ifNoneMatch = req.getHeader('if-none-match');
+    const authorization = optional(req.getHeader('authorization'));
+    if (authorization === undefined) {
+      // uWS also reads '' for a credential header that is present but empty or not valid
+      // UTF-8; such a header was still sent, so it must end in 401, not pass as keyless. The
+      // header scan runs only when neither credential header reads as a value.
+      const xApiKey = optional(req.getHeader('x-api-key'));
+      if (xApiKey === undefined) {
+        const sent = sentCredentialHeaders(req);
+        this.authorization = sent.authorization ? '' : undefined;
+        this.#xApiKey = sent.xApiKey ? '' : undefined;
+      } else {
+        this.authorization = undefined;
+        this.#xApiKey = xApiKey;
+      }
+    } else {
+      this.authorization = authorization;
+    }
   }
-  return found;
+
+  /** Never used when Authorization is sent (it wins, DECISIONS.md), so read on demand. */
+  get xApiKey(): string | undefined {
+    if (this.#xApiKey === null) this.#xApiKey = optional(this.#req.getHeader('x-api-key'));
+    return this.#xApiKey;
+  }
+
+  get origin(): string {
+    return (this.#origin ??= this.#req.getHeader('origin'));
+  }
+
+  get forwardedFor(): string {
+    return (this.#forwardedFor ??= this.#req.getHeader('x-forwarded-for'));
+  }
+
+  get peer(): string {
+    return (this.#peer ??= formatPeerAddress(this.#res.getRemoteAddress()));
+  }
+
+  get ip(): string {
+    return (this.#ip ??= clientAddress(this.peer, this.forwardedFor, this.#trusted));
+  }
 }
 
 export function readRequest(res: HttpResponse, req: HttpRequest, trusted: TrustCheck):
   RequestInfo {
-  const peer = formatPeerAddress(res.getRemoteAddress());
-  const query = req.getQuery();
-  const forwardedFor = req.getHeader('x-forwarded-for');
-  const { authorization, xApiKey } = credentialHeaders(req);
-  return {
-    method: req.getMethod(),
-    path: req.getUrl(),
-    query: query === '' || query === undefined ? undefined : query,
-    authorization,
-    xApiKey,
-    ifNoneMatch: req.getHeader('if-none-match'),
-    origin: req.getHeader('origin'),
-    peer,
-    ip: clientAddress(peer, forwardedFor, trusted),
-    forwardedFor,
-  };
+  return new UwsRequestInfo(res, req, trusted);
 }
 
 /** Whether an If-None-Match value names the tag (weak comparison, RFC 9110 13.1.2). */

@@ -1,9 +1,11 @@
 // Writing answers to uWS: payloads, 304s, problems and preflights, each with the CORS headers.
-// Handlers here are synchronous, so uWS has the response corked already.
+// Handlers here are synchronous, so uWS has the response corked already: the whole answer
+// leaves in one write.
 import type { HttpResponse } from 'uWebSockets.js';
 import type { Problem } from './access-types.js';
-import { EXPOSED_HEADERS, PREFLIGHT_ALLOWED_HEADERS, PREFLIGHT_MAX_AGE_SECONDS,
+import { corsLines, PREFLIGHT_ALLOWED_HEADERS, PREFLIGHT_MAX_AGE_SECONDS,
   type Cors } from './cors.js';
+import { headerBlock, PrebuiltHeaders, type HeaderBlock } from './header-block.js';
 import { problemBody } from './problems.js';
 import type { RequestInfo } from './request.js';
 
@@ -20,6 +22,8 @@ export interface Payload {
   readonly cadence?: string;
   readonly status?: number;
   readonly headers?: HeaderList;
+  /** The headers above joined once (withPrebuiltHeaders), for payloads served many times. */
+  readonly prebuilt?: PrebuiltHeaders;
 }
 
 const reasons: Readonly<Record<number, string>> = {
@@ -35,23 +39,16 @@ export function statusLine(status: number): string {
 
 /** The CORS headers of an answer to this request, for handlers that write their own. */
 export function corsHeaders(info: RequestInfo, cors: Cors): HeaderList {
-  const origin = cors.allowOrigin(info.origin);
-  const out: [string, string][] = [];
-  if (origin !== undefined) {
-    out.push(['Access-Control-Allow-Origin', origin]);
-    out.push(['Access-Control-Expose-Headers', EXPOSED_HEADERS]);
-  }
-  if (cors.varies) out.push(['Vary', 'Origin']);
-  return out;
+  return corsLines(cors.allowOrigin(info.origin), cors.varies);
+}
+
+function writeBlock(res: HttpResponse, block: HeaderBlock): void {
+  res.writeHeader(block[0], block[1]);
 }
 
 function writeCors(res: HttpResponse, info: RequestInfo, cors: Cors): void {
-  const origin = cors.allowOrigin(info.origin);
-  if (origin !== undefined) {
-    res.writeHeader('Access-Control-Allow-Origin', origin);
-    res.writeHeader('Access-Control-Expose-Headers', EXPOSED_HEADERS);
-  }
-  if (cors.varies) res.writeHeader('Vary', 'Origin');
+  const block = cors.block(info);
+  if (block !== undefined) writeBlock(res, block);
 }
 
 function writeHeaders(res: HttpResponse, headers: HeaderList | undefined): void {
@@ -59,21 +56,43 @@ function writeHeaders(res: HttpResponse, headers: HeaderList | undefined): void 
   for (const [name, value] of headers) res.writeHeader(name, value);
 }
 
-function writeValidators(res: HttpResponse, payload: Payload): void {
-  res.writeHeader('Cache-Control', payload.cacheControl);
-  if (payload.etag !== undefined) res.writeHeader('ETag', payload.etag);
-  if (payload.lastModified !== undefined) res.writeHeader('Last-Modified', payload.lastModified);
-  if (payload.cadence !== undefined) res.writeHeader('X-Producer-Cadence-Ms', payload.cadence);
+function validatorLines(payload: Payload): [string, string][] {
+  const lines: [string, string][] = [['Cache-Control', payload.cacheControl]];
+  if (payload.etag !== undefined) lines.push(['ETag', payload.etag]);
+  if (payload.lastModified !== undefined) lines.push(['Last-Modified', payload.lastModified]);
+  if (payload.cadence !== undefined) lines.push(['X-Producer-Cadence-Ms', payload.cadence]);
+  return lines;
+}
+
+/** The payload with its own headers joined once: one writeHeader call for all of them. */
+export function withPrebuiltHeaders(payload: Payload): Payload {
+  const validators = validatorLines(payload);
+  const answer = headerBlock([['Content-Type', payload.contentType], ...validators,
+    ...(payload.headers ?? [])]);
+  return { ...payload, prebuilt: new PrebuiltHeaders(answer, headerBlock(validators)) };
 }
 
 export function sendPayload(res: HttpResponse, info: RequestInfo, cors: Cors, payload: Payload,
   extra: HeaderList): void {
-  res.writeStatus(statusLine(payload.status ?? 200));
-  res.writeHeader('Content-Type', payload.contentType);
-  writeValidators(res, payload);
-  writeHeaders(res, payload.headers);
-  writeHeaders(res, extra);
-  writeCors(res, info, cors);
+  // uWS writes `200 OK` itself when no status was written.
+  if (payload.status !== undefined && payload.status !== 200) {
+    res.writeStatus(statusLine(payload.status));
+  }
+  const { prebuilt } = payload;
+  if (prebuilt !== undefined && extra.length === 0 && cors.fixed !== undefined) {
+    // The common answer (no RateLimit headers, CORS `*`): every header in one call.
+    writeBlock(res, prebuilt.answerWith(cors.fixed));
+  } else {
+    if (prebuilt !== undefined) {
+      writeBlock(res, prebuilt.answer);
+    } else {
+      res.writeHeader('Content-Type', payload.contentType);
+      writeHeaders(res, validatorLines(payload));
+      writeHeaders(res, payload.headers);
+    }
+    writeHeaders(res, extra);
+    writeCors(res, info, cors);
+  }
   res.end(payload.body);
 }
 
@@ -81,9 +100,15 @@ export function sendPayload(res: HttpResponse, info: RequestInfo, cors: Cors, pa
 export function sendNotModified(res: HttpResponse, info: RequestInfo, cors: Cors,
   payload: Payload, extra: HeaderList): void {
   res.writeStatus('304 Not Modified');
-  writeValidators(res, payload);
-  writeHeaders(res, extra);
-  writeCors(res, info, cors);
+  const { prebuilt } = payload;
+  if (prebuilt !== undefined && extra.length === 0 && cors.fixed !== undefined) {
+    writeBlock(res, prebuilt.notModifiedWith(cors.fixed));
+  } else {
+    if (prebuilt !== undefined) writeBlock(res, prebuilt.notModified);
+    else writeHeaders(res, validatorLines(payload));
+    writeHeaders(res, extra);
+    writeCors(res, info, cors);
+  }
   res.endWithoutBody();
 }
 

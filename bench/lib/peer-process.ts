@@ -8,6 +8,7 @@ const listenTimeoutMs = 30_000;
 
 export interface PeerProcess {
   readonly baseUrl: string;
+  readonly pid: number;
   stop(): Promise<void>;
 }
 
@@ -32,7 +33,7 @@ export async function startPeer(seedFile: string, keyDigestHex: string): Promise
         reject(new Error(`the fastify peer exited early (code ${code}): ${err.text()}`));
       });
     });
-    return { baseUrl, stop: () => stopChild(child) };
+    return { baseUrl, pid: child.pid!, stop: () => stopChild(child) };
   } catch (error) {
     await stopChild(child, 1_000);
     throw error;

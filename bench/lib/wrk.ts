@@ -1,6 +1,8 @@
 // wrk as the load generator (autocannon runs out of CPU first on 2 cores): install, run with
-// keep-alive for a bounded time, and parse its report. Loopback targets only.
+// keep-alive for a bounded time, and parse its report. Loopback targets only. Also the server
+// side of a load: its CPU time, which a busy machine disturbs less than requests per second.
 import { execFile, spawnSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { writeFile } from 'node:fs/promises';
 import { promisify } from 'node:util';
 
@@ -81,4 +83,18 @@ export async function pathRotationScript(file: string, paths: readonly string[])
   await writeFile(file, `local paths = { ${list} }\nlocal i = 0\n` +
     'request = function()\n  i = (i % #paths) + 1\n  return wrk.format(nil, paths[i])\nend\n');
   return file;
+}
+
+/**
+ * CPU time (user + system, microseconds) used so far by a process, all threads, or by one of
+ * its threads when `threadId` is given: read from /proc, so the process can be any child.
+ */
+export function procCpuUs(pid: number, threadId?: number): () => number {
+  const path = threadId === undefined ? `/proc/${pid}/stat` : `/proc/${pid}/task/${threadId}/stat`;
+  const ticksPerSecond = Number(spawnSync('getconf', ['CLK_TCK']).stdout?.toString() || 100);
+  return () => {
+    // Fields after the parenthesized name: utime and stime are the 12th and 13th.
+    const fields = readFileSync(path, 'utf8').split(') ')[1]!.split(' ');
+    return ((Number(fields[11]) + Number(fields[12])) * 1e6) / ticksPerSecond;
+  };
 }

@@ -1,22 +1,32 @@
 // Payload builders shared by the handlers: a snapshot view as is, and small JSON answers.
 import type { Outcome, Problem } from '../access-types.js';
 import { bytesOf } from '../bytes.js';
-import type { Payload } from '../respond.js';
+import { withPrebuiltHeaders, type Payload } from '../respond.js';
 import type { ViewEntry } from '../snapshots.js';
 
 export const JSON_TYPE = 'application/json';
 export const CSV_TYPE = 'text/csv; charset=utf-8';
 
+// One payload per published entry: a polled view is answered many times per version, so its
+// header block is joined once. Entries are replaced, never mutated, on publish; the weak map
+// lets a replaced entry's payload go with it.
+const feedPayloads = new WeakMap<ViewEntry, Payload>();
+
 /** A stored view served as its bytes with its validators (nothing is serialized here). */
 export function feedPayload(entry: ViewEntry): Payload {
-  return {
-    contentType: JSON_TYPE,
-    body: bytesOf(entry.body),
-    cacheControl: entry.cacheControl,
-    etag: entry.etag,
-    lastModified: entry.lastModified,
-    cadence: entry.cadenceHeader,
-  };
+  let payload = feedPayloads.get(entry);
+  if (payload === undefined) {
+    payload = withPrebuiltHeaders({
+      contentType: JSON_TYPE,
+      body: bytesOf(entry.body),
+      cacheControl: entry.cacheControl,
+      etag: entry.etag,
+      lastModified: entry.lastModified,
+      cadence: entry.cadenceHeader,
+    });
+    feedPayloads.set(entry, payload);
+  }
+  return payload;
 }
 
 /** A small answer computed per request (usage, health): never cached by clients. */
