@@ -67,6 +67,11 @@ export interface ServiceConfig {
   readonly keylessDailyLimit: number;
   readonly chartBaseUrl: string;
   readonly simSeed: number;
+  /**
+   * Wallets whose account states the simulator reports (ORDERFLOW_SIM_WALLETS), up to
+   * limits.walletsTrackedMax; also sizes the population its trades name (docs/feeds.md).
+   */
+  readonly simWallets: number;
   readonly logLevel: 'debug' | 'info' | 'warn' | 'error' | 'silent';
 }
 
@@ -91,6 +96,7 @@ export const defaultConfig: ServiceConfig = Object.freeze({
   keylessDailyLimit: 10,
   chartBaseUrl: 'http://127.0.0.1:8080/chart',
   simSeed: 42,
+  simWallets: 300,
   logLevel: 'info',
 });
 
@@ -133,6 +139,10 @@ export function resolveConfig(override: Partial<ServiceConfig> = {}): ServiceCon
   check(
     isInt(c.keylessDailyLimit, 0, 1e9),
     'keylessDailyLimit', 'a non-negative integer', c.keylessDailyLimit,
+  );
+  check(
+    isInt(c.simWallets, 1, limits.walletsTrackedMax),
+    'simWallets', `an integer from 1 to ${limits.walletsTrackedMax}`, c.simWallets,
   );
   check(
     ['debug', 'info', 'warn', 'error', 'silent'].includes(c.logLevel),

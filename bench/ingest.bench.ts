@@ -56,7 +56,7 @@ class ShardModel implements IngestSink {
   /** withKernels false: mailboxes are drained into nothing (the cost of routing alone). */
   constructor(private readonly withKernels: boolean, private readonly onDrained: () => void) {
     for (const symbol of SYMBOLS) {
-      const mailbox = new Mailbox(MAILBOX_CAPACITY);
+      const mailbox = new Mailbox(MAILBOX_CAPACITY, symbol);
       mailbox.onWake = () => this.wake(symbol);
       const actor = new PairActor();
       actor.initialize({ getCustomParameters: () => ({ symbol, mailbox, cadenceMs: 1_000 }) });
@@ -95,7 +95,7 @@ class ShardModel implements IngestSink {
   }
 }
 
-const NO_READER: MailboxReader = { trade: () => {}, event: () => {} };
+const NO_READER: MailboxReader = { trade: () => {}, book: () => {}, event: () => {} };
 
 /** Kernel time of the last full pass, for the parse + route share. */
 let lastDrainNs = 0;

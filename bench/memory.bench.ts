@@ -1,14 +1,16 @@
 // Memory: RSS of the service process (its shard threads included) after running the simulator
-// at max speed for N minutes (10 in the full run, 6 s in --quick), sampled every second, with
-// what the process then holds: screener pairs, tracked pairs, tracked wallets, market time.
+// at max speed for N minutes (10 in the full run, 6 s in --quick, then until the wallets view
+// holds all 10,000 wallets), sampled every second, with what the process then holds: screener
+// pairs, tracked pairs, tracked wallets (the simulator reporting 10,000), market time.
 // Baseline: the same process's RSS when /readyz first said ready.
 import { printRows, quick, type ReportRow } from './harness.js';
 import { getText } from './lib/http-get.js';
 import { sampleRss } from './lib/rss.js';
-import { createKey, removeDir, startService, tempDataDir, waitFor, waitReady } from
-  './lib/service.js';
+import { createKey, removeDir, startService, tempDataDir, waitReady } from './lib/service.js';
 
 const HOUR_MS = 3_600_000;
+/** The issue's scenario tracks 10,000 wallets: the simulator reports that many (docs/feeds.md). */
+const simWallets = 10_000;
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 interface Universe {
@@ -26,20 +28,38 @@ async function universeOf(baseUrl: string, auth: Record<string, string>): Promis
     return JSON.parse(body) as Record<string, unknown>;
   };
   const screener = await json('/api/v1/screener') as { pairs: { tracked: boolean }[] };
-  const wallets = await json('/api/v1/wallets') as { count?: number; wallets?: unknown[] };
   const pair = await json('/api/v1/pair/BTC') as { asOf?: string };
   return {
     screenerPairs: screener.pairs.length,
     trackedPairs: screener.pairs.filter((p) => p.tracked).length,
-    trackedWallets: wallets.count ?? wallets.wallets?.length ?? 0,
+    trackedWallets: await walletsHeld(baseUrl, auth),
     pairMarketMs: Date.parse(pair.asOf ?? ''),
   };
+}
+
+/** The wallets view's count. Its body is ~7 MB with 10,000 wallets: past the probe client's
+ *  bound, so it is read with fetch; 0 while the view is not served yet. */
+async function walletsHeld(baseUrl: string, auth: Record<string, string>): Promise<number> {
+  const response = await fetch(`${baseUrl}/api/v1/wallets`, { headers: auth });
+  if (response.status !== 200) return 0;
+  return ((await response.json()) as { count: number }).count;
+}
+
+/**
+ * States arrive under a budget (1,000 a second: the first round of 10,000 takes ~10 s) and the
+ * wallets view is rebuilt every 15 s: RSS is read once the view holds them all (or after 60 s).
+ */
+async function waitForWallets(baseUrl: string, auth: Record<string, string>): Promise<void> {
+  const deadlineMs = Date.now() + 60_000;
+  while (Date.now() < deadlineMs && await walletsHeld(baseUrl, auth) < simWallets) {
+    await sleep(1_000);
+  }
 }
 
 function rows(finalMB: number, peakMB: number, readyMB: number, u: Universe,
   startMarketMs: number, minutes: number): ReportRow[] {
   const hours = (u.pairMarketMs - startMarketMs) / HOUR_MS;
-  const span = minutes < 1 ? `${Math.round(minutes * 60)} s` : `${minutes} min`;
+  const span = minutes < 1 ? `${Math.round(minutes * 60)} s` : `${Math.round(minutes)} min`;
   const label = `after ${span} of sim at max speed`;
   const context = (figure: string, value: number, unit: string, want: number): ReportRow => ({
     bench: 'memory', figure: `${figure} (baseline: the full universe)`, value, unit,
@@ -62,18 +82,22 @@ export async function run(opts: { quick: boolean }): Promise<ReportRow[]> {
   const dataDir = await tempDataDir('memory');
   try {
     const startMarketMs = Date.now();
-    const service = await startService({ dataDir, args: ['--speed', 'max', '--limits', 'off'] });
+    const service = await startService({ dataDir, args: ['--speed', 'max', '--limits', 'off'],
+      env: { ORDERFLOW_SIM_WALLETS: String(simWallets) } });
     const sampler = sampleRss(service.pid, 1_000);
     try {
       await waitReady(service.baseUrl);
       const readyMB = sampler.samples().at(-1) ?? NaN;
+      const readyAtMs = Date.now();
       // Made while the server runs, as an operator would: it sees the key within a second.
       const auth = { authorization: `Bearer ${await createKey(dataDir, 'Whale')}` };
       await sleep(minutes * 60_000);
-      await waitFor(`${service.baseUrl}/api/v1/wallets`, auth, (s) => s === 200, 10_000);
+      await waitForWallets(service.baseUrl, auth);
       const universe = await universeOf(service.baseUrl, auth);
       const finalMB = sampler.samples().at(-1) ?? NaN;
-      return rows(finalMB, sampler.peakMB(), readyMB, universe, startMarketMs, minutes);
+      // The span is what ran, the wait for the wallets included.
+      return rows(finalMB, sampler.peakMB(), readyMB, universe, startMarketMs,
+        (Date.now() - readyAtMs) / 60_000);
     } finally {
       sampler.stop();
       await service.stop();

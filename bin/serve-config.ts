@@ -85,5 +85,8 @@ export function serveOverride(flags: ServeFlags, env: Readonly<Record<string, st
       env.ORDERFLOW_KEYLESS_DAILY_LIMIT);
   }
   if (env.ORDERFLOW_CHART_BASE_URL) out.chartBaseUrl = env.ORDERFLOW_CHART_BASE_URL;
+  if (env.ORDERFLOW_SIM_WALLETS !== undefined) {
+    out.simWallets = integer('ORDERFLOW_SIM_WALLETS', env.ORDERFLOW_SIM_WALLETS);
+  }
   return out;
 }

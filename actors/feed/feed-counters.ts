@@ -10,8 +10,9 @@ const KINDS_MAX = 32;
 
 export class FeedCounters {
   private events = 0;
-  /** Trades handed as fields: counted apart so the fast path skips the keyed record. */
+  /** Trades and books handed as fields: counted apart, the fast path skips the keyed record. */
   private trades = 0;
+  private books = 0;
   private readonly byType: Record<string, number> = {};
   private readonly dropped: Record<string, number> = {};
   private readonly loggedAtMs = new Map<string, number>();
@@ -33,6 +34,12 @@ export class FeedCounters {
     this.lastEventMs = tsMs;
   }
 
+  /** count() for a book handed as fields (see BookFields). */
+  countBook(tsMs: number): void {
+    this.books++;
+    this.lastEventMs = tsMs;
+  }
+
   /** Counts a dropped input and logs it at most once per kind per minute (service clock). */
   drop(kind: string, detail: Record<string, unknown> = {}): void {
     const key = kind in this.dropped || Object.keys(this.dropped).length < KINDS_MAX ? kind :
@@ -48,8 +55,9 @@ export class FeedCounters {
   snapshot(): FeedStats {
     const eventsByType = { ...this.byType };
     if (this.trades > 0) eventsByType.trade = (eventsByType.trade ?? 0) + this.trades;
+    if (this.books > 0) eventsByType.book = (eventsByType.book ?? 0) + this.books;
     return {
-      events: this.events + this.trades, eventsByType, dropped: { ...this.dropped },
+      events: this.events + this.trades + this.books, eventsByType, dropped: { ...this.dropped },
       reconnects: this.reconnects, connected: this.connected, lastEventMs: this.lastEventMs,
     };
   }

@@ -1,9 +1,12 @@
 // The feed vocabulary shared by every adapter (simulator, live venue, file replay).
 import type { MarketEvent } from '../messages.js';
 
-/** Which feed to run; `speed` is a multiple of real time, Infinity for "as fast as possible". */
+/**
+ * Which feed to run; `speed` is a multiple of real time, Infinity for "as fast as possible".
+ * A sim's `walletsTracked` (default 300) sizes its wallet population in every thread.
+ */
 export type FeedSpec =
-  | { kind: 'sim'; seed: number; speed: number; startMs: number }
+  | { kind: 'sim'; seed: number; speed: number; startMs: number; walletsTracked?: number }
   | { kind: 'live'; wsUrl: string; infoUrl: string }
   | { kind: 'replay'; file: string; speed: number };
 
@@ -37,9 +40,27 @@ export interface TradeFields {
   seller: string | null;
 }
 
-/** One pair's inbox as a feed sees it: trades as fields (the fast path), anything else whole. */
+/**
+ * A book's levels in a struct the feed reuses for every book (valid only during the call that
+ * hands it over): prices and sizes best first, `bidLevels` and `askLevels` of each filled.
+ */
+export interface BookFields {
+  tsMs: number;
+  readonly bidPx: Float64Array;
+  readonly bidSz: Float64Array;
+  readonly askPx: Float64Array;
+  readonly askSz: Float64Array;
+  bidLevels: number;
+  askLevels: number;
+}
+
+/**
+ * One pair's inbox as a feed sees it: trades and books as fields (the fast path), anything
+ * else whole.
+ */
 export interface PairLane {
   trade(t: TradeFields): void;
+  book(b: BookFields): void;
   event(event: MarketEvent): void;
 }
 

@@ -53,9 +53,7 @@ export class IngestGuard {
         return checkTrade(pair, event.tsMs, id, id === id ? null : event.tradeId);
       }
       case 'book':
-        if (event.tsMs < pair.bookMs) return 'out_of_order';
-        pair.bookMs = event.tsMs;
-        return null;
+        return checkBookTime(pair, event.tsMs);
       case 'ctx':
         if (event.tsMs < pair.ctxMs) return 'out_of_order';
         pair.ctxMs = event.tsMs;
@@ -69,6 +67,13 @@ export class IngestGuard {
 /** check() for a trade handed as fields, on the pair's state from IngestGuard.pair(). */
 export function checkTradeFields(pair: GuardPair, t: TradeFields): DropReason | null {
   return checkTrade(pair, t.tsMs, t.tradeId, t.tradeIdText);
+}
+
+/** check() for a book handed as fields: its time against the pair's newest book. */
+export function checkBookTime(pair: GuardPair, tsMs: number): DropReason | null {
+  if (tsMs < pair.bookMs) return 'out_of_order';
+  pair.bookMs = tsMs;
+  return null;
 }
 
 function checkTrade(pair: GuardPair, tsMs: number, id: number, text: string | null):

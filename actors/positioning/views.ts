@@ -34,23 +34,36 @@ export function buildSmartMoneyView(wallets: readonly WalletRecord[], nowMs: num
   const o = { ...defaultSmartMoneyOptions, ...options };
   let count = 0;
   const positions: WhalePosition[] = [];
-  for (const wallet of wallets) {
-    const state = wallet.state;
-    if (state === null || nowMs - state.tsMs > o.stateAgeMsMax) continue;
-    count++;
-    for (const p of state.positions) {
-      const notional = Math.abs(p.positionValue);
-      if (p.size === 0 || notional < o.notionalMinUsd) continue;
-      positions.push({
-        address: wallet.address, label: wallet.label, category: wallet.category,
-        accountValue: state.accountValue, symbol: p.symbol, side: sideOf(p), notional,
-        leverage: p.leverage, entryPrice: p.entryPx, unrealizedPnl: p.unrealizedPnl,
-      });
-    }
+  for (const wallet of wallets) if (addSmartMoneyPositions(wallet, nowMs, o, positions)) count++;
+  return { wallets: count, positions: keepTopPositions(positions, o.positionsMax) };
+}
+
+/** Appends the wallet's listed positions to `out`; false when its state is missing or stale. */
+export function addSmartMoneyPositions(wallet: WalletRecord, nowMs: number, o: SmartMoneyOptions,
+  out: WhalePosition[]): boolean {
+  const state = wallet.state;
+  if (state === null || nowMs - state.tsMs > o.stateAgeMsMax) return false;
+  for (const p of state.positions) {
+    const notional = Math.abs(p.positionValue);
+    if (p.size === 0 || notional < o.notionalMinUsd) continue;
+    out.push({
+      address: wallet.address, label: wallet.label, category: wallet.category,
+      accountValue: state.accountValue, symbol: p.symbol, side: sideOf(p), notional,
+      leverage: p.leverage, entryPrice: p.entryPx, unrealizedPnl: p.unrealizedPnl,
+    });
   }
+  return true;
+}
+
+/**
+ * The first `max` positions, largest notional first, then address, then symbol: a total order,
+ * so trimming a list to its top `max` now and again while it grows gives the same result.
+ */
+export function keepTopPositions(positions: WhalePosition[], max: number): WhalePosition[] {
   positions.sort((a, b) => b.notional - a.notional || byText(a.address, b.address) ||
     byText(a.symbol, b.symbol));
-  return { wallets: count, positions: positions.slice(0, o.positionsMax) };
+  if (positions.length > max) positions.length = max;
+  return positions;
 }
 
 function positionView(p: WalletPosition): WalletPositionView {
@@ -82,6 +95,11 @@ export function buildWalletsView(wallets: readonly WalletRecord[]):
     const view = buildWalletView(wallet);
     if (view !== null) views.push(view);
   }
-  views.sort((a, b) => b.accountValue - a.accountValue || byText(a.address, b.address));
+  views.sort(compareWalletViews);
   return { wallets: views, count: views.length };
+}
+
+/** The wallets view's order: largest account value first, then address. */
+export function compareWalletViews(a: WalletView, b: WalletView): number {
+  return b.accountValue - a.accountValue || byText(a.address, b.address);
 }

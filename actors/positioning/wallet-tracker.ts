@@ -204,6 +204,11 @@ export class WalletTracker {
     return out.sort((a, b) => (a.address < b.address ? -1 : a.address > b.address ? 1 : 0));
   }
 
+  /** Every tracked address, in the order of records(): lets a caller build them in slices. */
+  addresses(): string[] {
+    return [...this.wallets.keys()].sort();
+  }
+
   record(address: string, nowMs: number = this.marketNowMs): WalletRecord | null {
     const key = normalizeAddress(address);
     const wallet = key === null ? undefined : this.wallets.get(key);

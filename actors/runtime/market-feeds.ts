@@ -34,7 +34,8 @@ export function feedSpecOf(config: ServiceConfig, startMs: number): FeedSpec {
   if (config.feed === 'replay') {
     return { kind: 'replay', file: config.replayFile!, speed: config.speed };
   }
-  return { kind: 'sim', seed: config.simSeed, speed: config.speed, startMs };
+  return { kind: 'sim', seed: config.simSeed, speed: config.speed, startMs,
+    walletsTracked: config.simWallets };
 }
 
 export function createMarketFeeds(config: ServiceConfig, deps: {

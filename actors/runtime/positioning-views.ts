@@ -1,37 +1,46 @@
 // Positioning on the main thread: wallets discovered from the shards' whale prints, their states
 // from the universe feed, and the views built from them (smart money, wallets, liquidation maps,
 // funding arbitrage, each pair's smart-money split for the deep view).
-import type {
-  AssetCtx, FundingEvent, MarketMeta, VenueFunding, WalletStateEvent, WhalePrint,
-} from '../messages.js';
+import type { FundingEvent, VenueFunding, WalletStateEvent, WhalePrint } from '../messages.js';
 import type { Logger } from '../logger.js';
-import { viewName } from '../topics.js';
 import { WalletTracker } from '../positioning/wallet-tracker.js';
-import { buildPairPositioning, buildSmartMoneyView, buildWalletsView, buildWalletView }
-  from '../positioning/views.js';
-import { buildLiquidationMap } from '../positioning/liquidation-map.js';
+import { buildPairPositioning } from '../positioning/views.js';
 import { buildFundingArb } from '../positioning/funding-arb.js';
-import type { WalletRecord } from '../positioning/types.js';
+import { WalletFragments } from '../positioning/wallet-fragments.js';
 import { encodeFeedView } from '../views/encode.js';
 import type { ViewSink } from './market-views.js';
+import { runSliced } from './sliced.js';
+import { refreshWalletViews, type Market, type WalletRefreshTarget } from './wallet-refresh.js';
 
-/** Liquidation bands: 0.5 % wide, 40 each side of the mark (covers +-20 %). */
-const liquidationBands = Object.freeze({ bandWidthPct: 0.5, bandsEachSide: 40 });
 /** Funding rows kept: one per listed symbol. */
 const fundingRowsMax = 4_000;
-
-type Market = MarketMeta & { ctx: AssetCtx };
+/**
+ * Main-thread time a wallet refresh takes per event-loop turn before it lets HTTP and the feeds
+ * in: a refresh of 10,000 wallets is seconds of work on a loaded core, never one stall.
+ */
+const refreshSliceMs = 8;
 
 export class PositioningViews {
-  readonly tracker = new WalletTracker();
   private readonly funding = new Map<string, readonly VenueFunding[]>();
   private readonly smartMoney = new Map<string, string>();
-  private readonly walletStateTs = new Map<string, number>();
+  private readonly target: WalletRefreshTarget;
   private fundingAtMs = 0;
   private version = 0;
+  private refreshing: Promise<void> | null = null;
+  private refreshesSkipped = 0;
 
+  /** `tracker` is the service's (bounded at limits.walletsTrackedMax); tests pass a small one. */
   constructor(private readonly sink: ViewSink, private readonly cadenceMs: number,
-    private readonly log: Logger) {}
+    private readonly log: Logger, readonly tracker = new WalletTracker()) {
+    this.target = {
+      tracker: this.tracker, fragments: new WalletFragments(), publishedStateTs: new Map(),
+      smartMoney: this.smartMoney, cadenceMs,
+      put: (name, body, updatedAtMs) => this.put(name, body, updatedAtMs),
+      putBytes: (name, bytes, data, updatedAtMs) => this.sink.put(name, bytes,
+        { version: ++this.version, updatedAtMs, cadenceMs: this.cadenceMs, data }),
+      delete: (name) => this.sink.delete(name),
+    };
+  }
 
   applyFunding(event: FundingEvent): void {
     if (!this.funding.has(event.symbol) && this.funding.size >= fundingRowsMax) return;
@@ -62,36 +71,34 @@ export class PositioningViews {
     this.put('funding-arb', body, this.fundingAtMs);
   }
 
-  /** Rebuilds the wallet views; heavy with many wallets, so it runs on its own slower cadence. */
+  /**
+   * Rebuilds the wallet views in slices of ~8 ms (a small set finishes within this call). One
+   * rebuild at a time: a call while one runs is skipped and counted, the next cadence catches up.
+   */
   refreshWallets(nowMs: number, markets: readonly Market[], tracked: readonly string[]): void {
-    const started = Date.now();
-    const records = this.tracker.records(nowMs);
-    this.put('smart-money', buildSmartMoneyView(records, nowMs), nowMs);
-    this.put('wallets', buildWalletsView(records), nowMs);
-    for (const record of records) this.putWallet(record, nowMs);
-    const bySymbol = groupBySymbol(records);
-    const marketBySymbol = new Map(markets.map((m) => [m.symbol, m]));
-    for (const symbol of tracked) {
-      const holders = bySymbol.get(symbol) ?? [];
-      const { smartMoney } = buildPairPositioning(symbol, holders, []);
-      this.smartMoney.set(symbol, JSON.stringify(smartMoney));
-      const market = marketBySymbol.get(symbol);
-      if (!market || !(market.ctx.markPx > 0)) continue;
-      const states = holders.flatMap((r) => (r.state ? [r.state] : []));
-      const map = buildLiquidationMap(symbol, market.ctx.markPx, states,
-        market.ctx.openInterest * market.ctx.markPx, liquidationBands);
-      this.put(viewName('liquidation-map', symbol), map, nowMs);
+    if (this.refreshing !== null) {
+      this.refreshesSkipped++;
+      this.log.debug('wallet refresh still running; skipped', { skipped: this.refreshesSkipped });
+      return;
     }
-    this.log.debug('positioning views rebuilt', { wallets: records.length,
-      tookMs: Date.now() - started });
+    const startedMs = Date.now();
+    const encodedBefore = this.target.fragments.encodedCount;
+    const job = runSliced(refreshWalletViews(this.target, nowMs, markets, tracked),
+      refreshSliceMs);
+    this.refreshing = job.then(() => {
+      this.log.debug('positioning views rebuilt', { wallets: this.tracker.size,
+        encoded: this.target.fragments.encodedCount - encodedBefore,
+        tookMs: Date.now() - startedMs });
+    }, (error: Error) => {
+      this.log.error('wallet refresh failed', { error: error.message });
+    }).finally(() => {
+      this.refreshing = null;
+    });
   }
 
-  private putWallet(record: WalletRecord, nowMs: number): void {
-    const stateTs = record.state?.tsMs ?? 0;
-    if (this.walletStateTs.get(record.address) === stateTs) return;
-    this.walletStateTs.set(record.address, stateTs);
-    const view = buildWalletView(record);
-    if (view) this.put(viewName('wallets', record.address), view, nowMs);
+  /** Resolves when the wallet refresh in progress (if any) is done. */
+  async settled(): Promise<void> {
+    await this.refreshing;
   }
 
   private put(name: string, body: object, updatedAtMs: number): void {
@@ -103,16 +110,3 @@ export class PositioningViews {
 
 const emptySmartMoney = JSON.stringify(
   buildPairPositioning('', [], []).smartMoney);
-
-function groupBySymbol(records: readonly WalletRecord[]): Map<string, WalletRecord[]> {
-  const out = new Map<string, WalletRecord[]>();
-  for (const record of records) {
-    for (const p of record.state?.positions ?? []) {
-      const list = out.get(p.symbol);
-      if (list) {
-        if (list[list.length - 1] !== record) list.push(record);
-      } else out.set(p.symbol, [record]);
-    }
-  }
-  return out;
-}

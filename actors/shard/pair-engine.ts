@@ -7,7 +7,7 @@ import { createPairSnapshot, snapshotPairAnalytics, type PairAnalyticsSnapshot }
 import type {
   AssetCtxEvent, BookEvent, MarketEvent, PairOutbound, PairViews, WhalePrint,
 } from '../messages.js';
-import type { Mailbox, MailboxReader } from './mailbox.js';
+import { BOOK_LEVELS_MAX, type Mailbox, type MailboxReader } from './mailbox.js';
 import { encodePairViews, pairSummary, type Freshness } from './pair-views.js';
 import { PairSignals } from './pair-signals.js';
 
@@ -42,7 +42,7 @@ export interface PairEngine {
 }
 
 /** Book depth the kernels see (the venue sends 20 levels a side). */
-const bookLevelsMax = 20;
+const bookLevelsMax = BOOK_LEVELS_MAX;
 /** Whale addresses kept for the deep view's list (matches the kernel's list bound). */
 const whaleAddressesMax = 64;
 /** VPIN buckets per day: V = ADV / 50 (ANALYTICS.md 2.3). */
@@ -95,13 +95,13 @@ class KernelPairEngine implements PairEngine, MailboxReader {
     return count;
   }
 
-  /** MailboxReader: one event that is not a trade handed as fields. */
+  /** MailboxReader: one event that is not a trade or book handed as fields. */
   event(event: MarketEvent): void {
     switch (event.type) {
       case 'trade':
         this.trade(event.tsMs, event.price, event.size, event.side, event.buyer, event.seller);
         return;
-      case 'book': this.onBook(event); break;
+      case 'book': this.onBook(event); return;
       case 'ctx': this.onCtx(event); break;
       case 'gap':
         gapPairAnalytics(this.state);
@@ -140,18 +140,26 @@ class KernelPairEngine implements PairEngine, MailboxReader {
     if (tsMs > this.updatedAtMs) this.updatedAtMs = tsMs;
   }
 
-  private onBook(book: BookEvent): void {
-    const bidLevels = copyLevels(book.bids, this.bidPx, this.bidSz);
-    const askLevels = copyLevels(book.asks, this.askPx, this.askSz);
-    if (book.tsMs > this.state.lastTradeTsMs) {
-      const bits = onTime(this.state, book.tsMs);
+  private onBook(event: BookEvent): void {
+    const bidLevels = copyLevels(event.bids, this.bidPx, this.bidSz);
+    const askLevels = copyLevels(event.asks, this.askPx, this.askSz);
+    this.book(event.tsMs, this.bidPx, this.bidSz, bidLevels, this.askPx, this.askSz, askLevels);
+  }
+
+  /** MailboxReader: one book, levels best first, straight into the kernels. */
+  book(tsMs: number, bidPx: Float64Array, bidSz: Float64Array, bidLevels: number,
+    askPx: Float64Array, askSz: Float64Array, askLevels: number): void {
+    if (tsMs > this.state.lastTradeTsMs) {
+      const bits = onTime(this.state, tsMs);
       if ((bits & WHALE_PRINT) !== 0 && this.hasLastTrade) {
         this.recordWhale(this.lastSide, this.lastBuyer, this.lastSeller);
       }
       if ((bits & barsClosedMask) !== 0) this.barsClosed(bits);
     }
-    onBook(this.state, book.tsMs, this.bidPx, this.bidSz, bidLevels, this.askPx, this.askSz,
-      askLevels);
+    onBook(this.state, tsMs, bidPx, bidSz, bidLevels, askPx, askSz, askLevels);
+    this.dirty = true;
+    this.gapped = false;
+    if (tsMs > this.updatedAtMs) this.updatedAtMs = tsMs;
   }
 
   private onCtx(ctx: AssetCtxEvent): void {

@@ -113,7 +113,7 @@ export default class ShardActor {
   }
 
   private async addPair(symbol: string): Promise<void> {
-    const mailbox = new Mailbox(this.params.mailboxCapacity);
+    const mailbox = new Mailbox(this.params.mailboxCapacity, symbol);
     mailbox.onWake = () => this.wake(symbol);
     const ref = await this.self.createChild(PairActor, {
       mode: 'in-memory',

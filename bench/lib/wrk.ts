@@ -86,6 +86,19 @@ export async function pathRotationScript(file: string, paths: readonly string[])
 }
 
 /**
+ * Writes a wrk Lua script that makes every connection wait `delayMs` before each request: a
+ * fixed offered load (about connections / delay) instead of wrk's closed loop, where latency
+ * only measures how long the queue in front of a saturated server is.
+ */
+export async function pacedScript(file: string, delayMs: number): Promise<string> {
+  if (!(Number.isInteger(delayMs) && delayMs >= 1)) {
+    throw new Error(`pacedScript needs a whole number of milliseconds >= 1 (was ${delayMs})`);
+  }
+  await writeFile(file, `delay = function()\n  return ${delayMs}\nend\n`);
+  return file;
+}
+
+/**
  * CPU time (user + system, microseconds) used so far by a process, all threads, or by one of
  * its threads when `threadId` is given: read from /proc, so the process can be any child.
  */

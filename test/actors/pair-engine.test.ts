@@ -4,9 +4,9 @@ import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { readFileSync } from 'node:fs';
 import { createPairEngine } from '../../actors/shard/pair-engine.js';
-import { Mailbox, type MailboxReader } from '../../actors/shard/mailbox.js';
+import { BOOK_SLOTS_MAX, Mailbox, type MailboxReader } from '../../actors/shard/mailbox.js';
 import { numericTradeId } from '../../actors/feed/recent-trade-ids.js';
-import type { TradeFields } from '../../actors/feed/feed-types.js';
+import type { BookFields, TradeFields } from '../../actors/feed/feed-types.js';
 import { importWsRaw, type ImportReport } from '../../actors/feed/import/hl-ws-raw.js';
 import type { MarketEvent } from '../../actors/messages.js';
 import { sharedDataPath } from '../helpers/eventually.js';
@@ -74,15 +74,36 @@ function pushTrade(mailbox: Mailbox, e: MarketEvent & { type: 'trade' }): void {
   mailbox.trade(fields);
 }
 
-test('a mailbox of trade fields drained into the engine equals events applied one by one', () => {
+/** The book as the fast path hands it: levels in a reused struct (here 25 slots a side). */
+const bookFields: BookFields = { tsMs: 0, bidPx: new Float64Array(25),
+  bidSz: new Float64Array(25), askPx: new Float64Array(25), askSz: new Float64Array(25),
+  bidLevels: 0, askLevels: 0 };
+function pushBook(mailbox: Mailbox, e: MarketEvent & { type: 'book' }): void {
+  const side = (flat: readonly number[], px: Float64Array, sz: Float64Array) => {
+    for (let i = 0; i < flat.length >> 1; i++) [px[i], sz[i]] = [flat[2 * i], flat[2 * i + 1]];
+    return flat.length >> 1;
+  };
+  bookFields.tsMs = e.tsMs;
+  bookFields.bidLevels = side(e.bids, bookFields.bidPx, bookFields.bidSz);
+  bookFields.askLevels = side(e.asks, bookFields.askPx, bookFields.askSz);
+  mailbox.book(bookFields);
+}
+
+/**
+ * Feeds `events` to one engine directly and to another through a mailbox drained every
+ * `drainAt` events (books as fields or as whole events): both must publish the same views.
+ */
+function assertMailboxEqualsDirect(events: MarketEvent[], drainAt: number,
+  booksAsFields: boolean): void {
   const direct = createPairEngine('BTC', { cadenceMs: 1_000, wallNowMs: () => 5 });
   const viaMailbox = createPairEngine('BTC', { cadenceMs: 1_000, wallNowMs: () => 5 });
-  const mailbox = new Mailbox(16);
-  for (const event of realBtcEvents()) {
+  const mailbox = new Mailbox(drainAt, 'BTC');
+  for (const event of events) {
     direct.onEvent(event);
     if (event.type === 'trade') pushTrade(mailbox, event);
+    else if (booksAsFields && event.type === 'book') pushBook(mailbox, event);
     else mailbox.event(event);
-    if (mailbox.length === 16) viaMailbox.drain(mailbox);
+    if (mailbox.length === drainAt) viaMailbox.drain(mailbox);
   }
   viaMailbox.drain(mailbox);
   assert.is(mailbox.dropped, 0);
@@ -92,10 +113,27 @@ test('a mailbox of trade fields drained into the engine equals events applied on
   for (const name of Object.keys(a.views.views)) {
     assert.is(decoder.decode(b.views.views[name]), decoder.decode(a.views.views[name]), name);
   }
+}
+
+for (const drainAt of [16, BOOK_SLOTS_MAX * 4]) {
+  test(`a mailbox of trade and book fields drained every ${drainAt} events equals events ` +
+    'applied one by one (books past the book ring queue as objects)', () => {
+    const events = realBtcEvents();
+    // Enough books in one batch to fill the book ring: replay the file's books again, later.
+    const lastMs = events[events.length - 1].tsMs;
+    const books = events.filter((e) => e.type === 'book');
+    while (drainAt > 16 && books.length <= BOOK_SLOTS_MAX) books.push(...books);
+    events.push(...books.map((b, i) => ({ ...b, tsMs: lastMs + i })));
+    assertMailboxEqualsDirect(events, drainAt, true);
+  });
+}
+
+test('a mailbox of trade fields drained into the engine equals events applied one by one', () => {
+  assertMailboxEqualsDirect(realBtcEvents(), 16, false);
 });
 
 test('mailbox: bounded, drop-oldest across trades and events, wakes once per batch', () => {
-  const mailbox = new Mailbox(3);
+  const mailbox = new Mailbox(3, 'BTC');
   let wakes = 0;
   mailbox.onWake = () => wakes++;
   const trade = (tsMs: number) => ({ type: 'trade' as const, symbol: 'BTC', tsMs, price: 1,
@@ -111,6 +149,8 @@ test('mailbox: bounded, drop-oldest across trades and events, wakes once per bat
   const seen: string[] = [];
   const reader: MailboxReader = {
     trade: (tsMs, _p, _s, _side, buyer) => seen.push(`t${tsMs}${buyer}`),
+    book: (tsMs, bidPx, _bs, bids, askPx, _as, asks) =>
+      seen.push(`b${tsMs}:${[...bidPx.subarray(0, bids), ...askPx.subarray(0, asks)]}`),
     event: (e) => seen.push(`${e.type}${e.tsMs}`),
   };
   assert.is(mailbox.drain(reader), 3);
@@ -118,7 +158,18 @@ test('mailbox: bounded, drop-oldest across trades and events, wakes once per bat
   assert.is(mailbox.length, 0);
   pushTrade(mailbox, trade(6));
   assert.is(wakes, 2, 'an empty mailbox wakes its owner again');
-  assert.throws(() => new Mailbox(0), /positive integer/);
+  // A book dropped at the head frees its book slot: the next books come out in order.
+  const book = (tsMs: number) => ({ type: 'book' as const, symbol: 'BTC', tsMs,
+    bids: [tsMs, 1], asks: [tsMs + 1, 1] });
+  pushBook(mailbox, book(7));
+  pushBook(mailbox, book(8));
+  pushBook(mailbox, book(9));
+  pushBook(mailbox, book(10));
+  seen.length = 0;
+  mailbox.drain(reader);
+  assert.equal(seen, ['b8:8,9', 'b9:9,10', 'b10:10,11']);
+  assert.is(mailbox.dropped, 4);
+  assert.throws(() => new Mailbox(0, 'BTC'), /positive integer/);
 });
 
 test.run();

@@ -1,5 +1,5 @@
-// The replay feed's fast path (trades handed as fields to a shard's lanes) delivers exactly what
-// its object path delivers: same events in the same order per pair, same checks (duplicates,
+// The replay feed's fast path (trades and books as fields to a shard's lanes) delivers exactly
+// what its object path delivers: same events in the same order per pair, same checks (duplicates,
 // time going back, bad lines), same counters, and it follows a symbol index the file redefines.
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
@@ -9,7 +9,7 @@ import { systemClock } from '../../actors/clock.js';
 import { silentLogger } from '../../actors/logger.js';
 import type { MarketEvent } from '../../actors/messages.js';
 import type { FeedStats, IngestSink, PairLane } from '../../actors/feed/feed-types.js';
-import { tradeEventOf } from '../../actors/feed/lanes.js';
+import { bookEventOf, tradeEventOf } from '../../actors/feed/lanes.js';
 import { createReplayPairFeed } from '../../actors/feed/replay/replay-pair-feed.js';
 import { COMPACT_HEADER } from '../../actors/feed/replay/compact-format.js';
 import { eventually, tempDir } from '../helpers/eventually.js';
@@ -28,6 +28,8 @@ const LINES = [
   `T,0,${T0 + 8},100.7,0.1,1,007,0,`,
   `T,0,${T0 + 8},100.8,0.1,1,7,0,`,
   `B,0,${T0 + 9},1,1,100.5,3,100.9,4`,
+  `B,0,${T0 + 8},1,1,100.4,3,100.8,4`, `B,1,${T0 + 9},1,1,x,3,2001,1`,
+  `B,2,${T0 + 9},1,1,0.1,3,0.2,4`,
   `C,1,${T0 + 9},2001,1990,5000000,100,0.0001,2001,2001`,
   `T,0,${T0 + 10},bad,0.1,1,11,0,`,
   '{"type":"gap","symbol":"ETH","tsMs":' + (T0 + 11) + ',"reason":"disconnect"}',
@@ -47,7 +49,8 @@ async function play(file: string, sink: 'function' | 'lanes'):
     logger: silentLogger, onEnd: () => { ended = true; } });
   feed.setSymbols(['BTC', 'ETH', 'SOL']);
   const lanes: IngestSink = {
-    lane: (symbol): PairLane => ({ trade: (t) => push(tradeEventOf(symbol, t)), event: push }),
+    lane: (symbol): PairLane => ({ trade: (t) => push(tradeEventOf(symbol, t)),
+      book: (b) => push(bookEventOf(symbol, b)), event: push }),
   };
   feed.start(sink === 'function' ? push : lanes);
   await eventually(() => ended);
@@ -71,7 +74,8 @@ test('lanes get what a function sink gets, checks and counters included', async 
     assert.equal(objects.out.SOL.map((e) => e.tsMs), [T0 + 14]);
     assert.is(objects.out.DOGE, undefined, 'unfollowed symbol (even at a reused index) skipped');
     assert.equal(objects.out.ETH.map((e) => e.type), ['trade', 'ctx', 'gap']);
-    assert.equal(objects.stats.dropped, { duplicate_trade: 2, out_of_order: 1, malformed: 1 });
+    // The stale BTC book is refused too; ETH's bad book is malformed; DOGE's is skipped.
+    assert.equal(objects.stats.dropped, { duplicate_trade: 2, out_of_order: 2, malformed: 2 });
     assert.is(objects.stats.eventsByType.trade, 7);
     assert.is(objects.stats.events, 10);
   } finally {

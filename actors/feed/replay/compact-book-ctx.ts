@@ -2,6 +2,8 @@
 // is known. `at` is the comma after the symbol field. Returns the event or a message naming
 // the field, what was expected and what was found.
 import type { AssetCtxEvent, BookEvent } from '../../messages.js';
+import type { BookFields } from '../feed-types.js';
+import { bookEventOf } from '../lanes.js';
 import * as bytes from './byte-scan.js';
 import { COMPACT_BOOK_LEVELS_MAX } from './compact-format.js';
 import * as fields from './compact-fields.js';
@@ -13,9 +15,27 @@ const { indexField, numberField } = fields;
 const was = fields.fieldError;
 const COMMA = 44;
 
+/** A book struct with room for the most levels a B line may carry (one per decoder). */
+export function emptyBook(): BookFields {
+  const levels = () => new Float64Array(COMPACT_BOOK_LEVELS_MAX);
+  return { tsMs: 0, bidPx: levels(), bidSz: levels(), askPx: levels(), askSz: levels(),
+    bidLevels: 0, askLevels: 0 };
+}
+
+const scratch = emptyBook();
+
 /** B,<sym>,<tsMs>,<bidLevels>,<askLevels>,<px>,<sz>,... (bids then asks, best first). */
 export function decodeBook(buf: Buffer, at: number, end: number, symbol: string):
   BookEvent | string {
+  return decodeBookFields(buf, at, end, scratch) ?? bookEventOf(symbol, scratch);
+}
+
+/**
+ * decodeBook into `out`, no object made (an array and an object per book cost more than its
+ * ~80 numbers). The fast path tries compact-fast.ts first. null when done, else the message.
+ */
+export function decodeBookFields(buf: Buffer, at: number, end: number, out: BookFields):
+  string | null {
   let i = numberField(buf, at + 1, end);
   const tsMs = scan.value;
   if (!(tsMs > 0)) return was('book', 'tsMs', 'epoch milliseconds', buf, at + 1, end);
@@ -28,31 +48,42 @@ export function decodeBook(buf: Buffer, at: number, end: number, symbol: string)
     return was('book', 'bidLevels/askLevels', `0..${COMPACT_BOOK_LEVELS_MAX}`, buf, countsAt,
       end);
   }
-  const bids = readLevels(buf, i, end, bidLevels);
-  if (typeof bids === 'string') return bids;
-  const asks = readLevels(buf, levelsStop, end, askLevels);
-  if (typeof asks === 'string') return asks;
-  if (levelsStop !== end) return was('book', 'levels', 'no more fields', buf, levelsStop, end);
-  return { type: 'book', symbol, tsMs, bids, asks };
+  out.tsMs = tsMs;
+  out.bidLevels = bidLevels;
+  out.askLevels = askLevels;
+  i = readLevels(buf, i, end, bidLevels, out.bidPx, out.bidSz);
+  if (i >= 0) i = readLevels(buf, i, end, askLevels, out.askPx, out.askSz);
+  if (i < 0) return levelsError;
+  if (i !== end) return was('book', 'levels', 'no more fields', buf, i, end);
+  return null;
 }
 
-let levelsStop = 0;
+let levelsError = '';
 
-/** `levels` [px, sz] pairs after the comma at `i`: positive numbers; the stop in levelsStop. */
-function readLevels(buf: Buffer, i: number, end: number, levels: number): number[] | string {
-  const out: number[] = [];
+/**
+ * `levels` [px, sz] pairs after the comma at `i` into px and sz: positive numbers. Returns the
+ * stop, or -1 with the message in levelsError.
+ */
+function readLevels(buf: Buffer, i: number, end: number, levels: number, px: Float64Array,
+  sz: Float64Array): number {
   for (let k = 0; k < 2 * levels; k++) {
-    if (i >= end) return was('book', 'levels', `${levels} levels a side`, buf, i, end);
+    if (i >= end) {
+      levelsError = was('book', 'levels', `${levels} levels a side`, buf, i, end);
+      return -1;
+    }
     const at = i + 1;
     // The plain decimal directly; exponents and odd text through numberField.
     i = scanDecimal(buf, at, end);
     if (i < 0 || (i !== end && buf[i] !== COMMA)) i = numberField(buf, at, end);
     const v = scan.value;
-    if (!(v > 0 && v < Infinity)) return was('book', 'levels', 'positive numbers', buf, at, end);
-    out.push(v);
+    if (!(v > 0 && v < Infinity)) {
+      levelsError = was('book', 'levels', 'positive numbers', buf, at, end);
+      return -1;
+    }
+    if ((k & 1) === 0) px[k >> 1] = v;
+    else sz[k >> 1] = v;
   }
-  levelsStop = i;
-  return out;
+  return i;
 }
 
 const CTX_FIELDS = ['markPx', 'prevDayPx', 'dayNtlVlm', 'openInterest', 'fundingRate',

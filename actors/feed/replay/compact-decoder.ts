@@ -2,11 +2,14 @@
 // tables. Returns the event, null for a definition or an unwanted line, or a message that
 // names the field, what was expected and what was found.
 import type { AssetCtxEvent, BookEvent, TradeEvent } from '../../messages.js';
-import type { TradeFields } from '../feed-types.js';
+import type { BookFields, TradeFields } from '../feed-types.js';
 import { tradeEventOf } from '../lanes.js';
 import * as bytes from './byte-scan.js';
-import { decodeBook, decodeCtx } from './compact-book-ctx.js';
-import { COMPACT_ADDRESSES_MAX, COMPACT_SYMBOLS_MAX } from './compact-format.js';
+import { decodeBook, decodeBookFields, decodeCtx, emptyBook } from './compact-book-ctx.js';
+import {
+  COMPACT_ADDRESSES_MAX, COMPACT_BOOK_LEVELS_MAX, COMPACT_SYMBOLS_MAX,
+} from './compact-format.js';
+import * as fast from './compact-fast.js';
 import * as fields from './compact-fields.js';
 
 // Hot imports are bound to module-local names once: shard workers load TypeScript through tsx's
@@ -14,6 +17,7 @@ import * as fields from './compact-fields.js';
 const { scan } = bytes;
 const { field, fieldWas, indexField, numberField, textField, tradeIdField } = fields;
 const was = fields.fieldError;
+const { readBookFast, readTradeFast } = fast;
 const COMMA = 44;
 
 export type Wants = (type: string, symbol: string | null) => boolean;
@@ -31,6 +35,13 @@ export interface DecodedTrade extends TradeFields {
   symbolIndex: number;
 }
 
+/** The book of the fast path: overwritten by every decodeBookFast. */
+export interface DecodedBook extends BookFields {
+  symbol: string;
+  /** As DecodedTrade.symbolIndex. */
+  symbolIndex: number;
+}
+
 export function emptyTrade(): DecodedTrade {
   return { symbol: '', symbolIndex: 0, tsMs: 0, price: 0, size: 0, side: 1, tradeId: 0,
     tradeIdText: null, buyer: null, seller: null };
@@ -38,6 +49,7 @@ export function emptyTrade(): DecodedTrade {
 
 export class CompactTables {
   readonly trade = emptyTrade();
+  readonly book: DecodedBook = { ...emptyBook(), symbol: '', symbolIndex: 0 };
   readonly symbols: (string | undefined)[] = new Array(COMPACT_SYMBOLS_MAX);
   readonly addresses: (string | undefined)[] = new Array(COMPACT_ADDRESSES_MAX);
 
@@ -82,6 +94,7 @@ export class CompactTables {
    * its symbol (the caller routes by `trade.symbolIndex`). null when done, else the message.
    */
   decodeTrade(buf: Buffer, start: number, end: number): string | null {
+    if (readTradeFast(buf, start, end, this.symbols, this.addresses, this.trade)) return null;
     const at = start + 2;
     const symStop = this.symbolAt(buf, at, end);
     if (symbolSlot === undefined) {
@@ -90,6 +103,20 @@ export class CompactTables {
     this.trade.symbol = symbolSlot;
     this.trade.symbolIndex = scan.value;
     return this.tradeFields(buf, symStop, end);
+  }
+
+  /** decodeTrade for a B line: the book goes into `this.book`, whatever its symbol. */
+  decodeBookFast(buf: Buffer, start: number, end: number): string | null {
+    const book = this.book;
+    if (readBookFast(buf, start, end, this.symbols, COMPACT_BOOK_LEVELS_MAX, book)) return null;
+    const at = start + 2;
+    const stop = this.symbolAt(buf, at, end);
+    if (symbolSlot === undefined) {
+      return was('book', 'symbol', 'a defined symbol index', buf, at, end);
+    }
+    this.book.symbol = symbolSlot;
+    this.book.symbolIndex = scan.value;
+    return decodeBookFields(buf, stop, end, this.book);
   }
 
   private tradeEvent(buf: Buffer, at: number, end: number, wants: Wants | null):

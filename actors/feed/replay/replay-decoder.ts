@@ -1,7 +1,9 @@
 // Decodes replay lines of either format from bytes: canonical JSON lines (what `record` writes)
 // and compact lines after a compact header. One decoder per file: it holds the compact tables.
 import type { MarketEvent } from '../../messages.js';
-import { CompactTables, emptyTrade, type DecodedTrade, type Wants } from './compact-decoder.js';
+import {
+  CompactTables, emptyTrade, type DecodedBook, type DecodedTrade, type Wants,
+} from './compact-decoder.js';
 import { COMPACT_HEADER, COMPACT_HEADER_PREFIX } from './compact-format.js';
 import { decodeLine } from './event-codec.js';
 import * as jsonBytes from './json-bytes.js';
@@ -10,13 +12,16 @@ import * as jsonBytes from './json-bytes.js';
 // CommonJS transform, where every use of an imported binding is a getter call (2-3x the cost).
 const { peekJson, peeked } = jsonBytes;
 
-export type { DecodedTrade, Wants } from './compact-decoder.js';
+export type { DecodedBook, DecodedTrade, Wants } from './compact-decoder.js';
 
 /** decodeFast's answer for a compact trade line: the trade is in `decoder.trade`. */
 export const TRADE: unique symbol = Symbol('trade');
+/** decodeFast's answer for a compact book line: the book is in `decoder.book`. */
+export const BOOK: unique symbol = Symbol('book');
 
 const OPEN_BRACE = 123;
 const T = 84;
+const B = 66;
 const COMMA = 44;
 const HASH = 35;
 
@@ -24,6 +29,8 @@ export class ReplayDecoder {
   private tables: CompactTables | null = null;
   /** The trade of the last decodeFast that answered TRADE (overwritten by the next). */
   trade: DecodedTrade = emptyTrade();
+  /** The book of the last decodeFast that answered BOOK (set by the compact header). */
+  book: DecodedBook | null = null;
   private headerError: string | null = null;
   /** After decode: true when `wants` already accepted the returned event's type and symbol. */
   filtered = false;
@@ -50,14 +57,18 @@ export class ReplayDecoder {
   }
 
   /**
-   * decode(), except that a compact trade line makes no object: it answers TRADE and leaves the
-   * trade in `this.trade`, unfiltered (the caller routes it by its symbol index).
+   * decode(), except that compact trade and book lines make no object: they answer TRADE or
+   * BOOK and leave the fields in `this.trade` or `this.book`, unfiltered (the caller routes
+   * them by their symbol index).
    */
   decodeFast(buf: Buffer, start: number, end: number, wants: Wants | null):
-    MarketEvent | string | null | typeof TRADE {
-    if (buf[start] === T && this.tables !== null && buf[start + 1] === COMMA) {
+    MarketEvent | string | null | typeof TRADE | typeof BOOK {
+    const tables = this.tables;
+    if (tables !== null && end - start > 1 && buf[start + 1] === COMMA) {
+      const first = buf[start];
       this.filtered = false;
-      return this.tables.decodeTrade(buf, start, end) ?? TRADE;
+      if (first === T) return tables.decodeTrade(buf, start, end) ?? TRADE;
+      if (first === B) return tables.decodeBookFast(buf, start, end) ?? BOOK;
     }
     return this.decode(buf, start, end, wants);
   }
@@ -80,6 +91,7 @@ export class ReplayDecoder {
       if (!this.tables) {
         this.tables = new CompactTables();
         this.trade = this.tables.trade;
+        this.book = this.tables.book;
       }
       this.headerError = null;
       return null;

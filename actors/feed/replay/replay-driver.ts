@@ -4,8 +4,8 @@
 // either format (JSON lines, or compact after its header) from bytes, chunk by chunk.
 import type { Clock } from '../../clock.js';
 import type { MarketEvent } from '../../messages.js';
-import type { DecodedTrade } from './replay-decoder.js';
-import { OUT_OF_LINES, ReplaySource, TRADE } from './replay-source.js';
+import type { DecodedBook, DecodedTrade } from './replay-decoder.js';
+import { BOOK, OUT_OF_LINES, ReplaySource, TRADE } from './replay-source.js';
 
 export interface ReplayDriverOptions {
   readonly file: string;
@@ -16,10 +16,14 @@ export interface ReplayDriverOptions {
   readonly wants: (type: string, symbol: string | null) => boolean;
   readonly emit: (event: MarketEvent) => void;
   /**
-   * Compact trade lines as fields (no object per trade), before any filtering: the caller
-   * routes them by symbol. Without it, they come through `wants` and `emit` like the rest.
+   * Compact trade and book lines as fields (no object per line), before any filtering: the
+   * caller routes them by symbol. Without them, they come through `wants` and `emit` like the
+   * rest.
    */
-  readonly trade?: (trade: DecodedTrade) => void;
+  readonly fields?: {
+    readonly trade: (trade: DecodedTrade) => void;
+    readonly book: (book: DecodedBook) => void;
+  };
   readonly bad: (reason: string) => void;
   readonly onEnd?: () => void;
 }
@@ -38,7 +42,7 @@ const LINES_PER_TURN = 65_536;
 export function createReplayDriver(o: ReplayDriverOptions): ReplayDriver {
   if (!(o.speed > 0)) throw new TypeError(`speed must be > 0 (was ${o.speed})`);
   let source: ReplaySource | null = null;
-  let pending: MarketEvent | typeof TRADE | null = null;
+  let pending: MarketEvent | typeof TRADE | typeof BOOK | null = null;
   let wallStartMs = 0;
   let timer: NodeJS.Timeout | null = null;
   let immediate: NodeJS.Immediate | null = null;
@@ -67,9 +71,11 @@ export function createReplayDriver(o: ReplayDriverOptions): ReplayDriver {
     for (let i = 0; i < EVENTS_PER_TURN; i++) {
       if (!fill(s)) return;
       const event = pending!;
-      if ((event === TRADE ? s.trade.tsMs : event.tsMs) > dataNowMs) return;
+      const tsMs = event === TRADE ? s.trade.tsMs : event === BOOK ? s.book.tsMs : event.tsMs;
+      if (tsMs > dataNowMs) return;
       pending = null;
-      if (event === TRADE) o.trade!(s.trade);
+      if (event === TRADE) o.fields!.trade(s.trade);
+      else if (event === BOOK) o.fields!.book(s.book);
       else o.emit(event);
       if (!source) return;
     }
@@ -85,7 +91,7 @@ export function createReplayDriver(o: ReplayDriverOptions): ReplayDriver {
   return {
     start() {
       if (source) throw new Error('replay already started');
-      source = new ReplaySource(o.file, o.wants, o.bad, o.trade !== undefined);
+      source = new ReplaySource(o.file, o.wants, o.bad, o.fields !== undefined);
       wallStartMs = o.clock.nowMs();
       if (Number.isFinite(o.speed)) {
         timer = setInterval(turn, o.tickMs ?? 20);

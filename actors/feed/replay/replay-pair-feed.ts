@@ -8,12 +8,12 @@ import type { EventSink, FeedStats, IngestSink, PairFeed, PairLane } from '../fe
 import * as guards from '../ingest-guard.js';
 import * as lanes from '../lanes.js';
 import { COMPACT_SYMBOLS_MAX } from './compact-format.js';
-import type { DecodedTrade } from './replay-decoder.js';
+import type { DecodedBook, DecodedTrade } from './replay-decoder.js';
 import { createReplayDriver, type ReplayDriver } from './replay-driver.js';
 
 // Hot imports are bound to module-local names once: shard workers load TypeScript through tsx's
 // CommonJS transform, where every use of an imported binding is a getter call (2-3x the cost).
-const { IngestGuard, checkTradeFields } = guards;
+const { IngestGuard, checkBookTime, checkTradeFields } = guards;
 const { laneOf } = lanes;
 
 const PAIR_TYPES = new Set(['trade', 'book', 'ctx', 'gap']);
@@ -41,8 +41,8 @@ export function createReplayPairFeed(options: ReplayPairFeedOptions): PairFeed {
   let symbols = new Set<string>();
   let driver: ReplayDriver | null = null;
   let sink: EventSink | IngestSink | null = null;
-  // Routes by symbol, and by the compact file's symbol index (a trade's route is one array
-  // read and one string compare: the index is redefined rarely, then its symbol differs).
+  // Routes by symbol, and by the compact file's symbol index (a trade's or book's route is one
+  // array read and one string compare: the index is redefined rarely, then its symbol differs).
   // Both are cleared whenever the followed symbols change. Bound: the followed symbols, and
   // the format's symbol indexes (COMPACT_SYMBOLS_MAX).
   const routes = new Map<string, Route | null>();
@@ -70,22 +70,30 @@ export function createReplayPairFeed(options: ReplayPairFeedOptions): PairFeed {
     counters.count(event);
     if ('symbol' in event) route(event.symbol)?.lane.event(event);
   };
+  /** The route of a compact line's symbol index (null: not followed). */
+  const routeAt = (index: number, symbol: string): Route | null => {
+    if (indexSymbols[index] === symbol) return indexRoutes[index];
+    const r = route(symbol);
+    indexSymbols[index] = symbol;
+    indexRoutes[index] = r;
+    return r;
+  };
   const trade = (t: DecodedTrade) => {
-    const index = t.symbolIndex;
-    let r: Route | null;
-    if (indexSymbols[index] === t.symbol) {
-      r = indexRoutes[index];
-    } else {
-      r = route(t.symbol);
-      indexSymbols[index] = t.symbol;
-      indexRoutes[index] = r;
-    }
+    const r = routeAt(t.symbolIndex, t.symbol);
     // Not followed: skipped like any line `wants` refuses (not counted).
     if (r === null) return;
     const why = checkTradeFields(r.guard, t);
     if (why) return counters.drop(why, { symbol: t.symbol });
     counters.countTrade(t.tsMs);
     r.lane.trade(t);
+  };
+  const book = (b: DecodedBook) => {
+    const r = routeAt(b.symbolIndex, b.symbol);
+    if (r === null) return;
+    const why = checkBookTime(r.guard, b.tsMs);
+    if (why) return counters.drop(why, { symbol: b.symbol });
+    counters.countBook(b.tsMs);
+    r.lane.book(b);
   };
   return {
     start(target) {
@@ -97,7 +105,7 @@ export function createReplayPairFeed(options: ReplayPairFeedOptions): PairFeed {
       driver = createReplayDriver({
         file: options.file, speed: options.speed, clock: options.clock, tickMs: options.tickMs,
         wants: (type, symbol) => PAIR_TYPES.has(type) && symbol !== null && symbols.has(symbol),
-        emit, trade,
+        emit, fields: { trade, book },
         bad: (reason) => counters.drop('malformed', { detail: reason }),
         onEnd: () => {
           counters.connected = false;

@@ -2,9 +2,11 @@
 // skips what the caller does not want, and reports bad lines. Fixes the data clock's origin.
 import type { MarketEvent } from '../../messages.js';
 import { ByteLineReader } from './byte-line-reader.js';
-import { ReplayDecoder, TRADE, type DecodedTrade, type Wants } from './replay-decoder.js';
+import {
+  BOOK, ReplayDecoder, TRADE, type DecodedBook, type DecodedTrade, type Wants,
+} from './replay-decoder.js';
 
-export { TRADE } from './replay-decoder.js';
+export { BOOK, TRADE } from './replay-decoder.js';
 
 /** next() read its budget of lines without finding a wanted event: try again next turn. */
 export const OUT_OF_LINES = 'out-of-lines';
@@ -19,11 +21,12 @@ export class ReplaySource {
   private tooLongReported = 0;
 
   /**
-   * fastTrades: compact trade lines are not made into objects nor filtered by `wants`: next()
-   * answers TRADE and the trade is in `trade` (the caller routes and filters it).
+   * fastLines: compact trade and book lines are not made into objects nor filtered by `wants`:
+   * next() answers TRADE or BOOK and the fields are in `trade` or `book` (the caller routes and
+   * filters them).
    */
   constructor(file: string, private readonly wants: Wants,
-    private readonly bad: (reason: string) => void, private readonly fastTrades = false) {
+    private readonly bad: (reason: string) => void, private readonly fastLines = false) {
     this.reader = new ByteLineReader(file);
   }
 
@@ -32,8 +35,13 @@ export class ReplaySource {
     return this.decoder.trade;
   }
 
-  /** The next wanted event (or TRADE), null at the end of the file, or OUT_OF_LINES. */
-  next(): MarketEvent | null | typeof OUT_OF_LINES | typeof TRADE {
+  /** The book of the last next() that answered BOOK. */
+  get book(): DecodedBook {
+    return this.decoder.book!;
+  }
+
+  /** The next wanted event (or TRADE, BOOK), null at the end of the file, or OUT_OF_LINES. */
+  next(): MarketEvent | null | typeof OUT_OF_LINES | typeof TRADE | typeof BOOK {
     const r = this.reader;
     for (; this.linesLeft > 0; this.linesLeft--) {
       if (!r.next()) {
@@ -42,14 +50,14 @@ export class ReplaySource {
       }
       // Every line may set the origin, wanted or not, so read the first event whole.
       const originSet = !Number.isNaN(this.originMs);
-      const event = originSet && this.fastTrades
+      const event = originSet && this.fastLines
         ? this.decoder.decodeFast(r.buf, r.start, r.end, this.wants)
         : this.decoder.decode(r.buf, r.start, r.end, originSet ? this.wants : null);
       if (r.tooLong !== this.tooLongReported) this.reportTooLong();
       if (event === null) continue;
-      if (event === TRADE) {
+      if (event === TRADE || event === BOOK) {
         this.linesLeft--;
-        return TRADE;
+        return event;
       }
       if (typeof event === 'string') {
         this.bad(event);

@@ -16,10 +16,12 @@ export interface SimPairFeedOptions {
   readonly logger: Logger;
   readonly tickMs?: number;
   readonly stepMs?: number;
+  /** Sizes the wallet population trades are attributed to (FeedSpec.walletsTracked). */
+  readonly walletsTracked?: number;
 }
 
 export function createSimPairFeed(options: SimPairFeedOptions): PairFeed {
-  const world = simWorld(options.seed);
+  const world = simWorld(options.seed, options.walletsTracked);
   const counters = new FeedCounters(options.clock, options.logger);
   const pacer: Pacer = createPacer(options);
   // Insertion order is the order symbols are stepped in: deterministic for a given call order.

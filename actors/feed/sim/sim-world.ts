@@ -3,7 +3,9 @@
 import type { SimMarket } from './catalogue.js';
 import { buildCatalogue } from './catalogue.js';
 import { WalletPicker } from './wallet-picker.js';
-import { buildWallets, type SimWallet } from './wallets.js';
+import {
+  buildWallets, populationFor, WALLETS_TRACKED_DEFAULT, type SimWallet,
+} from './wallets.js';
 
 export interface SimWorld {
   readonly seed: number;
@@ -16,19 +18,27 @@ export interface SimWorld {
 }
 
 // Worlds are immutable and cheap to keep; a thread rarely sees more than one or two seeds.
-const worlds = new Map<number, SimWorld>();
+// Keyed by seed and population size: the same seed with more tracked wallets is another world.
+const worlds = new Map<string, SimWorld>();
 const WORLDS_MAX = 8;
 
-export function simWorld(seed: number): SimWorld {
-  const cached = worlds.get(seed);
+/**
+ * The world of a seed whose universe feed reports `walletsTracked` wallets: every thread that
+ * simulates the feed must pass the same count (it travels in the FeedSpec), so trades in the
+ * shards and wallet states on the main thread name one population.
+ */
+export function simWorld(seed: number, walletsTracked = WALLETS_TRACKED_DEFAULT): SimWorld {
+  const population = populationFor(walletsTracked);
+  const key = `${seed}:${population}`;
+  const cached = worlds.get(key);
   if (cached) return cached;
   const markets = buildCatalogue(seed);
-  const wallets = buildWallets(seed);
+  const wallets = buildWallets(seed, population);
   const liquid = markets.filter((m) => !m.isDelisted && m.dex === '')
     .sort((a, b) => b.baseVolumeUsd - a.baseVolumeUsd).slice(0, 40);
   const world: SimWorld = { seed, markets, bySymbol: new Map(markets.map((m) => [m.symbol, m])),
     wallets, picker: new WalletPicker(wallets), liquid };
-  if (worlds.size >= WORLDS_MAX) worlds.delete(worlds.keys().next().value as number);
-  worlds.set(seed, world);
+  if (worlds.size >= WORLDS_MAX) worlds.delete(worlds.keys().next().value as string);
+  worlds.set(key, world);
   return world;
 }

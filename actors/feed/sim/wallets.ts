@@ -24,25 +24,42 @@ const PROFILES: readonly (readonly [WalletCategory, number, number, number, numb
 ];
 
 export const WALLETS_DEFAULT = 2_000;
+/** Wallets whose states the simulator reports unless configured (config `simWallets`). */
+export const WALLETS_TRACKED_DEFAULT = 300;
 const EPOCH_MS = 6 * 3_600_000;
+
+/**
+ * The population that holds `tracked` reported wallets: the default 2,000 (so the default world
+ * keeps its addresses), or exactly the tracked ones beyond that, so that every address a shard
+ * names on a trade is a wallet whose state arrives and the tracker (bounded at the same 10,000)
+ * never churns between traders and reported wallets.
+ */
+export function populationFor(tracked: number): number {
+  return Math.max(WALLETS_DEFAULT, tracked);
+}
 
 /** Builds the population for a seed: same seed, same addresses, on every thread. */
 export function buildWallets(seed: number, count = WALLETS_DEFAULT): SimWallet[] {
   const rng = new Rng(seed ^ 0x77a11e75);
   const wallets: SimWallet[] = [];
-  for (const [category, share, notionalUsd, leverageMin, leverageMax] of PROFILES) {
-    const n = Math.max(1, Math.round(count * share));
-    for (let i = 0; i < n && wallets.length < count; i++) {
-      const address = rng.address();
-      wallets.push({ address, category, stream: hashString(address),
-        notionalUsd: notionalUsd * (0.3 + 1.4 * rng.next()), leverageMin, leverageMax });
-    }
+  const add = (profile: (typeof PROFILES)[number]) => {
+    const [category, , notionalUsd, leverageMin, leverageMax] = profile;
+    const address = rng.address();
+    wallets.push({ address, category, stream: hashString(address),
+      notionalUsd: notionalUsd * (0.3 + 1.4 * rng.next()), leverageMin, leverageMax });
+  };
+  for (const profile of PROFILES) {
+    const n = Math.max(1, Math.round(count * profile[1]));
+    for (let i = 0; i < n && wallets.length < count; i++) add(profile);
   }
+  // Rounding the shares can leave a few short: the crowd (last profile) makes up the count.
+  while (wallets.length < count) add(PROFILES[PROFILES.length - 1]);
   return wallets;
 }
 
 /** Wallets whose state the universe feed reports: every non-degen plus the largest degens. */
-export function trackedWallets(wallets: readonly SimWallet[], max = 300): SimWallet[] {
+export function trackedWallets(wallets: readonly SimWallet[],
+  max = WALLETS_TRACKED_DEFAULT): SimWallet[] {
   const big = wallets.filter((w) => w.category !== 'degen');
   const degens = wallets.filter((w) => w.category === 'degen')
     .sort((a, b) => b.notionalUsd - a.notionalUsd);
