@@ -1,9 +1,17 @@
-#!/usr/bin/env node
+#!/usr/bin/env -S node --max-semi-space-size=2
 // The `orderflow` command. Runs a cached esbuild bundle of the TypeScript sources (rebuilt when a
 // source changes; see bundle-cache.js): starting from it is 3-4x faster than transpiling every
 // module through tsx. Where the cache cannot be written, the sources run through tsx instead.
 import { pathToFileURL } from 'node:url';
+import { setFlagsFromString } from 'node:v8';
 import { cachedBundle } from './bundle-cache.js';
+import { serviceNodeFlags } from './node-flags.js';
+
+// Started as `node bin/orderflow.js` without them: the threads created from now on (the shard
+// workers) still get them; the main thread's heap was sized when Node started.
+for (const flag of serviceNodeFlags) {
+  if (!process.execArgv.includes(flag)) setFlagsFromString(flag);
+}
 
 let entry = null;
 try {

@@ -20,6 +20,9 @@ export interface ShardSpawner {
   createChild(definition: string, options: object): Promise<ThreadedRef>;
 }
 
+/** How long a heartbeat answer that missed its deadline may still be on its way. */
+const heartbeatGraceMs = 50;
+
 export type ShardState = 'starting' | 'running' | 'restarting' | 'stopping' | 'stopped';
 
 
@@ -115,12 +118,19 @@ export class ShardHandle {
     const seq = ++this.pingSeq;
     let answered = false;
     const reply = this.ref.sendAndReceive(shardTopics.ping, seq).then(() => { answered = true; });
+    const what = `shard ${this.shardId} heartbeat`;
+    const deadlineMs = limits.shardHeartbeatTimeoutMs;
+    const sentAtMs = performance.now();
     try {
-      await withDeadline(reply, limits.shardHeartbeatTimeoutMs, `shard ${this.shardId} heartbeat`);
+      await withDeadline(reply, deadlineMs, what);
     } catch (error) {
-      // Timers run before I/O in a loop turn: when this thread itself was busy, the answer may
-      // be waiting in the queue. Let it in once before calling the shard dead.
-      await new Promise((resolve) => setImmediate(resolve));
+      // Timers run before I/O in a loop turn, and comedy settles a reply a few turns after it
+      // arrives: an answer may be queued behind this thread's own work. When the deadline fired
+      // late, this thread itself was stalled (a long GC, a large view): that is not the shard's
+      // silence, so it gets a whole new deadline from now; otherwise a short grace.
+      const stalledMs = performance.now() - sentAtMs - deadlineMs;
+      const graceMs = stalledMs > deadlineMs / 4 ? deadlineMs : heartbeatGraceMs;
+      await withDeadline(reply, graceMs, what).catch(() => {});
       if (!answered) this.failed((error as Error).message);
     }
   }

@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { stopChild, tail, track } from './children.js';
 import { getText } from './http-get.js';
+import { serviceNodeFlags } from '../../bin/node-flags.js';
 
 const execFile$ = promisify(execFile);
 export const binPath = new URL('../../bin/orderflow.js', import.meta.url).pathname;
@@ -52,8 +53,9 @@ export async function createKey(dataDir: string, plan: string): Promise<string> 
 
 export async function startService(options: ServeOptions): Promise<ServiceChild> {
   const spawnedAtMs = Date.now();
-  const child = track(spawn(process.execPath, [binPath, 'serve', '--port', '0', '--data-dir',
-    options.dataDir, ...(options.args ?? [])], {
+  // Node flags as `npm start` passes them: the bench measures what users run.
+  const child = track(spawn(process.execPath, [...serviceNodeFlags, binPath, 'serve', '--port',
+    '0', '--data-dir', options.dataDir, ...(options.args ?? [])], {
     env: { ...process.env, ORDERFLOW_LOG_LEVEL: 'warn', ...options.env },
     stdio: ['ignore', 'pipe', 'pipe'],
   }));

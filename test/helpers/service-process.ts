@@ -1,6 +1,7 @@
 // Runs `orderflow serve` as a child process, as a user would, and finds its base URL.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { eventually } from './eventually.js';
+import { serviceNodeFlags } from '../../bin/node-flags.js';
 
 export const binPath = new URL('../../bin/orderflow.js', import.meta.url).pathname;
 
@@ -15,7 +16,8 @@ export interface ServiceProcess {
 
 export async function startServeProcess(args: readonly string[],
   env: Record<string, string> = {}): Promise<ServiceProcess> {
-  const child = spawn(process.execPath, [binPath, 'serve', '--port', '0', ...args], {
+  const child = spawn(process.execPath,
+    [...serviceNodeFlags, binPath, 'serve', '--port', '0', ...args], {
     env: { ...process.env, ORDERFLOW_LOG_LEVEL: 'warn', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });

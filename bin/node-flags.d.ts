@@ -1,0 +1,2 @@
+// Types of node-flags.js (plain JavaScript: the bin reads it before TypeScript can be loaded).
+export declare const serviceNodeFlags: readonly string[];
