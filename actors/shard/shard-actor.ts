@@ -77,7 +77,9 @@ export default class ShardActor {
     for (const symbol of [...this.pairs.keys()]) {
       if (!wanted.has(symbol)) await this.removePair(symbol);
     }
-    for (const symbol of wanted) if (!this.pairs.has(symbol)) await this.addPair(symbol);
+    // Created concurrently: each creation is mostly waiting on comedy's promise hops (~9 ms
+    // apiece in turn; 50 pairs at start took ~0.45 s).
+    await Promise.all([...wanted].filter((s) => !this.pairs.has(s)).map((s) => this.addPair(s)));
     if (this.feedStarted) this.feed?.setSymbols([...this.pairs.keys()]);
     else if (this.pairs.size > 0) this.startFeed();
     return this.pairs.size;
