@@ -1,6 +1,6 @@
 // Start-up: from process spawn to /readyz answering ready, on the embedded defaults (empty data
 // directory) and on a data directory holding 7 days of 5-minute bars for 100 pairs. Baseline:
-// spawn to exit of `orderflow --help` (Node + tsx + the CLI) in the same run.
+// spawn to exit of `orderflow --help` (Node + the cached bundle + the CLI) in the same run.
 import { execFile } from 'node:child_process';
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
