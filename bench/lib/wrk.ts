@@ -15,6 +15,8 @@ export interface WrkOptions {
   readonly headers?: readonly string[];
   /** A Lua script (see pathRotationScript) that picks each request's path. */
   readonly scriptPath?: string;
+  /** CPUs wrk may run on (taskset list, e.g. "0"): keeps it off the server's core. */
+  readonly cpus?: string;
 }
 
 export interface WrkResult {
@@ -71,7 +73,9 @@ export async function runWrk(url: string, options: WrkOptions): Promise<WrkResul
   for (const header of options.headers ?? []) args.push('-H', header);
   if (options.scriptPath) args.push('-s', options.scriptPath);
   // wrk ends itself after -d; the timeout only guards against a hung wrk.
-  const { stdout } = await execFile$('wrk', [...args, url],
+  const command = options.cpus === undefined ? ['wrk', ...args, url]
+    : ['taskset', '-c', options.cpus, 'wrk', ...args, url];
+  const { stdout } = await execFile$(command[0]!, command.slice(1),
     { timeout: (options.seconds + 30) * 1000, killSignal: 'SIGKILL' });
   return parseWrk(stdout);
 }
@@ -110,4 +114,13 @@ export function procCpuUs(pid: number, threadId?: number): () => number {
     const fields = readFileSync(path, 'utf8').split(') ')[1]!.split(' ');
     return ((Number(fields[11]) + Number(fields[12])) * 1e6) / ticksPerSecond;
   };
+}
+
+/**
+ * Pins every thread of a process to `cpus` (a taskset list): with the load generator on the
+ * other core, a server's req/s measures the server, not which of the two won the CPU.
+ */
+export function pinProcess(pid: number, cpus: string): void {
+  const result = spawnSync('taskset', ['-a', '-p', '-c', cpus, String(pid)], { stdio: 'ignore' });
+  if (result.status !== 0) throw new Error(`taskset could not pin process ${pid} to ${cpus}`);
 }
