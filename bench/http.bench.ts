@@ -3,6 +3,7 @@
 // The first three scenarios run the front alone in this process (seeded store, no feed), so
 // the two servers differ only in their handler. The last runs `orderflow serve --limits off` as
 // a child with its simulator feed in shard workers: what a deployment sees, shards included.
+import { cpus } from 'node:os';
 import { join } from 'node:path';
 import type { TemplatedApp, us_listen_socket, us_socket } from 'uWebSockets.js';
 import { systemClock } from '../actors/clock.js';
@@ -15,7 +16,7 @@ import { printRows, quick, type ReportRow } from './harness.js';
 import { getText } from './lib/http-get.js';
 import { createKey, removeDir, startService, tempDataDir, waitFor, waitReady,
   type ServiceChild } from './lib/service.js';
-import { ensureWrk, pacedScript, procCpuUs, runWrk } from './lib/wrk.js';
+import { ensureWrk, pacedScript, pinProcess, procCpuUs, runWrk } from './lib/wrk.js';
 
 const CONNECTIONS = 256;
 
@@ -56,7 +57,7 @@ async function sample(target: Target, scenario: Scenario, seconds: number): Prom
   const mainBeforeUs = target.mainThreadCpuUs?.() ?? NaN;
   const r = await runWrk(target.baseUrl + scenario.path,
     { connections: CONNECTIONS, seconds, headers: scenario.headers,
-      scriptPath: scenario.scriptPath });
+      scriptPath: scenario.scriptPath, cpus: wrkCpus });
   const cpuUs = target.cpuUs() - cpuBeforeUs;
   const mainUs = (target.mainThreadCpuUs?.() ?? NaN) - mainBeforeUs;
   if (r.non2xx + r.socketErrors > 0) {
@@ -224,6 +225,7 @@ async function wholeService(rounds: number, seconds: number): Promise<ReportRow[
   let child: ServiceChild | null = null;
   try {
     child = await startService({ dataDir, args: ['--limits', 'off'] });
+    if (pinned) pinProcess(child.pid, '1');
     const key = await createKey(dataDir, 'Whale');
     const auth = { authorization: `Bearer ${key}` };
     await waitReady(child.baseUrl);
@@ -252,11 +254,27 @@ async function wholeService(rounds: number, seconds: number): Promise<ReportRow[
   }
 }
 
+/**
+ * On two or more cores every server runs on core 1 (this process, which holds the front and the
+ * bare server, and the whole service's child with all its threads) and wrk on core 0, the same
+ * for both sides, as in the peer bench: sharing both cores, the ratios said more about the
+ * scheduler than about the servers.
+ */
+const pinned = cpus().length >= 2;
+const wrkCpus = pinned ? '0' : undefined;
+const allCpus = `0-${cpus().length - 1}`;
+
 export async function run(opts: { quick: boolean }): Promise<ReportRow[]> {
   ensureWrk();
   const rounds = opts.quick ? 1 : 3;
-  return [...await frontAlone(rounds, opts.quick ? 2 : 5),
-    ...await wholeService(rounds, opts.quick ? 2 : 5)];
+  if (pinned) pinProcess(process.pid, '1');
+  try {
+    return [...await frontAlone(rounds, opts.quick ? 2 : 5),
+      ...await wholeService(rounds, opts.quick ? 2 : 5)];
+  } finally {
+    // `npm run bench` runs every bench in this process: give it every core back.
+    if (pinned) pinProcess(process.pid, allCpus);
+  }
 }
 
 if (process.argv[1]?.endsWith('http.bench.ts')) printRows(await run({ quick }));
