@@ -82,8 +82,8 @@ export async function cachedBundle(name, entry, options) {
   const inputs = Object.keys(result.metafile.inputs)
     .filter((input) => !input.startsWith('node_modules/')).sort();
   const key = keyOf(options, inputs);
-  const entryOut = Object.entries(result.metafile.outputs)
-    .find(([, output]) => output.entryPoint === entry)[0];
+  const entryOut = relative(tmp, join(projectRoot, Object.entries(result.metafile.outputs)
+    .find(([, output]) => output.entryPoint === entry)[0]));
   const final = join(dir, key);
   try {
     renameSync(tmp, final);
@@ -94,8 +94,8 @@ export async function cachedBundle(name, entry, options) {
   }
   const manifestTmp = join(dir, `manifest.${process.pid}.json`);
   writeFileSync(manifestTmp, JSON.stringify({ key, inputs,
-    entryOut: relative(tmp, join(projectRoot, entryOut)) }));
+    entryOut }));
   renameSync(manifestTmp, join(dir, 'manifest.json'));
   prune(dir, key);
-  return join(final, relative(tmp, join(projectRoot, entryOut)));
+  return join(final, entryOut);
 }

@@ -188,6 +188,17 @@ function startShards(p: Parts, allowCrash: boolean): Promise<ActorRuntime> {
   });
 }
 
+/** Stops the producers, then the consumers that persist (the front is closed before this). */
+async function stopParts(p: Parts, timers: readonly NodeJS.Timeout[],
+  runtime: ActorRuntime | null): Promise<void> {
+  for (const timer of timers) clearInterval(timer);
+  await p.feeds.stop();
+  await runtime?.stop();
+  await p.signals.close();
+  await p.webhooks.stop();
+  await p.store.close();
+}
+
 export async function startService(config: ServiceConfig, deps: ServiceDeps): Promise<Service> {
   const p = await createParts(config, deps);
   p.webhooks.start();
@@ -196,25 +207,27 @@ export async function startService(config: ServiceConfig, deps: ServiceDeps): Pr
   // them (the same path as an hourly re-rank).
   const booting = startShards(p, deps.allowShardCrash ?? false);
   booting.catch(() => {}); // awaited below; this only keeps an early failure from going unhandled
-  let started: Awaited<ReturnType<typeof startFront>> | null = null;
+  let front: Awaited<ReturnType<typeof startFront>> | null = null;
   let timers: NodeJS.Timeout[] = [];
+  let baseUrl = '';
+  let runtime: ActorRuntime;
   try {
     await startUniverse(p);
     timers = startTimers(p);
-    started = await startFront(p);
+    front = await startFront(p);
+    const hostPart = config.host.includes(':') ? `[${config.host}]` : config.host;
+    baseUrl = `http://${hostPart}:${front.http.port}`;
+    deps.onListening?.(baseUrl);
+    runtime = await booting;
+    await runtime.setTracked(p.tracked.perShard());
   } catch (error) {
-    for (const timer of timers) clearInterval(timer);
-    await (await booting.catch(() => null))?.stop();
-    await p.feeds.stop();
-    await p.store.close();
+    // A start that fails part-way releases what it opened, as stop() would.
+    await front?.mcp.close();
+    await front?.http.close();
+    await stopParts(p, timers, await booting.catch(() => null));
     throw error;
   }
-  const { http, mcp } = started;
-  const hostPart = config.host.includes(':') ? `[${config.host}]` : config.host;
-  const baseUrl = `http://${hostPart}:${http.port}`;
-  deps.onListening?.(baseUrl);
-  const runtime = await booting;
-  await runtime.setTracked(p.tracked.perShard());
+  const { http, mcp } = front;
   p.runtime = runtime;
   p.log.info('service started', { baseUrl, feed: config.feed, shards: config.shards,
     tracked: p.tracked.symbols.length });
@@ -226,12 +239,7 @@ export async function startService(config: ServiceConfig, deps: ServiceDeps): Pr
       stopped ??= (async () => {
         await mcp.close();
         await http.close();
-        for (const timer of timers) clearInterval(timer);
-        await p.feeds.stop();
-        await runtime.stop();
-        await p.signals.close();
-        await p.webhooks.stop();
-        await p.store.close();
+        await stopParts(p, timers, runtime);
         p.log.info('service stopped');
       })();
       return stopped;
