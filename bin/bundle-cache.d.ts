@@ -5,3 +5,4 @@ export declare const projectRoot: string;
 export declare function cachedBundle(
   name: string, entry: string, options: BuildOptions,
 ): Promise<string>;
+export declare function cacheNotWritable(error: unknown): boolean;

@@ -62,6 +62,12 @@ function prune(dir, keep) {
   }
 }
 
+/** True when `error` says the cache folder cannot be written (a read-only install): callers
+ *  then run without the bundle, slower but the same. */
+export function cacheNotWritable(error) {
+  return ['EACCES', 'EROFS', 'EPERM'].includes(error?.code);
+}
+
 /**
  * The path of the bundle of `entry` (relative to the project root), built if missing or stale.
  * `options` are esbuild build options besides entry and output. Concurrent starts are safe:

@@ -4,7 +4,7 @@
 // module through tsx. Where the cache cannot be written, the sources run through tsx instead.
 import { pathToFileURL } from 'node:url';
 import { setFlagsFromString } from 'node:v8';
-import { cachedBundle } from './bundle-cache.js';
+import { cacheNotWritable, cachedBundle } from './bundle-cache.js';
 import { serviceNodeFlags } from './node-flags.js';
 
 // Started as `node bin/orderflow.js` without them: the threads created from now on (the shard
@@ -19,7 +19,7 @@ try {
     format: 'esm', splitting: true, packages: 'external', sourcemap: 'linked',
   });
 } catch (error) {
-  if (!['EACCES', 'EROFS', 'EPERM'].includes(error.code)) throw error;
+  if (!cacheNotWritable(error)) throw error;
 }
 if (entry) {
   // Stack traces name the TypeScript files and lines, not the bundle's.

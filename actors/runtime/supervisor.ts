@@ -1,10 +1,10 @@
 // The root supervisor: an in-memory actor on the main thread that starts the shard actors in
 // worker threads, restarts any that fail, and hands their publishes to the service.
-import { createSystem } from 'comedy';
 import type { Logger } from '../logger.js';
 import type { ShardPublish } from '../messages.js';
 import { supervisorTopics } from '../topics.js';
 import type { ShardParams } from '../shard/shard-params.js';
+import { loadComedy } from './comedy-loader.js';
 import { withDeadline } from './deadline.js';
 import { ShardHandle, type ShardSpawner } from './shard-handle.js';
 
@@ -49,6 +49,7 @@ export async function startActorRuntime(options: {
   logger: Logger;
   host: SupervisorHost;
 }): Promise<ActorRuntime> {
+  const { createSystem } = await loadComedy();
   const system = createSystem({ test: true, config: {} }) as unknown as {
     rootActor(): Promise<{ createChild(d: unknown, o: object): Promise<unknown> }>;
     destroy(): Promise<void>;

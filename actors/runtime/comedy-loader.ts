@@ -1,0 +1,62 @@
+// Loads comedy from an esbuild bundle, and makes its threaded actors start from another.
+//
+// Why: comedy is ~210 CommonJS files to resolve and read on the main thread (~0.3 s), and it
+// starts every threaded actor's worker from its own lib/threaded-actor-worker.js, which requires
+// several hundred (babel-polyfill's core-js, bluebird, winston, underscore...): resolving and
+// reading them was the largest part of a shard worker's boot (measured: ~330 ms per worker to
+// require it, ~130 ms for an esbuild bundle of the same entry, on a loaded 2-core box). comedy has no option for the worker's script, and it takes the
+// Worker class from worker_threads once, when its module loads: so the class it sees is a
+// subclass that swaps that one script for the worker bundle, in place only while comedy loads.
+import { createRequire } from 'node:module';
+import { basename } from 'node:path';
+import workerThreads, { Worker, type WorkerOptions } from 'node:worker_threads';
+import { cacheNotWritable, cachedBundle } from '../../bin/bundle-cache.js';
+
+type Comedy = typeof import('comedy');
+
+const require = createRequire(import.meta.url);
+/** The worker script comedy starts, by file name: a bundled comedy names it next to itself. */
+const workerScriptName = 'threaded-actor-worker.js';
+
+let loaded: Promise<Comedy> | null = null;
+
+/** A comedy file bundled once with what it requires (cached by content, like our bundles). */
+function bundled(name: string, entry: string): Promise<string> {
+  return cachedBundle(name, `node_modules/comedy/${entry}`, {
+    format: 'cjs', outExtension: { '.js': '.cjs' }, minifySyntax: true, minifyWhitespace: true,
+    // require-dir reads its caller from module.parent, which a bundled module does not have.
+    external: ['require-dir'],
+  });
+}
+
+async function load(): Promise<Comedy> {
+  let bundles: [main: string, worker: string] | null = null;
+  try {
+    bundles = await Promise.all([bundled('comedy', 'index.js'),
+      bundled('comedy-worker', `lib/${workerScriptName}`)]);
+  } catch (error) {
+    // A cache that cannot be written (read-only install) costs boot time, not correctness.
+    if (!cacheNotWritable(error)) throw error;
+  }
+  if (bundles === null) return import('comedy');
+  const [main, worker] = bundles;
+  class BundledWorker extends Worker {
+    constructor(filename: string | URL, options?: WorkerOptions) {
+      super(typeof filename === 'string' && basename(filename) === workerScriptName
+        ? worker : filename, options);
+    }
+  }
+  const exports = workerThreads as { Worker: typeof Worker };
+  exports.Worker = BundledWorker;
+  try {
+    return require(main) as Comedy;
+  } finally {
+    exports.Worker = Worker;
+  }
+}
+
+/** comedy, loaded once per process. */
+export function loadComedy(): Promise<Comedy> {
+  loaded ??= load();
+  return loaded;
+}
