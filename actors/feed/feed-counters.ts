@@ -18,7 +18,11 @@ export class FeedCounters {
   private readonly loggedAtMs = new Map<string, number>();
   reconnects = 0;
   connected = false;
-  private lastEventMs: number | null = null;
+  /**
+   * NaN before the first event. Always a number: a field that also holds null stores each
+   * timestamp (beyond small integers) as a new heap number, an allocation per event.
+   */
+  private lastEventMs = NaN;
 
   constructor(private readonly clock: Clock, private readonly logger: Logger) {}
 
@@ -58,7 +62,8 @@ export class FeedCounters {
     if (this.books > 0) eventsByType.book = (eventsByType.book ?? 0) + this.books;
     return {
       events: this.events + this.trades + this.books, eventsByType, dropped: { ...this.dropped },
-      reconnects: this.reconnects, connected: this.connected, lastEventMs: this.lastEventMs,
+      reconnects: this.reconnects, connected: this.connected,
+      lastEventMs: Number.isNaN(this.lastEventMs) ? null : this.lastEventMs,
     };
   }
 }

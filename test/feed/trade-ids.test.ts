@@ -1,5 +1,6 @@
 // De-duplication by trade id: the numeric table keeps exactly the last N ids (checked against a
-// plain ring + Set model under heavy eviction and probe collisions), text ids keep their own
+// plain ring + Set model under heavy eviction and probe collisions, and with ids that mostly
+// increase, where the sorted ring answers alone until a dip), text ids keep their own
 // bound, and the numeric form of an id is canonical so either decode path keys it the same.
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
@@ -26,6 +27,32 @@ test('numeric ids: exactly the last N are remembered, as a ring + Set would', ()
     if (ring.length > capacity) model.delete(ring.shift()!);
   }
 });
+
+test('ids that mostly increase (sorted ring) with dips and replays: still exactly the last N',
+  () => {
+    for (const capacity of [1, 2, 37]) {
+      const ids = new RecentTradeIds(capacity);
+      const ring: number[] = [];
+      const model = new Set<number>();
+      let seed = 99;
+      const rand = () => (seed = (seed * 1103515245 + 12345) % 2147483648);
+      let next = 1_000_000_000_000;
+      for (let k = 0; k < 20_000; k++) {
+        // Runs of increasing ids (the ring alone answers), a dip now and then (the table is
+        // built, then dropped once the dip has left), and replays of recent ids.
+        const r = rand() % 100;
+        const id = r < 80 ? next++ : r < 90 ? next - 1 - (rand() % (2 * capacity + 3)) :
+          next - 200 - (rand() % 50);
+        const seen = ids.has(id, null);
+        assert.is(seen, model.has(id), `capacity ${capacity}: id ${id} at step ${k}`);
+        if (seen) continue;
+        ids.add(id, null);
+        ring.push(id);
+        model.add(id);
+        if (ring.length > capacity) model.delete(ring.shift()!);
+      }
+    }
+  });
 
 test('text ids are bounded on their own and never collide with numbers', () => {
   const ids = new RecentTradeIds(2);

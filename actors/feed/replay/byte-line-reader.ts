@@ -1,5 +1,6 @@
 // Reads a file in large chunks and hands out each line as a byte span of one reused buffer: no
-// string is made per line, and memory stays bounded however large the recording.
+// string is made per line, and memory stays bounded however large the recording. The compact
+// format's fused loop (compact-run.ts) also reads the buffered bytes directly.
 import { closeSync, openSync, readSync } from 'node:fs';
 
 const NEWLINE = 10;
@@ -14,6 +15,10 @@ const CARRIAGE_RETURN = 13;
  *
  * A line longer than `lineBytesMax` is skipped (policy: drop it and count it in `tooLong`), so
  * a corrupt file without newlines cannot grow the buffer without bound.
+ *
+ * A newline always follows the data (`buf[filled]`, one byte kept spare for it): scanners may
+ * read a field's digits without checking the line's end, since no line's bytes run into
+ * stale ones.
  */
 export class ByteLineReader {
   buf: Buffer;
@@ -24,11 +29,13 @@ export class ByteLineReader {
   /** Lines skipped because they exceeded lineBytesMax, and the number of the last one. */
   tooLong = 0;
   tooLongLineNumber = 0;
+  /** Start of the unread bytes, and their end (the sentinel newline sits at `filled`). */
+  pos = 0;
+  filled = 0;
+  /** True once close() ran: a caller reading `buf` directly stops too. */
+  closed = false;
   private readonly fd: number;
-  private pos = 0;
-  private filled = 0;
   private eof = false;
-  private closed = false;
   private skipping = false;
 
   constructor(path: string, chunkBytes = 1 << 20, private readonly lineBytesMax = 64 << 20) {
@@ -36,7 +43,8 @@ export class ByteLineReader {
       throw new RangeError(`chunkBytes was ${chunkBytes}, lineBytesMax was ${lineBytesMax}`);
     }
     this.fd = openSync(path, 'r');
-    this.buf = Buffer.allocUnsafe(chunkBytes);
+    this.buf = Buffer.allocUnsafe(chunkBytes + 1);
+    this.buf[0] = NEWLINE;
   }
 
   /** Advances to the next non-empty line; false at the end of the file. */
@@ -90,8 +98,9 @@ export class ByteLineReader {
       this.skipping = true;
       this.pos = this.filled = 0;
     } else {
-      if (rest === this.buf.length) {
-        const grown = Buffer.allocUnsafe(Math.min(this.buf.length * 2, this.lineBytesMax));
+      const capacity = this.buf.length - 1;
+      if (rest === capacity) {
+        const grown = Buffer.allocUnsafe(Math.min(capacity * 2, this.lineBytesMax) + 1);
         this.buf.copy(grown, 0, this.pos, this.filled);
         this.buf = grown;
       } else if (this.pos > 0) {
@@ -102,8 +111,9 @@ export class ByteLineReader {
     }
     // Bytes past `filled` are stale; next() ignores any newline found there.
     const bytes = this.closed ? 0 :
-      readSync(this.fd, this.buf, this.filled, this.buf.length - this.filled, null);
+      readSync(this.fd, this.buf, this.filled, this.buf.length - 1 - this.filled, null);
     this.filled += bytes;
+    this.buf[this.filled] = NEWLINE;
     if (bytes === 0) this.eof = true;
   }
 }

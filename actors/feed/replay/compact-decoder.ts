@@ -14,11 +14,12 @@ import * as fields from './compact-fields.js';
 
 // Hot imports are bound to module-local names once: shard workers load TypeScript through tsx's
 // CommonJS transform, where every use of an imported binding is a getter call (2-3x the cost).
-const { scan } = bytes;
+const { latin1Text, scan } = bytes;
 const { field, fieldWas, indexField, numberField, textField, tradeIdField } = fields;
 const was = fields.fieldError;
 const { readBookFast, readTradeFast } = fast;
 const COMMA = 44;
+const NEWLINE = 10;
 
 export type Wants = (type: string, symbol: string | null) => boolean;
 
@@ -82,6 +83,30 @@ export class CompactTables {
     return null;
   }
 
+  /**
+   * For the fused loop: an A line (`start` at its 'A') ended by a newline before `end`, with a
+   * canonical index and a printable ASCII name, is defined as define() would. Returns the
+   * newline's index, or -1 (nothing defined) for any other line.
+   */
+  defineAddressFast(buf: Buffer, start: number, end: number): number {
+    const at = start + 2;
+    let i = at;
+    let c = buf[i];
+    let slot = 0;
+    while (c >= 48 && c <= 57) {
+      slot = slot * 10 + (c - 48);
+      c = buf[++i];
+    }
+    if (i === at || c !== COMMA || (buf[at] === 48 && i > at + 1) ||
+      slot >= this.addresses.length) return -1;
+    const nameAt = ++i;
+    c = buf[i];
+    while (c >= 32 && c < 127 && c !== COMMA) c = buf[++i];
+    if (i === nameAt || i >= end || c !== NEWLINE) return -1;
+    this.addresses[slot] = latin1Text(buf, nameAt, i);
+    return i;
+  }
+
   /** The symbol index at `at`, resolved into `symbolSlot` (undefined when bad); the stop. */
   private symbolAt(buf: Buffer, at: number, end: number): number {
     const stop = indexField(buf, at, end, this.symbols.length);
@@ -94,7 +119,9 @@ export class CompactTables {
    * its symbol (the caller routes by `trade.symbolIndex`). null when done, else the message.
    */
   decodeTrade(buf: Buffer, start: number, end: number): string | null {
-    if (readTradeFast(buf, start, end, this.symbols, this.addresses, this.trade)) return null;
+    if (readTradeFast(buf, start, end, this.symbols, this.addresses, this.trade) === end) {
+      return null;
+    }
     const at = start + 2;
     const symStop = this.symbolAt(buf, at, end);
     if (symbolSlot === undefined) {
@@ -108,7 +135,9 @@ export class CompactTables {
   /** decodeTrade for a B line: the book goes into `this.book`, whatever its symbol. */
   decodeBookFast(buf: Buffer, start: number, end: number): string | null {
     const book = this.book;
-    if (readBookFast(buf, start, end, this.symbols, COMPACT_BOOK_LEVELS_MAX, book)) return null;
+    if (readBookFast(buf, start, end, this.symbols, COMPACT_BOOK_LEVELS_MAX, book) === end) {
+      return null;
+    }
     const at = start + 2;
     const stop = this.symbolAt(buf, at, end);
     if (symbolSlot === undefined) {

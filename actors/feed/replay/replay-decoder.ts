@@ -56,6 +56,11 @@ export class ReplayDecoder {
     return decodeLine(buf.toString('utf8', start, end));
   }
 
+  /** The compact tables once a compact header was read (the fused loop reads with them). */
+  get compactTables(): CompactTables | null {
+    return this.tables;
+  }
+
   /**
    * decode(), except that compact trade and book lines make no object: they answer TRADE or
    * BOOK and leave the fields in `this.trade` or `this.book`, unfiltered (the caller routes

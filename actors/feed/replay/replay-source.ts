@@ -2,11 +2,17 @@
 // skips what the caller does not want, and reports bad lines. Fixes the data clock's origin.
 import type { MarketEvent } from '../../messages.js';
 import { ByteLineReader } from './byte-line-reader.js';
+import * as run from './compact-run.js';
 import {
   BOOK, ReplayDecoder, TRADE, type DecodedBook, type DecodedTrade, type Wants,
 } from './replay-decoder.js';
 
 export { BOOK, TRADE } from './replay-decoder.js';
+export type { FastLines } from './compact-run.js';
+
+// Bound once to a module-local name: tsx's CommonJS transform makes each use of an imported
+// binding a getter call.
+const { runCompactLines } = run;
 
 /** next() read its budget of lines without finding a wanted event: try again next turn. */
 export const OUT_OF_LINES = 'out-of-lines';
@@ -23,11 +29,12 @@ export class ReplaySource {
   /**
    * fastLines: compact trade and book lines are not made into objects nor filtered by `wants`:
    * next() answers TRADE or BOOK and the fields are in `trade` or `book` (the caller routes and
-   * filters them).
+   * filters them), and runFast() applies. chunkBytes: the reader's (tests use small ones).
    */
   constructor(file: string, private readonly wants: Wants,
-    private readonly bad: (reason: string) => void, private readonly fastLines = false) {
-    this.reader = new ByteLineReader(file);
+    private readonly bad: (reason: string) => void, private readonly fastLines = false,
+    chunkBytes?: number) {
+    this.reader = new ByteLineReader(file, chunkBytes);
   }
 
   /** The trade of the last next() that answered TRADE. */
@@ -72,6 +79,22 @@ export class ReplaySource {
       }
     }
     return OUT_OF_LINES;
+  }
+
+  /**
+   * With fastLines, after the origin is known: common compact T and B lines straight to
+   * `lines` through the fused loop (compact-run.ts), until a line needs next(), one is stamped
+   * after `untilMs`, `eventsMax` events were handed or the turn's lines are spent. Returns the
+   * events handed (0 when the fused loop does not apply: call next()).
+   */
+  runFast(lines: run.FastLines, untilMs: number, eventsMax: number): number {
+    const tables = this.decoder.compactTables;
+    if (tables === null || !this.fastLines || Number.isNaN(this.originMs)) return 0;
+    const r = this.reader;
+    const before = r.lineNumber;
+    const events = runCompactLines(r, tables, lines, untilMs, eventsMax, this.linesLeft);
+    this.linesLeft -= r.lineNumber - before;
+    return events;
   }
 
   close(): void {
