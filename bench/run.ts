@@ -1,10 +1,11 @@
 // `npm run bench [-- --quick]`: runs every bench in turn, one at a time (2 shared cores), and
 // writes bench/results/latest.md and latest.json. A bench that throws becomes an error row.
 import { existsSync } from 'node:fs';
+import { loadavg } from 'node:os';
 import { printRows, quick, type ReportRow } from './harness.js';
 import { closeProbeSockets } from './lib/http-get.js';
 import { holdLiveService, releaseLiveService } from './lib/live-service.js';
-import { machineInfo } from './lib/machine.js';
+import { cpuTicks, machineInfo, stealPercent } from './lib/machine.js';
 import { statusRow, writeReport, type BenchOutcome } from './lib/report.js';
 
 /** In order: the cheap in-process benches first, then the ones that start the service. */
@@ -13,7 +14,17 @@ const benches = ['kernels', 'ingest', 'store', 'http', 'webhooks', 'e2e-freshnes
 
 type BenchModule = { run?: (opts: { quick: boolean }) => Promise<ReportRow[]> };
 
+type Outcome = Omit<BenchOutcome, 'stealPercent' | 'loadAverage1m'>;
+
+/** One bench, with the machine's load when it started and the CPU steal while it ran. */
 async function runOne(name: string, isQuick: boolean): Promise<BenchOutcome> {
+  const loadAverage1m = loadavg()[0]!;
+  const before = cpuTicks();
+  const outcome = await runBench(name, isQuick);
+  return { ...outcome, loadAverage1m, stealPercent: stealPercent(before, cpuTicks()) };
+}
+
+async function runBench(name: string, isQuick: boolean): Promise<Outcome> {
   const file = new URL(`./${name}.bench.ts`, import.meta.url);
   const startMs = Date.now();
   const seconds = () => (Date.now() - startMs) / 1000;

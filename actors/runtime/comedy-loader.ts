@@ -4,9 +4,10 @@
 // starts every threaded actor's worker from its own lib/threaded-actor-worker.js, which requires
 // several hundred (babel-polyfill's core-js, bluebird, winston, underscore...): resolving and
 // reading them was the largest part of a shard worker's boot (measured: ~330 ms per worker to
-// require it, ~130 ms for an esbuild bundle of the same entry, on a loaded 2-core box). comedy has no option for the worker's script, and it takes the
-// Worker class from worker_threads once, when its module loads: so the class it sees is a
-// subclass that swaps that one script for the worker bundle, in place only while comedy loads.
+// require it, ~130 ms for an esbuild bundle of the same entry, on a loaded 2-core box). comedy
+// has no option for the worker's script, and it takes the Worker class from worker_threads once,
+// when its module loads: so the class it sees is a subclass that swaps that one script for the
+// worker bundle, in place only while comedy loads.
 import { createRequire } from 'node:module';
 import { basename } from 'node:path';
 import workerThreads, { Worker, type WorkerOptions } from 'node:worker_threads';

@@ -9,6 +9,10 @@
 // given (we always give one): loading the whole bundle there cost the main thread ~0.3-0.6 s of
 // start-up. So on the main thread the bundle stops at its first line and exports an empty class
 // (a CommonJS module may return early); only a worker runs the shard.
+//
+// The source map is a separate file: a worker applies none unless Node runs with
+// --enable-source-maps (setSourceMapsEnabled on the main thread does not reach workers), and an
+// inline map made the file ~3.5x larger for every worker to read and scan at boot.
 import { cachedBundle } from '../../bin/bundle-cache.js';
 
 let built: Promise<string> | null = null;
@@ -16,7 +20,7 @@ let built: Promise<string> | null = null;
 /** The bundle's absolute path; looked up (or built) once per process. */
 export function shardBundlePath(): Promise<string> {
   built ??= cachedBundle('shard', 'actors/shard/shard-actor.ts', {
-    format: 'cjs', sourcemap: 'inline', outExtension: { '.js': '.cjs' },
+    format: 'cjs', sourcemap: 'linked', sourcesContent: false, outExtension: { '.js': '.cjs' },
     // ws loads these optional native speed-ups inside try/catch.
     external: ['bufferutil', 'utf-8-validate'],
     banner: { js: "if (require('node:worker_threads').isMainThread) " +

@@ -11,6 +11,10 @@ export interface BenchOutcome {
   readonly bench: string;
   readonly status: BenchStatus;
   readonly seconds: number;
+  /** CPU steal while it ran (percent of all CPU time; null where unknown): see machine.ts. */
+  readonly stealPercent: number | null;
+  /** The 1-minute load average when it started. */
+  readonly loadAverage1m: number;
   /** Why it failed or was skipped. */
   readonly note: string | null;
   readonly rows: readonly ReportRow[];
@@ -39,7 +43,8 @@ export function rowsMarkdown(rows: readonly ReportRow[]): string {
 export function reportMarkdown(report: Report): string {
   const m = report.machine;
   const statusLines = report.benches.map((b) =>
-    `| ${b.bench} | ${b.status} | ${b.seconds.toFixed(1)} | ${cell(b.note ?? '')} |`);
+    `| ${b.bench} | ${b.status} | ${b.seconds.toFixed(1)} | ${b.loadAverage1m.toFixed(2)} | ` +
+    `${b.stealPercent === null ? '-' : b.stealPercent.toFixed(1)} | ${cell(b.note ?? '')} |`);
   return [
     `# Bench results (${report.mode})`,
     '',
@@ -49,8 +54,11 @@ export function reportMarkdown(report: Report): string {
       `(${m.memoryFreeMiB} MiB free), Node ${m.nodeVersion}, ${m.platform}, ` +
       `load average ${m.loadAverage1m} at start.`,
     '',
-    '| bench | status | seconds | note |',
-    '|---|---|---|---|',
+    'Load is the 1-minute load average when a bench started; steal is the share of all CPU time',
+    'the hypervisor gave to other guests while it ran (latency and req/s move with both).',
+    '',
+    '| bench | status | seconds | load | steal % | note |',
+    '|---|---|---|---|---|---|',
     ...statusLines,
     '',
     rowsMarkdown(report.benches.flatMap((b) => b.rows)),
