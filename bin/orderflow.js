@@ -2,9 +2,11 @@
 // The `orderflow` command. Runs a cached esbuild bundle of the TypeScript sources (rebuilt when a
 // source changes; see bundle-cache.js): starting from it is 3-4x faster than transpiling every
 // module through tsx. Where the cache cannot be written, the sources run through tsx instead.
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { setFlagsFromString } from 'node:v8';
-import { cacheNotWritable, cachedBundle } from './bundle-cache.js';
+import { cacheNotWritable, cachedBundle, projectRoot } from './bundle-cache.js';
 import { serviceNodeFlags } from './node-flags.js';
 
 // Started as `node bin/orderflow.js` without them: the threads created from now on (the shard
@@ -13,13 +15,21 @@ for (const flag of serviceNodeFlags) {
   if (!process.execArgv.includes(flag)) setFlagsFromString(flag);
 }
 
+// The MCP SDK and zod go into the bundle: loading their ~150 ES modules one by one took 2-3x as
+// long, on the main thread, while the service starts. Every other package stays a package
+// (native addons; comedy, lmdb and tsx load files by path at run time).
+const bundledPackages = ['@modelcontextprotocol/sdk', 'zod'];
+const { dependencies } = JSON.parse(readFileSync(join(projectRoot, 'package.json'), 'utf8'));
+const unbundledPackages = Object.keys(dependencies)
+  .filter((name) => !bundledPackages.includes(name));
+
 let entry = null;
 try {
   entry = await cachedBundle('main', 'bin/main.ts', {
     // Maps without the sources' text: Node reads the maps of every module it loads (a third
     // of their bytes); traces only need the mappings.
-    format: 'esm', splitting: true, packages: 'external', sourcemap: 'linked',
-    sourcesContent: false,
+    format: 'esm', splitting: true, sourcemap: 'linked', sourcesContent: false,
+    external: unbundledPackages,
   });
 } catch (error) {
   if (!cacheNotWritable(error)) throw error;

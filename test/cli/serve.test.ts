@@ -1,11 +1,14 @@
 // `orderflow serve` as a process: it answers /healthz, refuses bad arguments with exit 2, and
-// SIGTERM/SIGINT end it gracefully with exit code 0.
+// SIGTERM/SIGINT end it gracefully with exit code 0. The process runs the cached bundle (with the
+// MCP SDK and zod bundled in), which the in-process suites do not load.
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { spawnSync } from 'node:child_process';
 import { join } from 'node:path';
 import { binPath, startServeProcess } from '../helpers/service-process.js';
-import { tempDir } from '../helpers/eventually.js';
+import { eventually, tempDir } from '../helpers/eventually.js';
 
 const serve = suite('orderflow serve');
 
@@ -27,6 +30,26 @@ for (const signal of ['SIGTERM', 'SIGINT'] as const) {
     assert.ok(Date.now() - startedMs < 8_000);
   });
 }
+
+serve('the bundled service answers MCP clients once /readyz says ready', async () => {
+  const service = await startServeProcess(['--data-dir', join(await tempDir(), 'data'),
+    '--shards', '1']);
+  const client = new Client({ name: 'cli-test', version: '1.0.0' });
+  try {
+    await eventually(async () => (await fetch(`${service.baseUrl}/readyz`)).status === 200,
+      { timeoutMs: 30_000, message: '/readyz never said ready' });
+    await client.connect(new StreamableHTTPClientTransport(
+      new URL(`${service.baseUrl}/api/mcp/public`)));
+    const { tools } = await client.listTools();
+    assert.ok(tools.some((tool) => tool.name === 'get_screener'), JSON.stringify(tools));
+    const result = await client.callTool({ name: 'get_screener', arguments: {} });
+    assert.not.ok(result.isError, JSON.stringify(result.content));
+  } finally {
+    await client.close();
+    service.child.kill('SIGTERM');
+    await service.exited;
+  }
+});
 
 const refusals: [string[], RegExp][] = [
   [['--port', 'abc'], /--port must be a whole number \(was 'abc'\)/],
