@@ -32,13 +32,24 @@ export function joinBlocks(first: HeaderBlock, second: HeaderBlock): HeaderBlock
   return [first[0], `${first[1]}\r\n${second[0]}: ${second[1]}`];
 }
 
-/** A payload's own headers joined once, and with a fixed CORS block on first use. */
+/**
+ * A block as bytes, for the answers of every poll: uWS copies a Buffer as it is, where it
+ * converts a string to UTF-8 on every call (a 6-line block: ~0.5-0.7 us of ~10 us per answer,
+ * measured with the bare server). Encoded once, when the block is first joined.
+ */
+export type EncodedBlock = readonly [name: Buffer, value: Buffer];
+
+export function encodeBlock(block: HeaderBlock): EncodedBlock {
+  return [Buffer.from(block[0]), Buffer.from(block[1])];
+}
+
+/** A payload's own headers joined once, and with a fixed CORS block on first use (as bytes). */
 export class PrebuiltHeaders {
   // One slot: a server has one CORS config, so each payload is joined with it once; another
   // server sharing the payload with another config only costs a re-join.
   #cors: HeaderBlock | undefined;
-  #answerWithCors: HeaderBlock | undefined;
-  #notModifiedWithCors: HeaderBlock | undefined;
+  #answerWithCors: EncodedBlock | undefined;
+  #notModifiedWithCors: EncodedBlock | undefined;
 
   /**
    * `answer`: Content-Type, the validators and the payload's `headers`, every own header of a
@@ -46,19 +57,19 @@ export class PrebuiltHeaders {
    */
   constructor(readonly answer: HeaderBlock, readonly notModified: HeaderBlock) {}
 
-  answerWith(cors: HeaderBlock): HeaderBlock {
+  answerWith(cors: HeaderBlock): EncodedBlock {
     if (this.#cors !== cors) this.#join(cors);
     return this.#answerWithCors!;
   }
 
-  notModifiedWith(cors: HeaderBlock): HeaderBlock {
+  notModifiedWith(cors: HeaderBlock): EncodedBlock {
     if (this.#cors !== cors) this.#join(cors);
     return this.#notModifiedWithCors!;
   }
 
   #join(cors: HeaderBlock): void {
-    this.#answerWithCors = joinBlocks(this.answer, cors);
-    this.#notModifiedWithCors = joinBlocks(this.notModified, cors);
+    this.#answerWithCors = encodeBlock(joinBlocks(this.answer, cors));
+    this.#notModifiedWithCors = encodeBlock(joinBlocks(this.notModified, cors));
     this.#cors = cors;
   }
 }

@@ -5,7 +5,9 @@ import type { HttpResponse } from 'uWebSockets.js';
 import type { Problem } from './access-types.js';
 import { corsLines, PREFLIGHT_ALLOWED_HEADERS, PREFLIGHT_MAX_AGE_SECONDS,
   type Cors } from './cors.js';
-import { headerBlock, PrebuiltHeaders, type HeaderBlock } from './header-block.js';
+import {
+  headerBlock, PrebuiltHeaders, type EncodedBlock, type HeaderBlock,
+} from './header-block.js';
 import { problemBody } from './problems.js';
 import type { RequestInfo } from './request.js';
 
@@ -42,7 +44,7 @@ export function corsHeaders(info: RequestInfo, cors: Cors): HeaderList {
   return corsLines(cors.allowOrigin(info.origin), cors.varies);
 }
 
-function writeBlock(res: HttpResponse, block: HeaderBlock): void {
+function writeBlock(res: HttpResponse, block: HeaderBlock | EncodedBlock): void {
   res.writeHeader(block[0], block[1]);
 }
 

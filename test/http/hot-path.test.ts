@@ -7,7 +7,7 @@ import { createHash } from 'node:crypto';
 import { httpBounds } from '../../http/bounds.js';
 import { bytesOf } from '../../http/bytes.js';
 import { createKeyReader } from '../../http/credentials.js';
-import { headerBlock, joinBlocks } from '../../http/header-block.js';
+import { headerBlock, joinBlocks, PrebuiltHeaders } from '../../http/header-block.js';
 import { bearer, get, startTestServer, type TestServer } from './helpers/harness.js';
 
 const blocks = suite('header blocks');
@@ -23,6 +23,20 @@ blocks('refuse CR or LF in a name or value, and an empty list', () => {
   assert.throws(() => headerBlock([['A\n', '1']]), /must not hold CR/);
   assert.throws(() => headerBlock([['A', 'x\ry']]), /must not hold CR/);
   assert.throws(() => headerBlock([]), /at least one header/);
+});
+
+blocks('a payload\'s blocks joined with CORS are the same bytes, encoded once', () => {
+  const prebuilt = new PrebuiltHeaders(headerBlock([['Content-Type', 'application/json'],
+    ['ETag', '"é1"']]), headerBlock([['ETag', '"é1"']]));
+  const cors = headerBlock([['Access-Control-Allow-Origin', '*']]);
+  const answer = prebuilt.answerWith(cors);
+  assert.ok(Buffer.isBuffer(answer[0]) && Buffer.isBuffer(answer[1]));
+  assert.is(answer[0].toString(), 'Content-Type');
+  assert.is(answer[1].toString(),
+    'application/json\r\nETag: "é1"\r\nAccess-Control-Allow-Origin: *');
+  assert.is(prebuilt.answerWith(cors), answer);
+  assert.is(prebuilt.notModifiedWith(cors)[1].toString(),
+    '"é1"\r\nAccess-Control-Allow-Origin: *');
 });
 
 blocks.run();
