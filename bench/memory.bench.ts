@@ -3,6 +3,7 @@
 // holds all 10,000 wallets), sampled every second, with what the process then holds: screener
 // pairs, tracked pairs, tracked wallets (the simulator reporting 10,000), market time.
 // Baseline: the same process's RSS when /readyz first said ready.
+// `--minutes N` runs N minutes instead (a longer or shorter look; the full run's figure is 10).
 import { printRows, quick, type ReportRow } from './harness.js';
 import { getText } from './lib/http-get.js';
 import { sampleRss } from './lib/rss.js';
@@ -77,8 +78,17 @@ function rows(finalMB: number, peakMB: number, readyMB: number, u: Universe,
   ];
 }
 
-export async function run(opts: { quick: boolean }): Promise<ReportRow[]> {
-  const minutes = opts.quick ? 6 / 60 : 10;
+/** `--minutes N` from the command line, if given (a positive number). */
+function minutesArg(argv: readonly string[]): number | undefined {
+  const at = argv.indexOf('--minutes');
+  if (at < 0) return undefined;
+  const value = Number(argv[at + 1]);
+  if (!(value > 0)) throw new Error(`--minutes must be a positive number (was ${argv[at + 1]})`);
+  return value;
+}
+
+export async function run(opts: { quick: boolean; minutes?: number }): Promise<ReportRow[]> {
+  const minutes = opts.minutes ?? (opts.quick ? 6 / 60 : 10);
   const dataDir = await tempDataDir('memory');
   try {
     const startMarketMs = Date.now();
@@ -107,4 +117,6 @@ export async function run(opts: { quick: boolean }): Promise<ReportRow[]> {
   }
 }
 
-if (process.argv[1]?.endsWith('memory.bench.ts')) printRows(await run({ quick }));
+if (process.argv[1]?.endsWith('memory.bench.ts')) {
+  printRows(await run({ quick, minutes: minutesArg(process.argv) }));
+}

@@ -1,5 +1,7 @@
-// The store of serialized views the front serves: bytes plus the validators computed once per put.
+// The store of serialized views the front serves: bytes plus the validators computed once per put,
+// and families of views encoded on request from a producer's state (lazy views).
 import { createHash } from 'node:crypto';
+import { LRUCache } from 'lru-cache';
 import { httpBounds } from './bounds.js';
 import { bytesOf } from './bytes.js';
 
@@ -31,8 +33,51 @@ export function strongEtag(body: Buffer): string {
   return '"' + createHash('sha1').update(bytesOf(body)).digest('base64url') + '"';
 }
 
+/** One view of a lazy family: its meta now, and its bytes made only when a request needs them. */
+export interface LazyView extends ViewMeta {
+  /** The view's bytes for this version (called on a cache miss, so at most once per version
+   *  while the entry stays cached). */
+  encode(): Uint8Array | Buffer;
+}
+
+/** A producer's family of views, by the name's part after the mount's prefix. */
+export interface LazyViewSource {
+  view(key: string): LazyView | undefined;
+}
+
+/**
+ * Built entries of lazy views kept: the most requested wallets are answered from here, the rest
+ * encoded again (~1 KB each) when asked. Least recently used evicted past either bound.
+ */
+const lazyEntriesMax = 2_048;
+const lazyBytesMax = 8 * 1024 * 1024;
+
+function entryOf(body: Uint8Array | Buffer, meta: ViewMeta): ViewEntry {
+  const buffer = Buffer.isBuffer(body)
+    ? body
+    : Buffer.from((body as Uint8Array).buffer, body.byteOffset, body.byteLength);
+  return {
+    version: meta.version,
+    updatedAtMs: meta.updatedAtMs,
+    cadenceMs: meta.cadenceMs,
+    data: meta.data,
+    body: buffer,
+    etag: strongEtag(buffer),
+    lastModified: new Date(meta.updatedAtMs).toUTCString(),
+    cacheControl: `max-age=${Math.floor(meta.cadenceMs / 1000)}`,
+    cadenceHeader: String(meta.cadenceMs),
+  };
+}
+
 export class SnapshotStore {
   private readonly entries = new Map<string, ViewEntry>();
+  // Why lazy families: 10,000 wallet views held as bytes with their validators were ~25 MB on
+  // the main thread, rebuilt (and hashed) every refresh whether anyone asked or not.
+  private readonly mounts: [prefix: string, source: LazyViewSource][] = [];
+  private readonly built = new LRUCache<string, ViewEntry>({
+    max: lazyEntriesMax, maxSize: lazyBytesMax,
+    sizeCalculation: (entry) => Math.max(1, entry.body.byteLength),
+  });
 
   /** Stores a view. The bytes are wrapped, not copied: a published view is never mutated. */
   put(name: string, body: Uint8Array | Buffer, meta: ViewMeta): void {
@@ -44,31 +89,47 @@ export class SnapshotStore {
       // A producer bug, not load: the listed universe is bounded well below this.
       throw new RangeError(`snapshot store full (${httpBounds.snapshotViewsMax} views)`);
     }
-    const buffer = Buffer.isBuffer(body)
-      ? body
-      : Buffer.from((body as Uint8Array).buffer, body.byteOffset, body.byteLength);
-    this.entries.set(name, {
-      version: meta.version,
-      updatedAtMs: meta.updatedAtMs,
-      cadenceMs: meta.cadenceMs,
-      data: meta.data,
-      body: buffer,
-      etag: strongEtag(buffer),
-      lastModified: new Date(meta.updatedAtMs).toUTCString(),
-      cacheControl: `max-age=${Math.floor(meta.cadenceMs / 1000)}`,
-      cadenceHeader: String(meta.cadenceMs),
-    });
+    this.entries.set(name, entryOf(body, meta));
+  }
+
+  /**
+   * Serves every name under `prefix` not put explicitly from `source`: the entry is built on
+   * the first get of each version, with the same validators a put would give its bytes.
+   */
+  mount(prefix: string, source: LazyViewSource): void {
+    if (prefix.length === 0) throw new TypeError('mount prefix is empty');
+    if (this.mounts.some(([known]) => known.startsWith(prefix) || prefix.startsWith(known))) {
+      throw new RangeError(`mount ${prefix} overlaps another`);
+    }
+    this.mounts.push([prefix, source]);
   }
 
   get(name: string): ViewEntry | undefined {
-    return this.entries.get(name);
+    return this.entries.get(name) ?? (this.mounts.length > 0 ? this.lazy(name) : undefined);
   }
 
   delete(name: string): void {
     this.entries.delete(name);
   }
 
+  /** Views put explicitly (lazy families are not counted: they hold no bytes). */
   get size(): number {
     return this.entries.size;
+  }
+
+  private lazy(name: string): ViewEntry | undefined {
+    const mount = this.mounts.find(([prefix]) => name.startsWith(prefix));
+    if (mount === undefined) return undefined;
+    const view = mount[1].view(name.slice(mount[0].length));
+    if (view === undefined) {
+      this.built.delete(name);
+      return undefined;
+    }
+    const cached = this.built.get(name);
+    // Same version, same entry object: its prebuilt answer (feedPayload) is reused too.
+    if (cached !== undefined && cached.version === view.version) return cached;
+    const entry = entryOf(view.encode(), view);
+    this.built.set(name, entry);
+    return entry;
   }
 }

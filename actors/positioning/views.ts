@@ -103,3 +103,8 @@ export function buildWalletsView(wallets: readonly WalletRecord[]):
 export function compareWalletViews(a: WalletView, b: WalletView): number {
   return b.accountValue - a.accountValue || byText(a.address, b.address);
 }
+
+/** The same order over records with a state (a view's account value is its state's). */
+export function compareWalletRecords(a: WalletRecord, b: WalletRecord): number {
+  return b.state!.accountValue - a.state!.accountValue || byText(a.address, b.address);
+}

@@ -6,8 +6,10 @@ import type { Logger } from '../logger.js';
 import { WalletTracker } from '../positioning/wallet-tracker.js';
 import { buildPairPositioning } from '../positioning/views.js';
 import { buildFundingArb } from '../positioning/funding-arb.js';
-import { WalletFragments } from '../positioning/wallet-fragments.js';
+import { PublishedWallets } from '../positioning/published-wallets.js';
+import type { LazyViewSource } from '../../http/snapshots.js';
 import { encodeFeedView } from '../views/encode.js';
+import { viewName } from '../topics.js';
 import type { ViewSink } from './market-views.js';
 import { runSliced } from './sliced.js';
 import { refreshWalletViews, type Market, type WalletRefreshTarget } from './wallet-refresh.js';
@@ -20,6 +22,11 @@ const fundingRowsMax = 4_000;
  */
 const refreshSliceMs = 8;
 
+/** Where the views go: the HTTP front's SnapshotStore, which also serves lazy view families. */
+export interface PositioningSink extends ViewSink {
+  mount(prefix: string, source: LazyViewSource): void;
+}
+
 export class PositioningViews {
   private readonly funding = new Map<string, readonly VenueFunding[]>();
   private readonly smartMoney = new Map<string, string>();
@@ -30,15 +37,15 @@ export class PositioningViews {
   private refreshesSkipped = 0;
 
   /** `tracker` is the service's (bounded at limits.walletsTrackedMax); tests pass a small one. */
-  constructor(private readonly sink: ViewSink, private readonly cadenceMs: number,
+  constructor(private readonly sink: PositioningSink, private readonly cadenceMs: number,
     private readonly log: Logger, readonly tracker = new WalletTracker()) {
+    const published = new PublishedWallets(cadenceMs, () => ++this.version);
+    sink.mount(viewName('wallets', ''), published);
     this.target = {
-      tracker: this.tracker, fragments: new WalletFragments(), publishedStateTs: new Map(),
-      smartMoney: this.smartMoney, cadenceMs,
+      tracker: this.tracker, published, smartMoney: this.smartMoney, cadenceMs, listBytesHint: 0,
       put: (name, body, updatedAtMs) => this.put(name, body, updatedAtMs),
       putBytes: (name, bytes, data, updatedAtMs) => this.sink.put(name, bytes,
         { version: ++this.version, updatedAtMs, cadenceMs: this.cadenceMs, data }),
-      delete: (name) => this.sink.delete(name),
     };
   }
 
@@ -82,12 +89,12 @@ export class PositioningViews {
       return;
     }
     const startedMs = Date.now();
-    const encodedBefore = this.target.fragments.encodedCount;
+    const publishedBefore = this.target.published.publishedCount;
     const job = runSliced(refreshWalletViews(this.target, nowMs, markets, tracked),
       refreshSliceMs);
     this.refreshing = job.then(() => {
       this.log.debug('positioning views rebuilt', { wallets: this.tracker.size,
-        encoded: this.target.fragments.encodedCount - encodedBefore,
+        published: this.target.published.publishedCount - publishedBefore,
         tookMs: Date.now() - startedMs });
     }, (error: Error) => {
       this.log.error('wallet refresh failed', { error: error.message });

@@ -5,45 +5,44 @@ import type { AssetCtx, MarketMeta } from '../messages.js';
 import { viewName } from '../topics.js';
 import { buildLiquidationMap } from '../positioning/liquidation-map.js';
 import {
-  addSmartMoneyPositions, buildPairPositioning, compareWalletViews, defaultSmartMoneyOptions,
+  addSmartMoneyPositions, buildPairPositioning, compareWalletRecords, defaultSmartMoneyOptions,
   keepTopPositions,
 } from '../positioning/views.js';
-import type { WalletFragment, WalletFragments } from '../positioning/wallet-fragments.js';
+import { ByteWriter } from '../positioning/byte-writer.js';
+import { walletJson, type PublishedWallets } from '../positioning/published-wallets.js';
 import type { WalletTracker } from '../positioning/wallet-tracker.js';
 import type { WalletRecord, WhalePosition } from '../positioning/types.js';
 import { isoMs } from '../views/encode.js';
+
+export { withFreshness } from '../positioning/published-wallets.js';
 
 export type Market = MarketMeta & { ctx: AssetCtx };
 
 /** Where a refresh writes; `put` takes a body object or its JSON already made. */
 export interface WalletRefreshTarget {
   readonly tracker: WalletTracker;
-  readonly fragments: WalletFragments;
-  /** State time of each wallet's published view: a wallet's view is re-put when it changes. */
-  readonly publishedStateTs: Map<string, number>;
+  /** Each wallet's own view, published again when its state changes, encoded on request. */
+  readonly published: PublishedWallets;
   readonly smartMoney: Map<string, string>;
   readonly cadenceMs: number;
   put(name: string, body: object, updatedAtMs: number): void;
   putBytes(name: string, bytes: Uint8Array, data: unknown, updatedAtMs: number): void;
-  delete(name: string): void;
+  /** Size of the last wallets view: the next one is written into a buffer about this big. */
+  listBytesHint: number;
 }
 
 /** Liquidation bands: 0.5 % wide, 40 each side of the mark (covers +-20 %). */
 const liquidationBands = Object.freeze({ bandWidthPct: 0.5, bandsEachSide: 40 });
-/** Wallets per unit when the wallets view is sorted and assembled (~0.3 MB of JSON). */
+/** Wallets per unit when the wallets view is sorted, and when they are encoded (~25 us each). */
 const joinChunkItems = 500;
-
-/** `{...view, updatedAt, cadenceMs}` from the view's JSON: the bytes encodeFeedView makes. */
-export function withFreshness(json: string, updatedAtMs: number, cadenceMs: number): string {
-  return `${json.slice(0, -1)},"updatedAt":"${isoMs(updatedAtMs)}","cadenceMs":${cadenceMs}}`;
-}
+const encodeChunkItems = 16;
 
 export function* refreshWalletViews(t: WalletRefreshTarget, nowMs: number,
   markets: readonly Market[], tracked: readonly string[]): Generator<void> {
   const addresses = t.tracker.addresses();
   yield;
   const bySymbol = new Map<string, WalletRecord[]>();
-  const items: WalletFragment[] = [];
+  const items: WalletRecord[] = [];
   const positions: WhalePosition[] = [];
   const max = defaultSmartMoneyOptions.positionsMax;
   // Once `max` positions are kept, smaller ones can never be listed: they are not even made.
@@ -58,10 +57,9 @@ export function* refreshWalletViews(t: WalletRefreshTarget, nowMs: number,
       o = { ...o, notionalMinUsd: Math.max(o.notionalMinUsd, positions[max - 1].notional) };
     }
     groupPositions(record, bySymbol);
-    const fragment = t.fragments.fragmentOf(record);
-    if (fragment !== null) {
-      items.push(fragment);
-      putWallet(t, record, fragment, nowMs);
+    if (record.state !== null) {
+      items.push(record);
+      t.published.publish(record, nowMs);
     }
     yield;
   }
@@ -72,32 +70,34 @@ export function* refreshWalletViews(t: WalletRefreshTarget, nowMs: number,
   forgetUntracked(t, new Set(addresses));
 }
 
-function putWallet(t: WalletRefreshTarget, record: WalletRecord, fragment: WalletFragment,
-  nowMs: number): void {
-  const stateTs = record.state?.tsMs ?? 0;
-  if (t.publishedStateTs.get(record.address) === stateTs) return;
-  t.publishedStateTs.set(record.address, stateTs);
-  const bytes = Buffer.from(withFreshness(fragment.json, nowMs, t.cadenceMs));
-  t.putBytes(viewName('wallets', record.address), bytes, fragment.view, nowMs);
-}
-
-/** The wallets view, `{"wallets":[...],"count":N}`, from the wallets' JSON in slices. */
-function* putWalletsView(t: WalletRefreshTarget, items: WalletFragment[], nowMs: number):
+/**
+ * The wallets view, `{"wallets":[...],"count":N}`, each wallet encoded in sorted order straight
+ * into one Buffer: nothing per wallet outlives its slice. Before, every wallet's JSON was kept
+ * between refreshes (~11 MB with 10,000 wallets) and the body was joined, copied and concatenated
+ * (3x its size in garbage per refresh, most of it promoted while the slices ran). Every wallet
+ * with trades shows decayed flow, so its JSON changed on each refresh anyway.
+ */
+function* putWalletsView(t: WalletRefreshTarget, items: WalletRecord[], nowMs: number):
   Generator<void> {
   yield* sortInRuns(items);
-  const chunks: Buffer[] = [Buffer.from('{"wallets":[')];
-  for (let i = 0; i < items.length; i += joinChunkItems) {
-    const part = items.slice(i, i + joinChunkItems).map((item) => item.json).join(',');
-    chunks.push(Buffer.from(i === 0 ? part : ',' + part));
+  const out = new ByteWriter(t.listBytesHint > 0 ? t.listBytesHint * 1.05 : items.length * 1_024);
+  out.write('{"wallets":[');
+  for (let i = 0; i < items.length; i += encodeChunkItems) {
+    for (let j = i; j < Math.min(i + encodeChunkItems, items.length); j++) {
+      if (j > 0) out.write(',');
+      out.write(walletJson(items[j])!);
+    }
     yield;
   }
-  chunks.push(Buffer.from(`],"count":${items.length},"updatedAt":"${isoMs(nowMs)}",` +
-    `"cadenceMs":${t.cadenceMs}}`));
-  const body = Buffer.concat(chunks);
+  out.write(`],"count":${items.length},"updatedAt":"${isoMs(nowMs)}",` +
+    `"cadenceMs":${t.cadenceMs}}`);
+  const body = out.finish();
+  t.listBytesHint = body.byteLength;
   yield;
-  // The store hashes the whole body for its ETag (~7 MB with 10,000 wallets): a unit of its own.
-  t.putBytes('wallets', body, { wallets: items.map((item) => item.view), count: items.length },
-    nowMs);
+  // The store hashes the whole body for its ETag (~11 MB with 10,000 wallets): a unit of its
+  // own. No `data`: nothing derives variants from this view, and 10,000 view objects would be
+  // live heap (the front parses the body if a variant is ever needed).
+  t.putBytes('wallets', body, undefined, nowMs);
   yield;
 }
 
@@ -105,14 +105,13 @@ function* putWalletsView(t: WalletRefreshTarget, items: WalletFragment[], nowMs:
  * Sorts in place in slices: runs of `joinChunkItems` sorted one per unit, then one sort of the
  * whole, which V8's TimSort does as a merge of those runs (~n log(runs) comparisons, not n log n).
  */
-function* sortInRuns(items: WalletFragment[]): Generator<void> {
-  const compare = (a: WalletFragment, b: WalletFragment) => compareWalletViews(a.view, b.view);
+function* sortInRuns(items: WalletRecord[]): Generator<void> {
   for (let i = 0; i < items.length; i += joinChunkItems) {
-    const run = items.slice(i, i + joinChunkItems).sort(compare);
+    const run = items.slice(i, i + joinChunkItems).sort(compareWalletRecords);
     for (let j = 0; j < run.length; j++) items[i + j] = run[j];
     yield;
   }
-  items.sort(compare);
+  items.sort(compareWalletRecords);
   yield;
 }
 
@@ -146,12 +145,7 @@ function groupPositions(record: WalletRecord, out: Map<string, WalletRecord[]>):
   }
 }
 
-/** Wallets that left the tracker lose their view: the snapshot store stays bounded by it. */
+/** Wallets that left the tracker lose their view: the published set stays bounded by it. */
 function forgetUntracked(t: WalletRefreshTarget, tracked: ReadonlySet<string>): void {
-  t.fragments.retainOnly(tracked);
-  for (const address of t.publishedStateTs.keys()) {
-    if (tracked.has(address)) continue;
-    t.publishedStateTs.delete(address);
-    t.delete(viewName('wallets', address));
-  }
+  t.published.retainOnly(tracked);
 }

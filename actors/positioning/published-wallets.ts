@@ -1,0 +1,75 @@
+// Each tracked wallet's view as last published (on a change of its state), kept as the record it
+// was built from and encoded only when a request asks: the HTTP store mounts this as the
+// `wallets/<address>` family.
+import { isoMs } from '../views/encode.js';
+import type { WalletRecord } from './types.js';
+import { buildWalletView } from './views.js';
+
+/** `{...view, updatedAt, cadenceMs}` from the view's JSON: the bytes encodeFeedView makes. */
+export function withFreshness(json: string, updatedAtMs: number, cadenceMs: number): string {
+  return `${json.slice(0, -1)},"updatedAt":"${isoMs(updatedAtMs)}","cadenceMs":${cadenceMs}}`;
+}
+
+/** The wallet view's JSON (item of the wallets view); null before the wallet's first state. */
+export function walletJson(record: WalletRecord): string | null {
+  const view = buildWalletView(record);
+  return view === null ? null : JSON.stringify(view);
+}
+
+/** One wallet's published view: what a snapshot entry holds, less the bytes and validators. */
+export class PublishedWallet {
+  /** `record` is a snapshot (never mutated), so its JSON is the same whenever it is made. */
+  constructor(readonly record: WalletRecord, readonly updatedAtMs: number,
+    readonly version: number, readonly cadenceMs: number) {}
+
+  encode(): Buffer {
+    return Buffer.from(withFreshness(walletJson(this.record)!, this.updatedAtMs,
+      this.cadenceMs));
+  }
+}
+
+/**
+ * Why records, not bytes: with 10,000 wallets, a Buffer, an ETag and an entry for each (~25 MB)
+ * and their JSON (~11 MB) were held on the main thread, and made again on every refresh, for
+ * views rarely asked for; the record is held anyway. Bounded by the tracker: a refresh drops the
+ * wallets it no longer tracks (retainOnly).
+ */
+export class PublishedWallets {
+  private readonly byAddress = new Map<string, PublishedWallet>();
+  private published = 0;
+
+  /** `nextVersion` numbers every publish, like the producer's other views. */
+  constructor(private readonly cadenceMs: number, private readonly nextVersion: () => number) {}
+
+  /** Publishes the record as of nowMs unless its state is the one last published; false then
+   *  (and for a wallet with no state yet). */
+  publish(record: WalletRecord, nowMs: number): boolean {
+    if (record.state === null) return false;
+    const known = this.byAddress.get(record.address);
+    if (known !== undefined && known.record.state?.tsMs === record.state.tsMs) return false;
+    this.byAddress.set(record.address, new PublishedWallet(record, nowMs, this.nextVersion(),
+      this.cadenceMs));
+    this.published++;
+    return true;
+  }
+
+  /** The wallet's published view (the store's lazy source: the key is the address). */
+  view(address: string): PublishedWallet | undefined {
+    return this.byAddress.get(address);
+  }
+
+  retainOnly(addresses: ReadonlySet<string>): void {
+    for (const address of this.byAddress.keys()) {
+      if (!addresses.has(address)) this.byAddress.delete(address);
+    }
+  }
+
+  /** Publishes so far (for the refresh's debug log and the tests). */
+  get publishedCount(): number {
+    return this.published;
+  }
+
+  get size(): number {
+    return this.byAddress.size;
+  }
+}
