@@ -51,11 +51,27 @@ function errorResult(error: NodeJS.ErrnoException, timedOut: boolean, aborted: b
   return { kind: 'error', reason: 'network', message };
 }
 
-/** Sends the POST; resolves (never rejects) once the status line arrives or the attempt fails. */
-export function postOnce(
-  target: CheckedTarget, headers: Readonly<Record<string, string>>, body: string,
-  options: { timeoutMs: number; agents: PostAgents; signal: AbortSignal },
-): Promise<AttemptResult> {
+interface PostOptions {
+  readonly timeoutMs: number;
+  readonly agents: PostAgents;
+  readonly signal: AbortSignal;
+}
+
+/**
+ * Sends the POST; resolves (never rejects) once the status line arrives or the attempt fails.
+ * A kept-alive socket that the receiver closed while it sat idle fails at once with ECONNRESET
+ * (or EPIPE) before the request reached anyone: that one is sent again on a new connection,
+ * within the same attempt (Node's documented remedy, `request.reusedSocket`), instead of
+ * costing the delivery a retry minutes later.
+ */
+export async function postOnce(target: CheckedTarget, headers: Readonly<Record<string, string>>,
+  body: string, options: PostOptions): Promise<AttemptResult> {
+  const first = await send(target, headers, body, options);
+  return first.staleSocket ? (await send(target, headers, body, options)).result : first.result;
+}
+
+function send(target: CheckedTarget, headers: Readonly<Record<string, string>>, body: string,
+  options: PostOptions): Promise<{ result: AttemptResult; staleSocket: boolean }> {
   return new Promise((resolve) => {
     const isHttps = target.url.protocol === 'https:';
     const payload = Buffer.from(body, 'utf8');
@@ -75,10 +91,10 @@ export function postOnce(
       request.destroy(new Error('timeout'));
     }, options.timeoutMs);
     request.on('response', (response) => {
-      resolve({
+      resolve({ staleSocket: false, result: {
         kind: 'response', status: response.statusCode ?? 0,
         retryAfter: response.headers['retry-after'] ?? null, date: response.headers.date ?? null,
-      });
+      } });
       let bytes = 0;
       response.on('data', (chunk: Buffer) => {
         bytes += chunk.length;
@@ -89,7 +105,10 @@ export function postOnce(
     });
     request.on('error', (error: NodeJS.ErrnoException) => {
       clearTimeout(timer);
-      resolve(errorResult(error, timedOut, options.signal.aborted));
+      const aborted = options.signal.aborted;
+      const staleSocket = request.reusedSocket && !timedOut && !aborted &&
+        (error.code === 'ECONNRESET' || error.code === 'EPIPE');
+      resolve({ staleSocket, result: errorResult(error, timedOut, aborted) });
     });
     request.end(payload);
   });

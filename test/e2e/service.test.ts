@@ -223,8 +223,15 @@ e2e('webhooks: a test event and a screener alert arrive signed and documented', 
     'price', '--above', '1', '--webhook', receiverUrl);
   const byType = (type: string) =>
     deliveries.find((d) => d.headers['x-service-event'] === type);
+  // Both are due within ~2 s (alerts reload every second, the outbox is polled every 250 ms);
+  // the margin is for a loaded CI machine, and the message says what did arrive.
+  const arrived = () => deliveries.map((d) =>
+    `${String(d.headers['x-service-event'])} #${String(d.headers['x-service-attempt'])}`);
   await eventually(() => byType('test') && byType('alert.triggered'),
-    { timeoutMs: 15_000, message: 'test event and alert delivered' });
+    { timeoutMs: 30_000, message: 'test event and alert delivered' })
+    .catch((error: Error) => {
+      throw new Error(`${error.message}; arrived: ${arrived().join(', ') || 'none'}`);
+    });
   for (const type of ['test', 'alert.triggered'] as const) {
     const delivery = byType(type)!;
     assert.ok(verify(delivery, endpoint.secret), `${type} signature`);
