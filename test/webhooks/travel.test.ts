@@ -119,7 +119,8 @@ test('an endpoint failing every attempt for 5 days is disabled; a success resets
       await h.sup.tick();
       await h.sup.idle();
       return h.sup.stats().pending === 0;
-    }, { message: 'its pending deliveries are dead-lettered' });
+    // 15 s: each pass commits to lmdb (fsync), which a busy CI disk can stall for seconds.
+    }, { timeoutMs: 15_000, message: 'its pending deliveries are dead-lettered' });
     assert.ok(h.sup.deliveries(h.endpointId).every((d) => d.status !== 'pending'));
     h.sup.endpoints.enable(h.endpointId);
     status = 200;
