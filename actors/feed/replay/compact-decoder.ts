@@ -122,14 +122,8 @@ export class CompactTables {
     if (readTradeFast(buf, start, end, this.symbols, this.addresses, this.trade) === end) {
       return null;
     }
-    const at = start + 2;
-    const symStop = this.symbolAt(buf, at, end);
-    if (symbolSlot === undefined) {
-      return was('trade', 'symbol', 'a defined symbol index', buf, at, end);
-    }
-    this.trade.symbol = symbolSlot;
-    this.trade.symbolIndex = scan.value;
-    return this.tradeFields(buf, symStop, end);
+    const stop = this.symbolInto(this.trade, 'trade', buf, start + 2, end);
+    return typeof stop === 'string' ? stop : this.tradeFields(buf, stop, end);
   }
 
   /** decodeTrade for a B line: the book goes into `this.book`, whatever its symbol. */
@@ -138,14 +132,23 @@ export class CompactTables {
     if (readBookFast(buf, start, end, this.symbols, COMPACT_BOOK_LEVELS_MAX, book) === end) {
       return null;
     }
-    const at = start + 2;
+    const stop = this.symbolInto(book, 'book', buf, start + 2, end);
+    return typeof stop === 'string' ? stop : decodeBookFields(buf, stop, end, book);
+  }
+
+  /**
+   * Where the fast readers refused a line, the general reader starts: the symbol index at `at`
+   * into `into`; the stop after it, or the message for an undefined one.
+   */
+  private symbolInto(into: { symbol: string; symbolIndex: number }, kind: 'trade' | 'book',
+    buf: Buffer, at: number, end: number): number | string {
     const stop = this.symbolAt(buf, at, end);
     if (symbolSlot === undefined) {
-      return was('book', 'symbol', 'a defined symbol index', buf, at, end);
+      return was(kind, 'symbol', 'a defined symbol index', buf, at, end);
     }
-    this.book.symbol = symbolSlot;
-    this.book.symbolIndex = scan.value;
-    return decodeBookFields(buf, stop, end, this.book);
+    into.symbol = symbolSlot;
+    into.symbolIndex = scan.value;
+    return stop;
   }
 
   private tradeEvent(buf: Buffer, at: number, end: number, wants: Wants | null):
