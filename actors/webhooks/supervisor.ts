@@ -124,7 +124,14 @@ class Supervisor implements WebhookSupervisor {
       list: (accountId) => store.list(accountId),
       get: (id) => store.get(id),
       byUrl: (accountId, url) => {
-        const found = this.cache.byUrl(accountId, url);
+        // The command line registers endpoints from another process, and the cache sees that
+        // on its next tick: a miss looks again after a refresh (cheap when nothing changed), or
+        // an alert evaluated before that tick would fire into no endpoint and be lost.
+        let found = this.cache.byUrl(accountId, url);
+        if (found === undefined) {
+          this.refresh();
+          found = this.cache.byUrl(accountId, url);
+        }
         return found && store.get(found.id);
       },
     };

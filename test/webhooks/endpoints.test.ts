@@ -126,4 +126,26 @@ test('the supervisor sees another registry\'s endpoint and test event within a s
     }
   });
 
+test('a lookup by URL right after another registry\'s write finds it, before any tick',
+  async () => {
+    const db = await openTestRoot();
+    const keys = fakeKeys(accounts);
+    // Not started: no tick refreshes its cache, as when the event loop was busy meanwhile.
+    const sup = createWebhookSupervisor({
+      root: db.root, clock: new ManualClock(T0), logger: silentLogger, keys, allowPrivate: true,
+    });
+    try {
+      const cli = createEndpointRegistry({
+        tables: openEndpointTables(db.root), outbox: openOutbox(db.root), keys,
+        clock: new ManualClock(T0), allowPrivate: true, lookup: systemLookup,
+      });
+      assert.is(sup.endpoints.byUrl('ofk_00000004', 'http://127.0.0.1:9/hook'), undefined);
+      const { id } = await cli.add('ofk_00000004', 'http://127.0.0.1:9/hook');
+      assert.is(sup.endpoints.byUrl('ofk_00000004', 'http://127.0.0.1:9/hook')?.id, id);
+    } finally {
+      await sup.stop();
+      await db.close();
+    }
+  });
+
 test.run();
