@@ -7,13 +7,14 @@ import { defaultConfig } from '../../actors/config.js';
 import { systemClock } from '../../actors/clock.js';
 import { createLogger } from '../../actors/logger.js';
 import type { MarketEvent } from '../../actors/messages.js';
+import { replayFormatOf } from '../../actors/feed/replay/compact-format.js';
 import { LineWriter } from '../../actors/feed/replay/line-writer.js';
 import { runSimSession } from '../../actors/feed/sim/sim-session.js';
 import { recordLive } from '../../actors/feed/record-live.js';
 
 const usage = `usage: orderflow record --out FILE.ndjson [--feed sim|live] [--duration S]
                         [--speed X|max] [--seed N] [--start ISO] [--cadence-ms N] [--tracked N]
-                        [--format json|compact]
+                        [--format json|compact|binary]
 
   --out FILE       replay file to write (one normalized event per line)
   --feed           sim (default) or live (ORDERFLOW_HOME_WS_URL, ORDERFLOW_HOME_INFO_URL)
@@ -24,8 +25,9 @@ const usage = `usage: orderflow record --out FILE.ndjson [--feed sim|live] [--du
   --cadence-ms N   universe and funding refresh interval
                    (default ${defaultConfig.universeCadenceMs})
   --tracked N      pairs recorded: the top N by 24h volume (default 100)
-  --format F       json (default: one JSON event per line) or compact (a versioned text format
-                   about 40 % of the size that replays 2-3x faster; see docs/feeds.md)
+  --format F       json (default: one JSON event per line), compact (a versioned text format
+                   about 40 % of the size that replays 2-3x faster) or binary (fixed-layout
+                   records, the fastest to replay; see docs/feeds.md)
 `;
 
 function positiveNumber(flag: string, text: string | undefined, fallback: number): number {
@@ -57,9 +59,9 @@ async function run(argv: readonly string[], io: CommandIo): Promise<number> {
     speed: { type: 'string' }, seed: { type: 'string' }, start: { type: 'string' },
     'cadence-ms': { type: 'string' }, tracked: { type: 'string' }, format: { type: 'string' },
   });
-  const format = values.format ?? 'json';
-  if (format !== 'json' && format !== 'compact') {
-    throw new UsageError(`--format must be json or compact (was '${format}')`);
+  const format = replayFormatOf(values.format);
+  if (format === null) {
+    throw new UsageError(`--format must be json, compact or binary (was '${values.format}')`);
   }
   if (!values.out) throw new UsageError('--out FILE is required');
   const feed = values.feed ?? 'sim';

@@ -67,6 +67,10 @@ test('the same recording replayed twice gives identical views', async () => {
   const compact = join(await tempDir(), 'recording.compact');
   record(compact, 'compact');
   assert.equal(await replayOnce(compact, symbols), first);
+  // And in the binary format.
+  const binary = join(await tempDir(), 'recording.bin');
+  record(binary, 'binary');
+  assert.equal(await replayOnce(binary, symbols), first);
   const cvd = JSON.parse(first[0]);
   assert.type(cvd.cvd, 'number');
   assert.ok(Object.values(cvd.history).some((points) => (points as unknown[]).length > 0),

@@ -6,6 +6,7 @@ import { readFile, rm } from 'node:fs/promises';
 import { UsageError, type Command } from '../../bin/cli.js';
 import { command as record } from '../../bin/commands/record.js';
 import { command as importCommand } from '../../bin/commands/import.js';
+import { readReplayFile } from '../../actors/feed/replay/convert-replay.js';
 import { decodeLine } from '../../actors/feed/replay/event-codec.js';
 import { sharedDataPath, tempDir } from '../helpers/eventually.js';
 
@@ -72,6 +73,15 @@ test('import converts the real recordings, deterministically', async () => {
     const first = events[0];
     assert.ok(typeof first !== 'string' && first.type === 'universe' &&
       first.markets.length === 271);
+    // The same import in the binary format holds the same events, in order.
+    const binary = await cli([...args('c.bin'), '--format', 'binary']);
+    assert.is(binary.code, 0, binary.stderr);
+    const fromBinary: unknown[] = [];
+    const bad: string[] = [];
+    readReplayFile(join(dir, 'c.bin'), (e) => fromBinary.push(e),
+      (n, why) => bad.push(`${n} ${why}`));
+    assert.equal(bad, []);
+    assert.equal(fromBinary, events);
   } finally {
     await rm(dir, { recursive: true, force: true });
   }
@@ -85,6 +95,11 @@ test('usage errors name the option and what was found', async () => {
   assert.match(badFeed.stderr, /--feed must be sim or live \(was 'foo'\)/);
   const badSpeed = await cli(['record', '--out', '/tmp/x', '--speed', 'fast']);
   assert.match(badSpeed.stderr, /--speed must be a positive number \(was 'fast'\)/);
+  const badFormat = await cli(['record', '--out', '/tmp/x', '--format', 'xml']);
+  assert.is(badFormat.code, 2);
+  assert.match(badFormat.stderr, /--format must be json, compact or binary \(was 'xml'\)/);
+  const badImportFormat = await cli(['import', '--out', '/tmp/x', '--ws', '/x', '--format', 'b']);
+  assert.match(badImportFormat.stderr, /--format must be json, compact or binary \(was 'b'\)/);
   const noInput = await cli(['import', '--out', '/tmp/x']);
   assert.match(noInput.stderr, /at least one of/);
   const missing = await cli(['import', '--out', '/tmp/x', '--ws', '/nonexistent/file']);

@@ -5,39 +5,17 @@ import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { join } from 'node:path';
 import { readFile, rm, stat, writeFile } from 'node:fs/promises';
-import { systemClock } from '../../actors/clock.js';
 import type { MarketEvent } from '../../actors/messages.js';
 import { CompactEncoder } from '../../actors/feed/replay/compact-encoder.js';
 import { COMPACT_HEADER } from '../../actors/feed/replay/compact-format.js';
-import { convertReplayFile, readReplayFile } from '../../actors/feed/replay/convert-replay.js';
+import { convertReplayFile } from '../../actors/feed/replay/convert-replay.js';
 import { LineWriter } from '../../actors/feed/replay/line-writer.js';
 import { ReplayDecoder } from '../../actors/feed/replay/replay-decoder.js';
-import { runSimSession } from '../../actors/feed/sim/sim-session.js';
-import { playPairs, playUniverse } from './replay-helpers.js';
+import {
+  playAll, readAll, simEvents, tradedSymbols, writeEvents,
+} from './replay-helpers.js';
 import { tempDir } from '../helpers/eventually.js';
 
-const START_MS = Date.parse('2026-02-06T15:00:00Z');
-
-async function simEvents(seconds: number): Promise<MarketEvent[]> {
-  const events: MarketEvent[] = [];
-  await runSimSession({ seed: 5, startMs: START_MS, durationMs: seconds * 1000, speed: Infinity,
-    clock: systemClock, cadenceMs: 5_000, trackedCount: 6 }, (e) => { events.push(e); }).done;
-  return events;
-}
-
-function write(file: string, events: readonly MarketEvent[], format: 'json' | 'compact') {
-  const writer = new LineWriter(file, { format });
-  for (const e of events) writer.write(e);
-  writer.close();
-  return writer.lines;
-}
-
-function readAll(file: string) {
-  const events: MarketEvent[] = [];
-  const bad: string[] = [];
-  readReplayFile(file, (e) => events.push(e), (line, reason) => bad.push(`${line}: ${reason}`));
-  return { events, bad };
-}
 
 /** Decodes lines with one decoder (its tables carry over from line to line). */
 function decodeText(text: string) {
@@ -51,26 +29,26 @@ function decodeText(text: string) {
 test('a sim session round-trips exactly in both formats; compact is smaller', async () => {
   const dir = await tempDir();
   try {
-    const events = await simEvents(90);
+    const events = await simEvents(5, 90);
     const types = new Set(events.map((e) => e.type));
     for (const t of ['trade', 'book', 'ctx', 'universe', 'funding', 'wallet']) {
       assert.ok(types.has(t as never), `fixture has ${t}`);
     }
     const json = join(dir, 'a.ndjson');
     const compact = join(dir, 'a.compact');
-    assert.is(write(json, events, 'json'), events.length);
-    assert.is(write(compact, events, 'compact'), events.length);
+    assert.is(writeEvents(json, events, 'json'), events.length);
+    assert.is(writeEvents(compact, events, 'compact'), events.length);
     assert.equal(readAll(json), { events, bad: [] });
     assert.equal(readAll(compact), { events, bad: [] });
     // Trades, books and ctx take well under half the bytes (universe lines stay JSON).
     const pairEvents = events.filter((e) => ['trade', 'book', 'ctx'].includes(e.type));
-    write(join(dir, 'p.ndjson'), pairEvents, 'json');
-    write(join(dir, 'p.compact'), pairEvents, 'compact');
+    writeEvents(join(dir, 'p.ndjson'), pairEvents, 'json');
+    writeEvents(join(dir, 'p.compact'), pairEvents, 'compact');
     const ratio = (await stat(join(dir, 'p.compact'))).size /
       (await stat(join(dir, 'p.ndjson'))).size;
     assert.ok(ratio < 0.5, `compact / json bytes ${ratio}`);
     // Same events, same bytes.
-    write(join(dir, 'b.compact'), events, 'compact');
+    writeEvents(join(dir, 'b.compact'), events, 'compact');
     assert.ok((await readFile(compact)).equals(await readFile(join(dir, 'b.compact'))));
   } finally {
     await rm(dir, { recursive: true, force: true });
@@ -80,9 +58,9 @@ test('a sim session round-trips exactly in both formats; compact is smaller', as
 test('conversion JSON -> compact -> JSON gives back the same bytes', async () => {
   const dir = await tempDir();
   try {
-    const events = await simEvents(30);
+    const events = await simEvents(5, 30);
     const json = join(dir, 'a.ndjson');
-    write(json, events, 'json');
+    writeEvents(json, events, 'json');
     const there = convertReplayFile(json, join(dir, 'a.compact'), 'compact');
     assert.equal(there, { events: events.length, badLines: 0, badSamples: [] });
     const back = convertReplayFile(join(dir, 'a.compact'), join(dir, 'b.ndjson'), 'json');
@@ -95,7 +73,7 @@ test('conversion JSON -> compact -> JSON gives back the same bytes', async () =>
     assert.equal(bad.badSamples, [{ line: events.length + 1, reason: 'not JSON' },
       { line: events.length + 3, reason: 'tsMs: expected epoch milliseconds (was undefined)' }]);
     assert.throws(() => new LineWriter(join(dir, 'x'), { format: 'xml' as never }),
-      /format must be "json" or "compact" \(was "xml"\)/);
+      /format must be one of json, compact, binary \(was "xml"\)/);
   } finally {
     await rm(dir, { recursive: true, force: true });
   }
@@ -186,15 +164,11 @@ test('compact lines need a known header version; JSON lines never do', () => {
 test('replay of the compact file feeds shards and universe as the JSON file does', async () => {
   const dir = await tempDir();
   try {
-    const events = await simEvents(45);
-    write(join(dir, 'a.ndjson'), events, 'json');
-    write(join(dir, 'a.compact'), events, 'compact');
-    const symbols = [...new Set(events.flatMap((e) => e.type === 'trade' ? [e.symbol] : []))];
-    const shard = symbols.slice(1, 4);
-    const play = async (file: string) => {
-      const { out, stats } = await playPairs(file, shard);
-      return { out, universe: await playUniverse(file), dropped: stats.dropped };
-    };
+    const events = await simEvents(5, 45);
+    writeEvents(join(dir, 'a.ndjson'), events, 'json');
+    writeEvents(join(dir, 'a.compact'), events, 'compact');
+    const shard = tradedSymbols(events).slice(1, 4);
+    const play = (file: string) => playAll(file, shard);
     const fromJson = await play(join(dir, 'a.ndjson'));
     const fromCompact = await play(join(dir, 'a.compact'));
     assert.ok(fromJson.out.length > 100 && fromJson.universe.length > 5);

@@ -25,8 +25,9 @@ export const COMPACT_ADDRESSES_MAX = 65_536;
 /** Book levels per side a B line may carry (the venue sends 20). */
 export const COMPACT_BOOK_LEVELS_MAX = 1_000;
 
-/** The output formats of the replay writer. */
-export type ReplayFormat = 'json' | 'compact';
+/** The output formats of the replay writer (binary: binary-format.ts). */
+export type ReplayFormat = 'json' | 'compact' | 'binary';
+export const REPLAY_FORMATS: readonly ReplayFormat[] = ['json', 'compact', 'binary'];
 
 /** True for text that can sit in a comma-separated field as is. */
 export function isPlainField(text: string): boolean {
@@ -36,4 +37,10 @@ export function isPlainField(text: string): boolean {
     if (c === 44 || c < 32) return false;
   }
   return true;
+}
+
+/** The format a command line names (none: json), or null when `text` names none. */
+export function replayFormatOf(text: string | undefined): ReplayFormat | null {
+  const format = text ?? 'json';
+  return (REPLAY_FORMATS as readonly string[]).includes(format) ? format as ReplayFormat : null;
 }

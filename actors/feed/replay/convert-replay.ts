@@ -1,10 +1,12 @@
-// Converts a replay file between the JSON and compact formats (either format in). Events keep
-// their order and values exactly; bad lines are counted and left out.
+// Converts a replay file between the JSON, compact and binary formats (any format in). Events
+// keep their order and values exactly; bad lines (or records) are counted and left out.
 import type { MarketEvent } from '../../messages.js';
+import { BinaryReplaySource } from './binary-source.js';
 import { ByteLineReader } from './byte-line-reader.js';
 import type { ReplayFormat } from './compact-format.js';
 import { LineWriter } from './line-writer.js';
 import { ReplayDecoder } from './replay-decoder.js';
+import { sniffReplayFile } from './replay-input.js';
 
 /** Bad lines whose message the result keeps (the rest are only counted). */
 const BAD_SAMPLES_MAX = 10;
@@ -16,9 +18,14 @@ export interface ConvertResult {
   readonly badSamples: readonly { readonly line: number; readonly reason: string }[];
 }
 
-/** Reads every event of `input` in order; bad lines go to `bad` with their line number. */
+/**
+ * Reads every event of `input` in order; bad lines go to `bad` with their line number (the
+ * record number in a binary file).
+ */
 export function readReplayFile(input: string, each: (event: MarketEvent) => void,
   bad: (line: number, reason: string) => void = () => {}): void {
+  const format = sniffReplayFile(input);
+  if (format !== 'text') return readBinaryFile(input, format, each, bad);
   const reader = new ByteLineReader(input);
   const decoder = new ReplayDecoder();
   let tooLong = 0;
@@ -39,7 +46,20 @@ export function readReplayFile(input: string, each: (event: MarketEvent) => void
   }
 }
 
-/** Writes `input`'s events to `output` in `format` ('compact' or 'json'). */
+function readBinaryFile(input: string, format: string, each: (event: MarketEvent) => void,
+  bad: (record: number, reason: string) => void): void {
+  const source: BinaryReplaySource = new BinaryReplaySource(input, () => true,
+    (reason) => bad(source.recordNumber, reason), false, undefined,
+    format === 'binary' ? null : format);
+  source.linesLeft = Infinity;
+  try {
+    for (let e = source.next(); e !== null; e = source.next()) each(e as MarketEvent);
+  } finally {
+    source.close();
+  }
+}
+
+/** Writes `input`'s events to `output` in `format` ('json', 'compact' or 'binary'). */
 export function convertReplayFile(input: string, output: string, format: ReplayFormat):
   ConvertResult {
   const writer = new LineWriter(output, { format });

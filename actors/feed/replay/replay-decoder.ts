@@ -18,6 +18,8 @@ export type { DecodedBook, DecodedTrade, Wants } from './compact-decoder.js';
 export const TRADE: unique symbol = Symbol('trade');
 /** decodeFast's answer for a compact book line: the book is in `decoder.book`. */
 export const BOOK: unique symbol = Symbol('book');
+/** A source read its budget of lines without finding a wanted event: try again next turn. */
+export const OUT_OF_LINES = 'out-of-lines';
 
 const OPEN_BRACE = 123;
 const T = 84;

@@ -1,11 +1,13 @@
 // Plays a replay file on the data's own clock: market time starts at the file's first event and
 // runs at `speed` x the service clock, or flat out at speed Infinity. The caller picks the lines
 // it wants (a shard: its symbols; the main thread: universe, funding and wallet lines). Reads
-// either format (JSON lines, or compact after its header) from bytes, chunk by chunk.
+// any format (JSON lines, compact lines after their header, binary records) from bytes, chunk
+// by chunk.
 import type { Clock } from '../../clock.js';
 import type { MarketEvent } from '../../messages.js';
 import type { DecodedBook, DecodedTrade } from './replay-decoder.js';
-import { BOOK, OUT_OF_LINES, ReplaySource, TRADE } from './replay-source.js';
+import { BOOK, OUT_OF_LINES, TRADE } from './replay-decoder.js';
+import { openReplayInput, type ReplayInput } from './replay-input.js';
 
 export interface ReplayDriverOptions {
   readonly file: string;
@@ -16,9 +18,9 @@ export interface ReplayDriverOptions {
   readonly wants: (type: string, symbol: string | null) => boolean;
   readonly emit: (event: MarketEvent) => void;
   /**
-   * Compact trade and book lines as fields (no object per line), before any filtering: the
-   * caller routes them by symbol. Without them, they come through `wants` and `emit` like the
-   * rest.
+   * Trades and books of the compact and binary formats as fields (no object per event),
+   * before any filtering: the caller routes them by symbol. Without them, they come through
+   * `wants` and `emit` like the rest.
    */
   readonly fields?: {
     readonly trade: (trade: DecodedTrade) => void;
@@ -41,14 +43,14 @@ const LINES_PER_TURN = 65_536;
 
 export function createReplayDriver(o: ReplayDriverOptions): ReplayDriver {
   if (!(o.speed > 0)) throw new TypeError(`speed must be > 0 (was ${o.speed})`);
-  let source: ReplaySource | null = null;
+  let source: ReplayInput | null = null;
   let pending: MarketEvent | typeof TRADE | typeof BOOK | null = null;
   let wallStartMs = 0;
   let timer: NodeJS.Timeout | null = null;
   let immediate: NodeJS.Immediate | null = null;
 
   /** Fills `pending`: true when there is one; false when the turn must end (maybe finished). */
-  const fill = (s: ReplaySource): boolean => {
+  const fill = (s: ReplayInput): boolean => {
     if (pending) return true;
     const next = s.next();
     if (next === OUT_OF_LINES) return false;
@@ -92,7 +94,7 @@ export function createReplayDriver(o: ReplayDriverOptions): ReplayDriver {
   return {
     start() {
       if (source) throw new Error('replay already started');
-      source = new ReplaySource(o.file, o.wants, o.bad, o.fields !== undefined);
+      source = openReplayInput(o.file, o.wants, o.bad, o.fields !== undefined);
       wallStartMs = o.clock.nowMs();
       if (Number.isFinite(o.speed)) {
         timer = setInterval(turn, o.tickMs ?? 20);
@@ -110,12 +112,12 @@ export function createReplayDriver(o: ReplayDriverOptions): ReplayDriver {
 }
 
 /** The market time of an event from `s`. */
-function timeOf(s: ReplaySource, event: MarketEvent | typeof TRADE | typeof BOOK): number {
+function timeOf(s: ReplayInput, event: MarketEvent | typeof TRADE | typeof BOOK): number {
   return event === TRADE ? s.trade.tsMs : event === BOOK ? s.book.tsMs : event.tsMs;
 }
 
 /** An event from `s` to the driver's caller: trades and books as fields, the rest whole. */
-function handOut(o: ReplayDriverOptions, s: ReplaySource,
+function handOut(o: ReplayDriverOptions, s: ReplayInput,
   event: MarketEvent | typeof TRADE | typeof BOOK): void {
   if (event === TRADE) o.fields!.trade(s.trade);
   else if (event === BOOK) o.fields!.book(s.book);

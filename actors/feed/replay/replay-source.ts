@@ -1,21 +1,19 @@
-// The wanted events of a replay file, in order: reads lines as bytes, decodes either format,
-// skips what the caller does not want, and reports bad lines. Fixes the data clock's origin.
+// The wanted events of a text replay file (JSON or compact lines), in order: reads lines as
+// bytes, decodes either format, skips what the caller does not want, and reports bad lines.
+// Fixes the data clock's origin. (Binary files: binary-source.ts; either: replay-input.ts.)
 import type { MarketEvent } from '../../messages.js';
 import { ByteLineReader } from './byte-line-reader.js';
 import * as run from './compact-run.js';
 import {
-  BOOK, ReplayDecoder, TRADE, type DecodedBook, type DecodedTrade, type Wants,
+  BOOK, OUT_OF_LINES, ReplayDecoder, TRADE, type DecodedBook, type DecodedTrade, type Wants,
 } from './replay-decoder.js';
 
-export { BOOK, TRADE } from './replay-decoder.js';
+export { BOOK, OUT_OF_LINES, TRADE } from './replay-decoder.js';
 export type { FastLines } from './compact-run.js';
 
 // Bound once to a module-local name: tsx's CommonJS transform makes each use of an imported
 // binding a getter call.
 const { runCompactLines } = run;
-
-/** next() read its budget of lines without finding a wanted event: try again next turn. */
-export const OUT_OF_LINES = 'out-of-lines';
 
 export class ReplaySource {
   /** Market time of the file's first event (wanted or not): every thread agrees on it. */
