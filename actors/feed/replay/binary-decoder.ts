@@ -136,16 +136,19 @@ export function readCtxRecord(v: f.RecordViews, pos: number, length: number,
   const tsMs = v.f64[d + 1];
   if (!(tsMs > 0 && tsMs < Infinity)) return was('ctx', 'tsMs', 'epoch milliseconds', tsMs);
   const nulls = v.u8[pos + AT_FLAGS];
-  const x = (k: number) => v.f64[d + AT_CTX / 8 + k];
+  const at = d + AT_CTX / 8;
+  const f64 = v.f64;
   for (let k = 0; k < CTX_NUMBERS; k++) {
     if ((k === 5 && nulls & NULL_ORACLE) || (k === 6 && nulls & NULL_MID)) continue;
-    const ok = k === 0 ? x(k) > 0 && x(k) < Infinity : k <= 3 ? x(k) >= 0 && x(k) < Infinity :
-      Number.isFinite(x(k));
-    if (!ok) return was('ctx', CTX_FIELDS[k], ctxExpected(k), x(k));
+    const x = f64[at + k];
+    const ok = k === 0 ? x > 0 && x < Infinity : k <= 3 ? x >= 0 && x < Infinity :
+      Number.isFinite(x);
+    if (!ok) return was('ctx', CTX_FIELDS[k], ctxExpected(k), x);
   }
-  return { type: 'ctx', symbol, tsMs, markPx: x(0), prevDayPx: x(1), dayNtlVlm: x(2),
-    openInterest: x(3), fundingRate: x(4), oraclePx: nulls & NULL_ORACLE ? null : x(5),
-    midPx: nulls & NULL_MID ? null : x(6) };
+  return { type: 'ctx', symbol, tsMs, markPx: f64[at], prevDayPx: f64[at + 1],
+    dayNtlVlm: f64[at + 2], openInterest: f64[at + 3], fundingRate: f64[at + 4],
+    oraclePx: nulls & NULL_ORACLE ? null : f64[at + 5],
+    midPx: nulls & NULL_MID ? null : f64[at + 6] };
 }
 
 function ctxExpected(k: number): string {
