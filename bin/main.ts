@@ -28,6 +28,10 @@ const commands: Record<string, { summary: string; load: () => Promise<Command> }
     summary: 'record a feed to a replay file',
     load: async () => (await import('./commands/record.js')).command,
   },
+  convert: {
+    summary: 'rewrite a replay file in another format (json, compact, binary)',
+    load: async () => (await import('./commands/convert.js')).command,
+  },
   import: {
     summary: 'convert recorded venue data into the replay format',
     load: async () => (await import('./commands/import.js')).command,

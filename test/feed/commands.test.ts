@@ -1,11 +1,13 @@
-// The record and import commands: determinism, the real recordings, and usage errors.
+// The record, import and convert commands: determinism, the real recordings, conversion
+// between the replay formats, and usage errors.
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { join } from 'node:path';
-import { readFile, rm } from 'node:fs/promises';
+import { appendFile, readFile, rm } from 'node:fs/promises';
 import { UsageError, type Command } from '../../bin/cli.js';
 import { command as record } from '../../bin/commands/record.js';
 import { command as importCommand } from '../../bin/commands/import.js';
+import { command as convert } from '../../bin/commands/convert.js';
 import { readReplayFile } from '../../actors/feed/replay/convert-replay.js';
 import { decodeLine } from '../../actors/feed/replay/event-codec.js';
 import { sharedDataPath, tempDir } from '../helpers/eventually.js';
@@ -15,7 +17,7 @@ import { sharedDataPath, tempDir } from '../helpers/eventually.js';
 async function cli(args: string[]) {
   let stdout = '';
   let stderr = '';
-  const commands: Record<string, Command> = { record, import: importCommand };
+  const commands: Record<string, Command> = { record, import: importCommand, convert };
   try {
     const code = await commands[args[0]].run(args.slice(1), { stdout: (t) => { stdout += t; },
       stderr: (t) => { stderr += t; }, env: {} });
@@ -82,6 +84,45 @@ test('import converts the real recordings, deterministically', async () => {
       (n, why) => bad.push(`${n} ${why}`));
     assert.equal(bad, []);
     assert.equal(fromBinary, events);
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
+});
+
+test('convert rewrites a recording in each format and back, byte for byte', async () => {
+  const dir = await tempDir();
+  try {
+    const json = join(dir, 'a.ndjson');
+    assert.is((await cli(['record', '--out', json, '--duration', '20', '--tracked', '5',
+      '--start', '2026-02-06T15:00:00Z'])).code, 0);
+    const lines = (await readFile(json, 'utf8')).trim().split('\n').length;
+    for (const format of ['binary', 'compact']) {
+      const there = await cli(['convert', '--in', json, '--out', join(dir, `a.${format}`),
+        '--format', format]);
+      assert.is(there.code, 0, there.stderr);
+      assert.is(there.stdout, `converted ${lines} events to ${join(dir, `a.${format}`)} ` +
+        `(${format})\n`);
+      const back = await cli(['convert', '--in', join(dir, `a.${format}`), '--out',
+        join(dir, `${format}.ndjson`), '--format', 'json']);
+      assert.is(back.code, 0, back.stderr);
+      assert.ok((await readFile(json)).equals(await readFile(join(dir, `${format}.ndjson`))),
+        `json -> ${format} -> json`);
+    }
+    // Malformed lines are skipped and shown, with exit code 1; the rest is written.
+    await appendFile(json, 'nope\n');
+    const bad = await cli(['convert', '--in', json, '--out', join(dir, 'b.bin'),
+      '--format', 'binary']);
+    assert.is(bad.code, 1);
+    assert.match(bad.stderr, new RegExp(`skipped 1 malformed line\\(s\\) or record\\(s\\):\n  ${
+      lines + 1}: not JSON`));
+    assert.match(bad.stdout, new RegExp(`converted ${lines} events`));
+    const same = await cli(['convert', '--in', json, '--out', json, '--format', 'json']);
+    assert.is(same.code, 2);
+    assert.match(same.stderr, /--out must not be the input file/);
+    assert.match((await cli(['convert', '--in', json, '--out', join(dir, 'c')])).stderr,
+      /--format json\|compact\|binary is required/);
+    assert.match((await cli(['convert', '--in', join(dir, 'none'), '--out', join(dir, 'c'),
+      '--format', 'json'])).stderr, /cannot read input: no file/);
   } finally {
     await rm(dir, { recursive: true, force: true });
   }
