@@ -12,6 +12,7 @@ import type { FeedStats, IngestSink, PairLane } from '../../actors/feed/feed-typ
 import { bookEventOf, tradeEventOf } from '../../actors/feed/lanes.js';
 import { createReplayPairFeed } from '../../actors/feed/replay/replay-pair-feed.js';
 import { COMPACT_HEADER } from '../../actors/feed/replay/compact-format.js';
+import { convertReplayFile } from '../../actors/feed/replay/convert-replay.js';
 import { eventually, tempDir } from '../helpers/eventually.js';
 
 const T0 = 1_770_390_000_000;
@@ -78,6 +79,15 @@ test('lanes get what a function sink gets, checks and counters included', async 
     assert.equal(objects.stats.dropped, { duplicate_trade: 2, out_of_order: 2, malformed: 2 });
     assert.is(objects.stats.eventsByType.trade, 7);
     assert.is(objects.stats.events, 10);
+    // The same events in the binary format (the malformed lines are left out by conversion).
+    const binary = join(dir, 'mixed.bin');
+    convertReplayFile(file, binary, 'binary');
+    const binaryObjects = await play(binary, 'function');
+    const binaryFields = await play(binary, 'lanes');
+    assert.equal(binaryFields.out, binaryObjects.out);
+    assert.equal(binaryFields.out, objects.out);
+    assert.equal(binaryFields.stats, { ...objects.stats,
+      dropped: { duplicate_trade: 2, out_of_order: 2 } });
   } finally {
     await rm(dir, { recursive: true, force: true });
   }
