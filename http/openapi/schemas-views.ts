@@ -54,7 +54,11 @@ const DeepView = object({
   symbol: str, price: num, cvd: nullable(num),
   cvdHistory: array(object({ time, cvd: num })),
   obi: nullable(num), ofi: nullable(num), vpin: nullable(vpin), kyleLambda: nullable(num),
-  whales: array(object({ address: str, side: enums.side, notional: num, price: num, time })),
+  whales: array(described(object({
+    address: described(nullable(str), 'The aggressor (null when the trade named none).'),
+    side: described(oneOf(['buy', 'sell']), 'The aggressor side of the print.'),
+    notional: num, price: num, size: num, time,
+  }), 'Recent large prints (trades at or above the whale threshold), newest first.')),
   smartMoney: object({ long: usdByCategory, short: usdByCategory, net: num }),
   absorption: array(object({ time, kind: str, notional: num })),
   regime: nullable(enums.regime), signalScore: nullable(score),

@@ -7,6 +7,10 @@ import * as assert from 'uvu/assert';
 import { buildOpenApiDocument } from '../../http/openapi/document.js';
 import { bearer, get, startTestServer, type TestServer } from './helpers/harness.js';
 import { WALLET } from './helpers/seed.js';
+import { encodePairViews } from '../../actors/shard/pair-views.js';
+import {
+  createPairAnalytics, createPairSnapshot, onTrade, snapshotPairAnalytics,
+} from '../../kernels/index.js';
 
 const addFormats = formats as unknown as typeof formats.default;
 const doc = buildOpenApiDocument() as any;
@@ -85,6 +89,25 @@ openapi('real 200 answers validate against their documented schemas', async () =
       assert.ok(r.headers.get(header) !== null, `${url} sends ${header}`);
     }
   }
+});
+
+openapi('the deep view the shard writes, whale prints included, follows its schema', () => {
+  const s = createPairAnalytics({ whaleFallbackUsd: 1000, whaleFloorUsd: 0 });
+  const t0 = Date.parse('2026-02-06T15:00:00Z');
+  onTrade(s, t0, 100, 20, -1);
+  onTrade(s, t0 + 1, 101, 30, 1);
+  onTrade(s, t0 + 2, 101, 0.1, 1);
+  const snapshot = snapshotPairAnalytics(s, createPairSnapshot(s.options));
+  const bytes = encodePairViews('BTC', snapshot, new Map([[t0 + 1, '0xab']]),
+    { updatedAtMs: t0 + 2, cadenceMs: 1000, stale: false, asOfMs: t0 + 2 })['deep-view'];
+  // The main thread splices smartMoney in from wallet positions.
+  const view = { ...JSON.parse(Buffer.from(bytes).toString()),
+    smartMoney: { long: {}, short: {}, net: 0 } };
+  assert.equal(view.whales.map((w: any) => [w.side, w.address]),
+    [['buy', '0xab'], ['sell', null]]);
+  check(pointer('components', 'schemas', 'DeepView'), view, 'deep view with whales');
+  view.whales[0].side = 'long';
+  assert.not.ok(ajv.validate({ $ref: pointer('components', 'schemas', 'DeepView') }, view));
 });
 
 openapi('the schemas refuse wrong shapes (they can fail)', () => {

@@ -59,8 +59,8 @@ function deepView(symbol: string, updatedAt: string) {
     symbol, price: 97000.5, cvd: 1.2e6, obi: 0.12, ofi: -3.5, vpin: 0.42, kyleLambda: 0.0000021,
     regime: 'trending', signalScore: 35, updatedAt, cadenceMs: 1000, stale: false, asOf: updatedAt,
     cvdHistory: [{ time: updatedAt, cvd: 1.2e6 }],
-    whales: [{ address: '0x' + 'ab'.repeat(20), side: 'long', notional: 2.5e6, price: 96950,
-      time: updatedAt }],
+    whales: [{ address: '0x' + 'ab'.repeat(20), side: 'buy', notional: 2.5e6, price: 96950,
+      size: 25.8, time: updatedAt }],
     smartMoney: { long: { fund: 1e6, smart_money: 5e5 }, short: { degen: 2e5 }, net: 1.3e6 },
     absorption: [{ time: updatedAt, kind: 'bid', notional: 7.5e5 }],
   };
