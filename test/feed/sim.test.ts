@@ -12,6 +12,10 @@ import { simWorld } from '../../actors/feed/sim/sim-world.js';
 import { simFundingAt, simUniverseAt, simWalletsAt } from '../../actors/feed/sim/sim-universe.js';
 import { isSessionOpen } from '../../actors/feed/sim/catalogue.js';
 import { eventually } from '../helpers/eventually.js';
+import {
+  ABSORPTION_EVENT, createPairAnalytics, createPairSnapshot, onBook, onTrade, pairSnapshotJson,
+  setPairVpinBucketVolume, snapshotPairAnalytics,
+} from '../../kernels/index.js';
 
 const START_MS = Date.parse('2026-02-06T15:00:00Z');
 
@@ -113,6 +117,40 @@ test('microstructure: 20-level books, clustered trades, sweeps, wallet addresses
   assert.ok(Math.sqrt(variance) / mean > 1.1, 'inter-arrival CV above Poisson');
   const buys = trades.filter((t) => t.side === 1).length;
   assert.ok(buys > trades.length * 0.2 && buys < trades.length * 0.8);
+});
+
+test('the kernels move on sim data: absorbed bursts, VPIN, OBI, OFI, Kyle, whales', () => {
+  const events = run(1, 'HYPE', START_MS + 4 * 3_600_000);
+  const trades = events.filter((e): e is TradeEvent => e.type === 'trade');
+  const s = createPairAnalytics();
+  // VPIN buckets of 1/200 of the run's volume: defined after 50 of them.
+  setPairVpinBucketVolume(s, trades.reduce((a, t) => a + t.size, 0) / 200);
+  const levels = () => new Float64Array(20);
+  const [bidPx, bidSz, askPx, askSz] = [levels(), levels(), levels(), levels()];
+  const snapshot = createPairSnapshot(s.options);
+  const vpins = new Set<number | null>();
+  let absorptions = 0;
+  let n = 0;
+  for (const e of events) {
+    if (e.type === 'trade') {
+      if (onTrade(s, e.tsMs, e.price, e.size, e.side) & ABSORPTION_EVENT) absorptions++;
+      if (++n % 1000 === 0) vpins.add(snapshotPairAnalytics(s, snapshot).vpin);
+    } else if (e.type === 'book') {
+      for (let k = 0; k < 20; k++) {
+        [bidPx[k], bidSz[k], askPx[k], askSz[k]] = [e.bids[2 * k], e.bids[2 * k + 1],
+          e.asks[2 * k], e.asks[2 * k + 1]];
+      }
+      onBook(s, e.tsMs, bidPx, bidSz, e.bids.length / 2, askPx, askSz, e.asks.length / 2);
+    }
+  }
+  const j = pairSnapshotJson(snapshotPairAnalytics(s, snapshot));
+  // Bursts met by an iceberg: heavy one-sided flow at a flat price.
+  assert.ok(absorptions >= 1, `absorption events: ${absorptions}`);
+  assert.ok(j.absorptions.length >= 1);
+  vpins.delete(null);
+  assert.ok(vpins.size > 20, `VPIN takes many values (${vpins.size})`);
+  for (const value of [j.obi, j.ofi, j.kyleLambda]) assert.ok(value !== null && value !== 0);
+  assert.ok(j.whales.length > 0);
 });
 
 test('pair sim and universe sim agree on price; wallets carry positions and leverage', () => {

@@ -19,6 +19,12 @@ export const pairSimDefaults: PairSimOptions = { bookIntervalMs: 500, ctxInterva
 const ALPHA = 1.2;
 const BETA = 2;
 const DEV_HALF_LIFE_MS = 10 * 60_000;
+/**
+ * Share of informed bursts met by a hidden passive order (an iceberg) at the touch: the burst's
+ * aggression fills there without moving the price, the footprint absorption detectors look for
+ * (heavy one-sided flow, flat price, the book leaning against the flow).
+ */
+const ABSORBED_BURST_SHARE = 0.35;
 
 export class PairSimulator {
   private readonly rng: Rng;
@@ -36,6 +42,7 @@ export class PairSimulator {
   private nextCtxMs: number;
   private burstSide: 1 | -1 = 1;
   private burstUntilMs = -Infinity;
+  private burstAbsorbed = false;
   private tradeSeq = 0;
 
   constructor(private readonly seed: number, readonly market: SimMarket,
@@ -112,11 +119,14 @@ export class PairSimulator {
     const inBurst = tMs < this.burstUntilMs;
     const side: 1 | -1 = inBurst ? (this.rng.next() < 0.8 ? this.burstSide : -this.burstSide as
       1 | -1) : (this.rng.next() < 0.5 - Math.tanh(this.dev * 40) * 0.1 ? 1 : -1);
-    const sweep = this.rng.next() < (inBurst ? 0.06 : 0.008);
+    // Into an iceberg (an absorbed burst's side): no sweep, the fill at the touch, no impact.
+    const absorbed = inBurst && this.burstAbsorbed && side === this.burstSide;
+    const sweep = !absorbed && this.rng.next() < (inBurst ? 0.06 : 0.008);
     const notionalUsd = sweep ? this.levelNotionalUsd * (3 + this.rng.int(5))
       : this.meanNotionalUsd * Math.exp(0.9 * this.rng.normal() - 0.4) * (inBurst ? 2.5 : 1);
     this.fills.length = 0;
-    this.book.take(side, notionalUsd / this.book.mid(), this.fills);
+    if (absorbed) this.book.takeAtTouch(side, notionalUsd / this.book.mid(), this.fills);
+    else this.book.take(side, notionalUsd / this.book.mid(), this.fills);
     const taker = this.wallets.taker(this.rng, inBurst);
     for (const fill of this.fills) {
       const maker = this.wallets.maker(this.rng);
@@ -125,8 +135,10 @@ export class PairSimulator {
         buyer: side > 0 ? taker : maker, seller: side > 0 ? maker : taker });
     }
     // Impact: a square-root law in the traded notional, and a full re-quote after a sweep.
-    this.dev += side * 0.0004 * Math.sqrt(notionalUsd / this.levelNotionalUsd) *
-      (inBurst ? 2 : 1);
+    if (!absorbed) {
+      this.dev += side * 0.0004 * Math.sqrt(notionalUsd / this.levelNotionalUsd) *
+        (inBurst ? 2 : 1);
+    }
     this.excitation += ALPHA;
     if (sweep) this.nextBookMs = tMs;
     this.scheduleTrade();
@@ -138,12 +150,15 @@ export class PairSimulator {
     if (this.rng.next() < 1 / (1800 * Math.max(0.05, this.baseRatePerSec * 2.5))) {
       this.burstSide = this.rng.next() < 0.5 ? 1 : -1;
       this.burstUntilMs = tMs + 10_000 + this.rng.int(50_000);
+      this.burstAbsorbed = this.rng.next() < ABSORBED_BURST_SHARE;
     }
   }
 
   private emitBook(tMs: number, sink: (event: MarketEvent) => void): void {
     const open = isSessionOpen(this.market.session, tMs);
-    const lean = tMs < this.burstUntilMs ? 0.35 * this.burstSide : 0;
+    // Depth leans with an informed burst, and against it when an iceberg absorbs it.
+    const lean = tMs < this.burstUntilMs ? 0.35 * this.burstSide * (this.burstAbsorbed ? -1 : 1)
+      : 0;
     const imbalance = Math.max(-0.8, Math.min(0.8, lean + 0.3 * this.rng.normal() * 0.5));
     this.book.quote(this.mid(tMs), this.levelNotionalUsd * (open ? 1 : 0.3), imbalance, this.rng);
     sink({ type: 'book', symbol: this.market.symbol, tsMs: tMs, bids: this.book.levels(1),

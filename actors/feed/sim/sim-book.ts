@@ -76,6 +76,16 @@ export class SimBook {
     else this.bidTop = top;
   }
 
+  /**
+   * A taker order of `sizeBase` filled whole at the touch by a hidden (iceberg) order resting
+   * there: the displayed levels are unchanged and the best price holds.
+   */
+  takeAtTouch(side: 1 | -1, sizeBase: number, out: Fill[]): void {
+    const size = this.size(sizeBase);
+    if (size > 0) out.push({ price: side > 0 ? this.askPx[this.askTop] : this.bidPx[this.bidTop],
+      size });
+  }
+
   /** Flat [px0, sz0, px1, sz1, ...] of the live levels, best first. */
   levels(side: 1 | -1): number[] {
     const px = side > 0 ? this.bidPx : this.askPx;
