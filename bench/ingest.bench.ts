@@ -13,11 +13,9 @@ import { limits } from '../actors/config.js';
 import { silentLogger } from '../actors/logger.js';
 import type { MarketEvent } from '../actors/messages.js';
 import type { IngestSink } from '../actors/feed/feed-types.js';
-import { BinaryReplaySource } from '../actors/feed/replay/binary-source.js';
 import { ByteLineReader } from '../actors/feed/replay/byte-line-reader.js';
-import { convertReplayFile } from '../actors/feed/replay/convert-replay.js';
+import { convertReplayFile, readReplayFile } from '../actors/feed/replay/convert-replay.js';
 import { LineWriter } from '../actors/feed/replay/line-writer.js';
-import { ReplayDecoder } from '../actors/feed/replay/replay-decoder.js';
 import { createReplayPairFeed } from '../actors/feed/replay/replay-pair-feed.js';
 import { PairSimulator } from '../actors/feed/sim/pair-sim.js';
 import { simWorld } from '../actors/feed/sim/sim-world.js';
@@ -116,32 +114,21 @@ const NO_READER: MailboxReader = { trade: () => {}, book: () => {}, event: () =>
 /** Kernel time of the last full pass, for the parse + route share. */
 let lastDrainNs = 0;
 
-/** Read only, or read + decode into objects (ReplayDecoder.decode, no filter). */
-function pass(file: string, stage: 'read' | 'decode'): number {
+/** Read only: the lines of the file, nothing decoded. */
+function passRead(file: string): number {
   const reader = new ByteLineReader(file);
-  const decoder = new ReplayDecoder();
   let n = 0;
-  while (reader.next()) {
-    if (stage === 'read') {
-      n++;
-      continue;
-    }
-    const e = decoder.decode(reader.buf, reader.start, reader.end, null);
-    if (e !== null && typeof e !== 'string') n++;
-  }
+  while (reader.next()) n++;
   reader.close();
   return n;
 }
 
-/** Read + decode a binary file into objects (as the converter reads it). */
-function passBinary(file: string): number {
-  const source = new BinaryReplaySource(file, () => true, (why) => {
-    throw new Error(why);
-  });
-  source.linesLeft = Infinity;
+/** Read + decode a file of any format into objects, as the converter reads it. */
+function passConverter(file: string): number {
   let n = 0;
-  while (source.next() !== null) n++;
-  source.close();
+  readReplayFile(file, () => n++, (line, why) => {
+    throw new Error(`${line}: ${why}`);
+  });
   return n;
 }
 
@@ -234,10 +221,10 @@ export async function run(opts: { quick: boolean }): Promise<ReportRow[]> {
     convertReplayFile(json, binary, 'binary');
     const timings = await interleaved({
       parse: () => passJsonParse(json),
-      read: () => pass(json, 'read'),
-      decodeJson: () => pass(json, 'decode'),
-      decodeCompact: () => pass(compact, 'decode'),
-      decodeBinary: () => passBinary(binary),
+      read: () => passRead(json),
+      decodeJson: () => passConverter(json),
+      decodeCompact: () => passConverter(compact),
+      decodeBinary: () => passConverter(binary),
       routeCompact: feedStage(compact, false),
       routeBinary: feedStage(binary, false),
       fullJson: feedStage(json, true),

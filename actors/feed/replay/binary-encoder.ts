@@ -17,7 +17,7 @@ export class BinaryEncoder {
   /** The encoded bytes are `bytes[0, length)`; the writer empties them with clear(). */
   bytes = Buffer.allocUnsafe(1 << 16);
   length = 0;
-  private view = viewOf(this.bytes);
+  private view = dataViewOf(this.bytes);
 
   constructor(symbolsMax = COMPACT_SYMBOLS_MAX, addressesMax = COMPACT_ADDRESSES_MAX) {
     this.symbols = new InternTable(symbolsMax, 'S');
@@ -107,7 +107,7 @@ export class BinaryEncoder {
       const grown = Buffer.allocUnsafe(Math.max(next, this.bytes.length * 2));
       this.bytes.copy(grown, 0, 0, this.length);
       this.bytes = grown;
-      this.view = viewOf(grown);
+      this.view = dataViewOf(grown);
     }
     this.bytes.fill(0, at, next);
     this.view.setUint32(at, bytes - f.LENGTH_BYTES, true);
@@ -128,6 +128,6 @@ function bookFits(e: BookEvent): boolean {
     e.bids.length <= 2 * COMPACT_BOOK_LEVELS_MAX && e.asks.length <= 2 * COMPACT_BOOK_LEVELS_MAX;
 }
 
-export function viewOf(buf: Buffer): DataView {
+function dataViewOf(buf: Buffer): DataView {
   return new DataView(buf.buffer, buf.byteOffset, buf.length);
 }

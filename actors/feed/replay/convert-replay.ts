@@ -24,8 +24,8 @@ export interface ConvertResult {
  */
 export function readReplayFile(input: string, each: (event: MarketEvent) => void,
   bad: (line: number, reason: string) => void = () => {}): void {
-  const format = sniffReplayFile(input);
-  if (format !== 'text') return readBinaryFile(input, format, each, bad);
+  const sniffed = sniffReplayFile(input);
+  if (sniffed.format === 'binary') return readBinaryFile(input, sniffed.headerError, each, bad);
   const reader = new ByteLineReader(input);
   const decoder = new ReplayDecoder();
   let tooLong = 0;
@@ -46,11 +46,10 @@ export function readReplayFile(input: string, each: (event: MarketEvent) => void
   }
 }
 
-function readBinaryFile(input: string, format: string, each: (event: MarketEvent) => void,
-  bad: (record: number, reason: string) => void): void {
+function readBinaryFile(input: string, headerError: string | null,
+  each: (event: MarketEvent) => void, bad: (record: number, reason: string) => void): void {
   const source: BinaryReplaySource = new BinaryReplaySource(input, () => true,
-    (reason) => bad(source.recordNumber, reason), false, undefined,
-    format === 'binary' ? null : format);
+    (reason) => bad(source.recordNumber, reason), false, undefined, headerError);
   source.linesLeft = Infinity;
   try {
     for (let e = source.next(); e !== null; e = source.next()) each(e as MarketEvent);

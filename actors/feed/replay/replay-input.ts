@@ -22,8 +22,13 @@ export interface ReplayInput {
   close(): void;
 }
 
-/** What the first bytes of a file say: 'binary' (header ok), a message (other version), 'text'. */
-export function sniffReplayFile(file: string): 'binary' | 'text' | string {
+/** What a file's first bytes say it holds. */
+export type SniffedFormat =
+  | { readonly format: 'text' }
+  /** headerError: the header names another version (the file is refused with it). */
+  | { readonly format: 'binary'; readonly headerError: string | null };
+
+export function sniffReplayFile(file: string): SniffedFormat {
   const head = Buffer.alloc(64);
   const fd = openSync(file, 'r');
   let bytes = 0;
@@ -33,17 +38,16 @@ export function sniffReplayFile(file: string): 'binary' | 'text' | string {
     closeSync(fd);
   }
   const text = head.toString('latin1', 0, bytes);
-  if (text.startsWith(BINARY_HEADER)) return 'binary';
-  if (!text.startsWith(BINARY_HEADER_PREFIX)) return 'text';
-  return `header: expected ${JSON.stringify(BINARY_HEADER.trim())} (was ${JSON.stringify(
-    text.split('\n')[0].slice(0, 60))}); the file is skipped`;
+  if (!text.startsWith(BINARY_HEADER_PREFIX)) return { format: 'text' };
+  return { format: 'binary', headerError: text.startsWith(BINARY_HEADER) ? null :
+    `header: expected ${JSON.stringify(BINARY_HEADER.trim())} (was ${JSON.stringify(
+      text.split('\n')[0].slice(0, 60))}); the file is skipped` };
 }
 
 /** A source for `file` in its own format (arguments as ReplaySource's). */
 export function openReplayInput(file: string, wants: Wants, bad: (reason: string) => void,
   fastLines = false, chunkBytes?: number): ReplayInput {
-  const format = sniffReplayFile(file);
-  if (format === 'text') return new ReplaySource(file, wants, bad, fastLines, chunkBytes);
-  return new BinaryReplaySource(file, wants, bad, fastLines, chunkBytes,
-    format === 'binary' ? null : format);
+  const sniffed = sniffReplayFile(file);
+  if (sniffed.format === 'text') return new ReplaySource(file, wants, bad, fastLines, chunkBytes);
+  return new BinaryReplaySource(file, wants, bad, fastLines, chunkBytes, sniffed.headerError);
 }
