@@ -10,6 +10,10 @@ const sourceFolders = [
 ];
 
 function sourceFiles(folder: string): string[] {
+  return sourceFilesWith(folder, /\.(ts|js)$/);
+}
+
+function sourceFilesWith(folder: string, pattern: RegExp): string[] {
   const dir = join(root, folder);
   let entries: string[];
   try {
@@ -17,10 +21,10 @@ function sourceFiles(folder: string): string[] {
   } catch {
     return [];
   }
-  return entries.flatMap((name) => {
-    const path = join(dir, name);
-    if (statSync(path).isDirectory()) return sourceFiles(relative(root, path));
-    return /\.(ts|js)$/.test(name) ? [relative(root, path)] : [];
+  return entries.flatMap((entry) => {
+    const path = join(dir, entry);
+    if (statSync(path).isDirectory()) return sourceFilesWith(relative(root, path), pattern);
+    return pattern.test(entry) ? [relative(root, path)] : [];
   });
 }
 
@@ -78,6 +82,19 @@ test('every source file opens with a purpose comment', () => {
   for (const file of files.filter((f) => f.endsWith('.ts'))) {
     const first = readFileSync(join(root, file), 'utf8').split('\n')[0];
     assert.ok(/^(\/\/|\/\*|#!)/.test(first), `${file} does not open with a comment`);
+  }
+});
+
+// Spelled in parts so that this file does not match itself.
+const outsideRef = new RegExp(['\\.\\./', 'shared', '\\b'].join(''));
+
+test('no source, test, bench or doc refers to a folder beside the checkout', () => {
+  const markdown = /\.md$/;
+  const docs = ['README.md', ...sourceFilesWith('docs', markdown),
+    ...sourceFilesWith('bench', markdown)];
+  for (const file of [...files, ...docs, 'package.json', '.ci/run']) {
+    const text = readFileSync(join(root, file), 'utf8');
+    assert.not.match(text, outsideRef, `${file} refers to a folder outside the repository`);
   }
 });
 

@@ -1,5 +1,6 @@
 // Reads a trades CSV into typed columns: the analyze format `time_ms,price,size,side` (side
-// B/S) and the derived Binance CSV of ../shared/data (`trade_time_ms,...,taker_side` buy/sell).
+// B/S) and the derived Binance CSV of test/fixtures/venue
+// (`trade_time_ms,...,taker_side` buy/sell).
 // Bad input is a value naming the line, the column, what was expected and what was found.
 import { createReadStream } from 'node:fs';
 import { createInterface } from 'node:readline';

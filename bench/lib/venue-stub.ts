@@ -6,7 +6,7 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import type { AddressInfo } from 'node:net';
 import { WebSocket, WebSocketServer } from 'ws';
 
-const dataDir = new URL('../../../shared/data/', import.meta.url).pathname;
+const dataDir = new URL('../../test/fixtures/venue/', import.meta.url).pathname;
 const infoBodyBytesMax = 64 * 1024;
 
 export interface VenueStub {

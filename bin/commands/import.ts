@@ -1,4 +1,5 @@
-// `orderflow import`: converts recorded venue data (../shared/data) into the replay format.
+// `orderflow import`: converts recorded venue data (e.g. test/fixtures/venue) into the replay
+// format.
 import type { Command, CommandIo } from '../cli.js';
 import { UsageError, parseOptions } from '../cli.js';
 import { convert } from '../../actors/feed/import/convert.js';

@@ -9,13 +9,13 @@ import { numericTradeId } from '../../actors/feed/recent-trade-ids.js';
 import type { BookFields, TradeFields } from '../../actors/feed/feed-types.js';
 import { importWsRaw, type ImportReport } from '../../actors/feed/import/hl-ws-raw.js';
 import type { MarketEvent } from '../../actors/messages.js';
-import { sharedDataPath } from '../helpers/eventually.js';
+import { venueFixture } from '../helpers/fixtures.js';
 
 const decoder = new TextDecoder();
 
 function realBtcEvents(): MarketEvent[] {
   const report: ImportReport = { events: [], dropped: {} };
-  importWsRaw(readFileSync(sharedDataPath('hl_ws_btc_raw_2025-01-26.txt'), 'utf8'), report);
+  importWsRaw(readFileSync(venueFixture('hl_ws_btc_raw_2025-01-26.txt'), 'utf8'), report);
   return report.events;
 }
 

@@ -10,7 +10,8 @@ import { command as importCommand } from '../../bin/commands/import.js';
 import { command as convert } from '../../bin/commands/convert.js';
 import { readReplayFile } from '../../actors/feed/replay/convert-replay.js';
 import { decodeLine } from '../../actors/feed/replay/event-codec.js';
-import { sharedDataPath, tempDir } from '../helpers/eventually.js';
+import { tempDir } from '../helpers/eventually.js';
+import { venueFixture } from '../helpers/fixtures.js';
 
 // bin/main.ts uses top-level await (not loadable under uvu's require); call commands directly
 // and map a UsageError the way main does.
@@ -55,11 +56,11 @@ test('import converts the real recordings, deterministically', async () => {
   const dir = await tempDir();
   try {
     const args = (out: string) => ['import', '--out', join(dir, out),
-      '--ws', sharedDataPath('hl_ws_btc_raw_2025-01-26.txt'),
-      '--meta', sharedDataPath('hl_metaAndAssetCtxs_main_2026-02-06.json'),
-      '--meta', sharedDataPath('hl_metaAndAssetCtxs_xyz_2026-02-06.json'),
-      '--perp-dexs', sharedDataPath('hl_perpDexs_2025-12-13.json'),
-      '--trades-csv', sharedDataPath('binance_usdm_btcusdt_2024-08-08_trades.csv')];
+      '--ws', venueFixture('hl_ws_btc_raw_2025-01-26.txt'),
+      '--meta', venueFixture('hl_metaAndAssetCtxs_main_2026-02-06.json'),
+      '--meta', venueFixture('hl_metaAndAssetCtxs_xyz_2026-02-06.json'),
+      '--perp-dexs', venueFixture('hl_perpDexs_2025-12-13.json'),
+      '--trades-csv', venueFixture('binance_usdm_btcusdt_2024-08-08_trades.csv')];
     const a = await cli(args('a.ndjson'));
     assert.is(a.code, 0, a.stderr);
     await cli(args('b.ndjson'));
@@ -147,7 +148,7 @@ test('usage errors name the option and what was found', async () => {
   assert.is(missing.code, 2);
   assert.match(missing.stderr, /cannot read input/);
   const badCsv = await cli(['import', '--out', '/tmp/x', '--trades-csv',
-    sharedDataPath('hl_perpDexs_2025-12-13.json')]);
+    venueFixture('hl_perpDexs_2025-12-13.json')]);
   assert.match(badCsv.stderr, /column trade_time_ms expected/);
 });
 

@@ -1,11 +1,11 @@
 // A local stand-in for the home venue: WebSocket (trades, l2Book, activeAssetCtx, ping) and
-// POST /info, replaying the real recordings of ../shared/data. Listens on port 0. Tests can
+// POST /info, replaying the real recordings in test/fixtures/venue. Listens on port 0. Tests can
 // drop connections, make it silent, send malformed frames and duplicate trades.
 import { readFileSync } from 'node:fs';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { WebSocketServer, WebSocket } from 'ws';
-import { sharedDataPath } from '../helpers/eventually.js';
+import { venueFixture } from '../helpers/fixtures.js';
 
 export interface FakeVenueOptions {
   /** Wall ms between two recorded frames sent to a connection (default 2). */
@@ -42,7 +42,7 @@ export interface FakeVenue {
 }
 
 function loadFrames(): string[] {
-  return readFileSync(sharedDataPath('hl_ws_btc_raw_2025-01-26.txt'), 'utf8').split('\n')
+  return readFileSync(venueFixture('hl_ws_btc_raw_2025-01-26.txt'), 'utf8').split('\n')
     .filter((line) => line.length > 0).map((line) => line.slice(line.indexOf(' ') + 1));
 }
 
@@ -51,7 +51,7 @@ const channelOf = (frame: string) => frame.startsWith('{"channel":"trades"') ? '
 export async function startFakeVenue(options: FakeVenueOptions = {}): Promise<FakeVenue> {
   const frameIntervalMs = options.frameIntervalMs ?? 2;
   const frames = loadFrames();
-  const main = readFileSync(sharedDataPath('hl_metaAndAssetCtxs_main_2026-02-06.json'), 'utf8');
+  const main = readFileSync(venueFixture('hl_metaAndAssetCtxs_main_2026-02-06.json'), 'utf8');
   const clients = new Set<Client>();
   const received: unknown[] = [];
   const infoRequests: unknown[] = [];
@@ -169,7 +169,7 @@ function handleInfo(req: IncomingMessage, res: ServerResponse, log: unknown[]): 
 }
 
 function readData(file: string): string {
-  return readFileSync(sharedDataPath(file), 'utf8');
+  return readFileSync(venueFixture(file), 'utf8');
 }
 
 // The recordings hold no predictedFundings answer; this one has the venue's documented shape.

@@ -2,7 +2,7 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { parseTradesCsv, readTradesCsv } from '../../actors/feed/trades-csv.js';
-import { sharedDataPath } from '../helpers/eventually.js';
+import { venueFixture } from '../helpers/fixtures.js';
 
 test('the analyze format: B/S sides, any column order, CRLF and blank lines', () => {
   const r = parseTradesCsv('side,time_ms,price,size\r\nB,1000,100.5,2\r\n\r\nS,1000,100,0.5\r\n');
@@ -37,7 +37,7 @@ test('bad rows give the line, the column, what was expected and what was found',
 });
 
 test('the derived Binance CSV of the shared data reads whole, taker buys as +1', async () => {
-  const r = await readTradesCsv(sharedDataPath('binance_usdm_btcusdt_2024-08-08_trades.csv'));
+  const r = await readTradesCsv(venueFixture('binance_usdm_btcusdt_2024-08-08_trades.csv'));
   assert.ok(r.ok);
   if (!r.ok) return;
   assert.is(r.value.format, 'binance');

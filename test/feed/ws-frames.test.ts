@@ -5,9 +5,9 @@ import { readFileSync } from 'node:fs';
 import { parseFrame } from '../../actors/feed/home/ws-frames.js';
 import { createBackoff } from '../../actors/feed/home/backoff.js';
 import { IngestGuard } from '../../actors/feed/ingest-guard.js';
-import { sharedDataPath } from '../helpers/eventually.js';
+import { venueFixture } from '../helpers/fixtures.js';
 
-const lines = readFileSync(sharedDataPath('hl_ws_btc_raw_2025-01-26.txt'), 'utf8').split('\n')
+const lines = readFileSync(venueFixture('hl_ws_btc_raw_2025-01-26.txt'), 'utf8').split('\n')
   .filter(Boolean).map((l) => l.slice(l.indexOf(' ') + 1));
 
 test('the real recording maps to 64 trades and 46 books of 20 levels', () => {

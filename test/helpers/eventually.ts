@@ -31,7 +31,3 @@ export async function tempDir(prefix = 'orderflow-test-'): Promise<string> {
   return mkdtemp(join(tmpdir(), prefix));
 }
 
-/** Absolute path of the shared recorded data folder (../shared/data beside the checkout). */
-export function sharedDataPath(file: string): string {
-  return new URL(`../../../shared/data/${file}`, import.meta.url).pathname;
-}

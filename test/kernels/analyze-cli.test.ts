@@ -6,7 +6,8 @@ import { rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { main } from '../../bin/main.js';
 import type { CommandIo } from '../../bin/cli.js';
-import { sharedDataPath, tempDir } from '../helpers/eventually.js';
+import { tempDir } from '../helpers/eventually.js';
+import { venueFixture } from '../helpers/fixtures.js';
 import { realL2Books } from './helpers/streams.js';
 
 async function analyze(...args: string[]) {
@@ -22,7 +23,7 @@ let dir = '';
 test.before(async () => { dir = await tempDir('orderflow-analyze-'); });
 test.after(async () => { await rm(dir, { recursive: true, force: true }); });
 
-const BINANCE = sharedDataPath('binance_usdm_btcusdt_2024-08-08_trades.csv');
+const BINANCE = venueFixture('binance_usdm_btcusdt_2024-08-08_trades.csv');
 
 test('all trade metrics over the real Binance CSV, JSON', async () => {
   const r = await analyze('--trades', BINANCE, '--bucket-volume', '10', '--window', '50',

@@ -12,10 +12,10 @@ import {
   buildPairPositioning, buildSmartMoneyView, buildWalletsView, buildWalletView,
 } from '../../actors/positioning/views.js';
 import { WalletTracker } from '../../actors/positioning/wallet-tracker.js';
-import { sharedDataPath } from '../helpers/eventually.js';
+import { venueFixture } from '../helpers/fixtures.js';
 
 const address = '0x' + '5E'.repeat(20);
-const read = (file: string) => JSON.parse(readFileSync(sharedDataPath(file), 'utf8'));
+const read = (file: string) => JSON.parse(readFileSync(venueFixture(file), 'utf8'));
 const body = read('hl_clearinghouseState_2023-03-27.json');
 const tsMs = Date.UTC(2023, 2, 27);
 

@@ -8,7 +8,7 @@ import { liquidationPrice } from '../../actors/positioning/liquidation-price.js'
 import {
   maintenanceMarginUsd, maintenanceTiers, parseMarginTables, type MarginTables,
 } from '../../actors/positioning/margin-tables.js';
-import { sharedDataPath } from '../helpers/eventually.js';
+import { venueFixture } from '../helpers/fixtures.js';
 import { addressOf, position, walletState } from './helpers.js';
 
 const close = (actual: number | null, expected: number, what: string) =>
@@ -71,7 +71,7 @@ test('tiers: deductions keep the maintenance margin continuous', () => {
 });
 
 test('the real metaAndAssetCtxs margin tables', () => {
-  const body = JSON.parse(readFileSync(sharedDataPath('hl_metaAndAssetCtxs_main_2026-02-06.json'),
+  const body = JSON.parse(readFileSync(venueFixture('hl_metaAndAssetCtxs_main_2026-02-06.json'),
     'utf8'));
   const parsed = parseMarginTables(body);
   assert.ok(parsed.ok);

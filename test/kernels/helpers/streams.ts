@@ -1,6 +1,6 @@
 // Seeded random trade and book streams for the kernel tests, plus the real recorded data.
 import { readFileSync } from 'node:fs';
-import { sharedDataPath } from '../../helpers/eventually.js';
+import { venueFixture } from '../../helpers/fixtures.js';
 
 export interface Trades {
   readonly tsMs: number[];
@@ -79,9 +79,9 @@ export function randomBooks(seed: number, count: number, depth: number): Book[] 
   return books;
 }
 
-/** The derived Binance BTCUSDT trades CSV of ../shared/data. */
+/** The derived Binance BTCUSDT trades CSV in test/fixtures/venue. */
 export function realBtcTrades(): Trades {
-  const lines = readFileSync(sharedDataPath('binance_usdm_btcusdt_2024-08-08_trades.csv'),
+  const lines = readFileSync(venueFixture('binance_usdm_btcusdt_2024-08-08_trades.csv'),
     'utf8').trim().split('\n');
   const t: Trades = { tsMs: [], price: [], size: [], side: [] };
   for (const line of lines.slice(1)) {
@@ -96,7 +96,7 @@ export function realBtcTrades(): Trades {
 
 /** The real Hyperliquid l2Book frames (`<ns> <json>` lines) as books of 20 levels. */
 export function realL2Books(): Book[] {
-  const lines = readFileSync(sharedDataPath('hl_ws_btc_raw_2025-01-26.txt'), 'utf8')
+  const lines = readFileSync(venueFixture('hl_ws_btc_raw_2025-01-26.txt'), 'utf8')
     .split('\n');
   const books: Book[] = [];
   for (const line of lines) {
