@@ -1,6 +1,6 @@
 // What every admin command shares: its clock (ORDERFLOW_CLOCK_START lets tests travel) and the
 // store of the data directory, opened for one command and closed after it.
-import { shiftedClock, systemClock, type Clock } from '../actors/clock.js';
+import { shiftedClock, systemClock, type Clock } from '../core/clock.js';
 import { openStore, type Store } from '../persistence/store.js';
 import { dataDirOf, UsageError, type CommandIo } from './cli.js';
 

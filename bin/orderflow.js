@@ -6,7 +6,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { setFlagsFromString } from 'node:v8';
-import { cacheNotWritable, cachedBundle, projectRoot } from './bundle-cache.js';
+import { cacheNotWritable, cachedBundle, projectRoot } from '../core/bundle-cache.js';
 import { serviceNodeFlags } from './node-flags.js';
 
 // Started as `node bin/orderflow.js` without them: the threads created from now on (the shard

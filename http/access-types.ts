@@ -1,6 +1,6 @@
 // The access-control contract shared by the REST routes and the MCP endpoints: who is calling,
 // whether the burst guard, the daily quota and the plan let them through, and the problem if not.
-import type { KeyRecord, Plan } from '../actors/messages.js';
+import type { KeyRecord, Plan } from '../core/messages.js';
 
 /** Endpoints as the plan table knows them (spec section 4, DECISIONS.md). */
 export const ENDPOINTS = [

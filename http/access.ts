@@ -1,6 +1,6 @@
 // createAccessControl: identity, burst guard, plan gate and daily quota, shared by REST and MCP.
-import type { KeyDirectory, KeyRecord, Plan, UsageCounters } from '../actors/messages.js';
-import type { Clock } from '../actors/clock.js';
+import type { KeyDirectory, KeyRecord, Plan, UsageCounters } from '../core/messages.js';
+import type { Clock } from '../core/clock.js';
 import type { ServiceConfig } from '../actors/config.js';
 import type {
   AccessControl, BurstScope, ClientAddress, Credentials, Endpoint, Identity, Outcome,

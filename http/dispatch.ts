@@ -2,7 +2,7 @@
 // -> plan gate -> snapshot bytes (or 304) -> daily quota -> answer (ARCHITECTURE.md).
 import type { HttpRequest, HttpResponse } from 'uWebSockets.js';
 import { limits } from '../actors/config.js';
-import type { Logger } from '../actors/logger.js';
+import type { Logger } from '../core/logger.js';
 import type {
   AccessControl, BurstScope, Endpoint, Identity, Problem,
 } from './access-types.js';

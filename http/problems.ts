@@ -1,5 +1,5 @@
 // The error factory table of the HTTP front: every problem (RFC 9457) the REST API answers.
-import type { Plan } from '../actors/messages.js';
+import type { Plan } from '../core/messages.js';
 import type { Problem } from './access-types.js';
 
 type Headers = readonly (readonly [string, string])[];

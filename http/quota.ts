@@ -1,8 +1,8 @@
 // The daily quota: per key prefix (or client IP without a key), per Europe/Rome calendar day.
-import type { UsageCounters } from '../actors/messages.js';
+import type { UsageCounters } from '../core/messages.js';
 import type { Identity, UsageReport } from './access-types.js';
 import { appliedDailyLimit, type AppliedLimit } from './plans.js';
-import { createRomeDayCache, QUOTA_TIME_ZONE, type RomeDay } from '../actors/rome-time.js';
+import { createRomeDayCache, QUOTA_TIME_ZONE, type RomeDay } from '../core/rome-time.js';
 
 /** The UsageCounters identity: `key:<prefix>` or `ip:<address>`. */
 export function usageIdentity(identity: Identity): string {

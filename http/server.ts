@@ -1,10 +1,10 @@
 // startHttpServer: the uWebSockets.js front on the snapshot store, with access control, CORS,
 // metrics and raw mounts (MCP); close() stops listening and lets mounted work finish.
 import type { TemplatedApp, us_listen_socket, us_socket } from 'uWebSockets.js';
-import type { Clock } from '../actors/clock.js';
+import type { Clock } from '../core/clock.js';
 import type { ServiceConfig } from '../actors/config.js';
-import type { Logger } from '../actors/logger.js';
-import type { KeyDirectory, UsageCounters } from '../actors/messages.js';
+import type { Logger } from '../core/logger.js';
+import type { KeyDirectory, UsageCounters } from '../core/messages.js';
 import { createAccessControl } from './access.js';
 import type { AccessControl } from './access-types.js';
 import { apiRoutes } from './api-routes.js';

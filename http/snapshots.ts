@@ -4,17 +4,9 @@ import { createHash } from 'node:crypto';
 import { LRUCache } from 'lru-cache';
 import { httpBounds } from './bounds.js';
 import { bytesOf } from './bytes.js';
+import type { LazyViewSource, ViewMeta } from '../core/view-meta.js';
 
-export interface ViewMeta {
-  /** Increases on every publish of the view; variants are cached per version. */
-  version: number;
-  /** When the producer last folded data into the view (epoch ms). */
-  updatedAtMs: number;
-  /** How often the producer refreshes it: X-Producer-Cadence-Ms and Cache-Control. */
-  cadenceMs: number;
-  /** The view as a value, when the producer has it: saves a parse for CSV and cvd variants. */
-  data?: unknown;
-}
+export type { LazyView, LazyViewSource, ViewMeta } from '../core/view-meta.js';
 
 export interface ViewEntry extends ViewMeta {
   body: Buffer;
@@ -33,17 +25,6 @@ export function strongEtag(body: Buffer): string {
   return '"' + createHash('sha1').update(bytesOf(body)).digest('base64url') + '"';
 }
 
-/** One view of a lazy family: its meta now, and its bytes made only when a request needs them. */
-export interface LazyView extends ViewMeta {
-  /** The view's bytes for this version (called on a cache miss, so at most once per version
-   *  while the entry stays cached). */
-  encode(): Uint8Array | Buffer;
-}
-
-/** A producer's family of views, by the name's part after the mount's prefix. */
-export interface LazyViewSource {
-  view(key: string): LazyView | undefined;
-}
 
 /**
  * Built entries of lazy views kept: the most requested wallets are answered from here, the rest

@@ -2,7 +2,7 @@
 // snapshot, so writers keep going). The copy is itself a data directory: `<out>/store`.
 import { existsSync, mkdirSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
-import type { Clock } from '../actors/clock.js';
+import type { Clock } from '../core/clock.js';
 import { storeErrors } from './errors.js';
 import { openStore, type Store } from './store.js';
 

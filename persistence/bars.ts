@@ -1,7 +1,7 @@
 // Stored 5-minute bars per pair, the input of the 4-hour outcomes: batched writes, >= 7 days
 // kept. Key [symbol, openMs]; value the bar's numbers in a fixed order.
 import type { Database, RootDatabase } from 'lmdb';
-import type { Bar } from '../actors/messages.js';
+import type { Bar } from '../core/messages.js';
 import { openTable } from './table.js';
 
 export interface BarStoreOptions {

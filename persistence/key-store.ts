@@ -1,15 +1,15 @@
 // The key table: create, list, revoke and re-plan, plus the KeyDirectory the server reads, kept
 // current with changes made by other processes (the CLI) by polling a change counter.
-import type { Clock } from '../actors/clock.js';
-import type { KeyDirectory, KeyRecord, Plan } from '../actors/messages.js';
-import type { Logger } from '../actors/logger.js';
+import type { Clock } from '../core/clock.js';
+import type { KeyDirectory, KeyRecord, Plan } from '../core/messages.js';
+import type { Logger } from '../core/logger.js';
 import { StoreError, storeErrors } from './errors.js';
 import {
   assertKeyRecord, digestOf, generateApiKey, keyPrefixOf, keysChangeCountKey,
   type CreatedKey, type CreateKeyInput, type KeyChange, type KeyTables,
 } from './keys.js';
 import { storeLimits } from './limits.js';
-import { isPlan } from '../actors/plans.js';
+import { isPlan } from '../core/plans.js';
 
 /** What a write-transaction body produced, and whether it wrote anything. */
 interface Written<T> {

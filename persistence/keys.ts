@@ -2,9 +2,9 @@
 // Accounts are one per key; the account id is the key prefix (docs/store.md).
 import { createHash, randomBytes } from 'node:crypto';
 import type { Database, RootDatabase } from 'lmdb';
-import type { KeyRecord, Plan } from '../actors/messages.js';
+import type { KeyRecord, Plan } from '../core/messages.js';
 import type { StoreError } from './errors.js';
-import { isPlan } from '../actors/plans.js';
+import { isPlan } from '../core/plans.js';
 
 const keyPattern = /^ofk_[0-9a-f]{32}$/;
 const prefixPattern = /^ofk_[0-9a-f]{8}$/;

@@ -2,9 +2,9 @@
 // service. Opening it checks the format version and runs forward migrations.
 import { join } from 'node:path';
 import { open, type RootDatabase } from 'lmdb';
-import type { Clock } from '../actors/clock.js';
-import type { KeyRecord } from '../actors/messages.js';
-import { silentLogger, type Logger } from '../actors/logger.js';
+import type { Clock } from '../core/clock.js';
+import type { KeyRecord } from '../core/messages.js';
+import { silentLogger, type Logger } from '../core/logger.js';
 import { storeErrors, StoreError } from './errors.js';
 import { currentFormatVersion, migrate, readFormatVersion, type MetaTable } from './format.js';
 import { KeyStore } from './key-store.js';

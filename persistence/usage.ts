@@ -1,11 +1,11 @@
 // Daily usage counters: counted in memory on the request path, written behind to lmdb on a
 // cadence and at close, loaded back (today and yesterday) at open, pruned after 8 days.
 import type { Database } from 'lmdb';
-import type { Clock } from '../actors/clock.js';
-import type { Logger } from '../actors/logger.js';
-import type { UsageCounters } from '../actors/messages.js';
+import type { Clock } from '../core/clock.js';
+import type { Logger } from '../core/logger.js';
+import type { UsageCounters } from '../core/messages.js';
 import { storeLimits } from './limits.js';
-import { romeDayKey } from '../actors/rome-time.js';
+import { romeDayKey } from '../core/rome-time.js';
 
 /** Rows are keyed [dayKey, identity] so one day is one contiguous range. */
 export type UsageTable = Database<number, [string, string]>;

@@ -2,11 +2,11 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { readdirSync, readFileSync, statSync } from 'node:fs';
-import { join, relative } from 'node:path';
+import { dirname, join, relative } from 'node:path';
 
 const root = new URL('..', import.meta.url).pathname;
 const sourceFolders = [
-  'actors', 'kernels', 'http', 'persistence', 'bin', 'bench', 'test', 'examples',
+  'core', 'actors', 'kernels', 'http', 'persistence', 'bin', 'bench', 'test', 'examples',
 ];
 
 function sourceFiles(folder: string): string[] {
@@ -29,8 +29,10 @@ function sourceFilesWith(folder: string, pattern: RegExp): string[] {
 }
 
 const files = sourceFolders.flatMap(sourceFiles);
+// Static imports and re-exports (over several lines too), side-effect imports, dynamic imports.
 const importsOf = (text: string) =>
-  [...text.matchAll(/(?:^|\n)\s*(?:import|export)[^'"\n;]*?from\s*['"]([^'"]+)['"]/g),
+  [...text.matchAll(/(?:^|\n)\s*(?:import|export)\s[^'";]*?from\s*['"]([^'"]+)['"]/g),
+    ...text.matchAll(/(?:^|\n)\s*import\s*['"]([^'"]+)['"]/g),
     ...text.matchAll(/import\(\s*['"]([^'"]+)['"]\s*\)/g)].map((m) => m[1]);
 
 test('there are source files to check', () => {
@@ -49,13 +51,68 @@ test('kernels/ imports only kernels/ (no node:*, no packages) and reads no clock
   }
 });
 
-test('http/ and persistence/ never import kernels/', () => {
-  for (const file of files.filter((f) => /^(http|persistence)\//.test(f))) {
-    const text = readFileSync(join(root, file), 'utf8');
-    for (const spec of importsOf(text)) {
-      assert.not.ok(spec.includes('kernels/'), `${file} imports '${spec}'`);
+// The layer rule (docs/architecture.md): data flows venue -> shards -> snapshots -> front, and
+// each layer imports only the layers listed for it. bin/ is the composition root and may import
+// any layer; bench/, test/ and examples/ stand outside and may import anything.
+const layerImports: Record<string, string[]> = {
+  core: ['core'],
+  kernels: ['kernels'],
+  persistence: ['persistence', 'core'],
+  actors: ['actors', 'core', 'kernels', 'persistence'],
+  http: ['http', 'core', 'persistence', 'actors'],
+  bin: ['bin', 'core', 'kernels', 'persistence', 'actors', 'http'],
+};
+
+/** The repository file a relative import names (`.js` specifiers name `.ts` sources). */
+function resolveImport(file: string, spec: string): string | undefined {
+  if (!spec.startsWith('.')) return undefined;
+  const target = relative(root, join(root, dirname(file), spec));
+  if (files.includes(target)) return target;
+  const ts = target.replace(/\.js$/, '.ts');
+  return files.includes(ts) ? ts : target;
+}
+
+const layerOf = (file: string) => file.split('/')[0];
+
+test('every import points down the layers (no upward import)', () => {
+  for (const file of files.filter((f) => layerOf(f) in layerImports)) {
+    const allowed = layerImports[layerOf(file)];
+    for (const spec of importsOf(readFileSync(join(root, file), 'utf8'))) {
+      const target = resolveImport(file, spec);
+      if (target === undefined) continue;
+      assert.ok(allowed.includes(layerOf(target)),
+        `${file} imports '${spec}' (${layerOf(target)}/ is not below ${layerOf(file)}/)`);
     }
   }
+});
+
+/** Import cycles among source files, type-only imports included: each as a path a -> ... -> a. */
+function importCycles(sources: string[]): string[][] {
+  const known = new Set(sources);
+  const edges = new Map(sources.map((file) => [file,
+    importsOf(readFileSync(join(root, file), 'utf8'))
+      .map((spec) => resolveImport(file, spec))
+      .filter((t): t is string => t !== undefined && known.has(t))]));
+  const cycles: string[][] = [];
+  const state = new Map<string, 'open' | 'done'>();
+  const stack: string[] = [];
+  const visit = (file: string): void => {
+    state.set(file, 'open');
+    stack.push(file);
+    for (const next of edges.get(file) ?? []) {
+      if (state.get(next) === 'open') cycles.push([...stack.slice(stack.indexOf(next)), next]);
+      else if (!state.has(next)) visit(next);
+    }
+    stack.pop();
+    state.set(file, 'done');
+  };
+  for (const file of sources) if (!state.has(file)) visit(file);
+  return cycles;
+}
+
+test('no import cycle anywhere', () => {
+  const cycles = importCycles(files);
+  assert.equal(cycles.map((c) => c.join(' -> ')), []);
 });
 
 test('no console.log outside the command line, benches and examples', () => {

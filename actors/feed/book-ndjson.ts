@@ -1,5 +1,5 @@
 // Reads book snapshots, one JSON object per line: {"tsMs","bids":[px,sz,...],"asks":[...]}
-// (the BookEvent shape of actors/messages.ts); in a replay file, lines of another `type` are
+// (the BookEvent shape of core/messages.ts); in a replay file, lines of another `type` are
 // skipped. Bad input is a value naming the line and the field.
 import { createReadStream } from 'node:fs';
 import { createInterface } from 'node:readline';

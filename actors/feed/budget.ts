@@ -2,7 +2,7 @@
 // through a SharedArrayBuffer: token buckets for REST weight and WS messages sent, and a counter
 // of open WS subscriptions. Pass `budget.buffer` to a worker (workerData or a message; a
 // SharedArrayBuffer is shared, not copied) and call `attachBudget(buffer, clock)` there.
-import type { Clock } from '../clock.js';
+import type { Clock } from '../../core/clock.js';
 
 /** The venue's published limits (per IP): REST weight and WS messages per minute, WS subs. */
 export const venueLimits = Object.freeze({

@@ -1,7 +1,7 @@
 // Mutable counters behind FeedStats, and the "log once per kind per minute" rule for drops.
-import type { Clock } from '../clock.js';
-import type { Logger } from '../logger.js';
-import type { MarketEvent } from '../messages.js';
+import type { Clock } from '../../core/clock.js';
+import type { Logger } from '../../core/logger.js';
+import type { MarketEvent } from '../../core/messages.js';
 import type { FeedStats } from './feed-types.js';
 
 const LOG_INTERVAL_MS = 60_000;

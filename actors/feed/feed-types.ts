@@ -1,5 +1,5 @@
 // The feed vocabulary shared by every adapter (simulator, live venue, file replay).
-import type { MarketEvent } from '../messages.js';
+import type { MarketEvent } from '../../core/messages.js';
 
 /**
  * Which feed to run; `speed` is a multiple of real time, Infinity for "as fast as possible".

@@ -1,6 +1,6 @@
 // Stateful checks at ingest, per pair: the coin is one we follow, a trade id is new, and venue
 // time does not run backwards (per stream: trades, book and ctx each keep their own clock).
-import type { MarketEvent } from '../messages.js';
+import type { MarketEvent } from '../../core/messages.js';
 import type { TradeFields } from './feed-types.js';
 import type { DropReason } from './home/ws-frames.js';
 import { RecentTradeIds, numericTradeId } from './recent-trade-ids.js';

@@ -1,6 +1,6 @@
 // Adapters between the two shapes of a feed's sink: a function that takes every event as an
 // object (tests, record), and a shard's per-pair lanes that take trades and books as fields.
-import type { BookEvent, MarketEvent, TradeEvent } from '../messages.js';
+import type { BookEvent, MarketEvent, TradeEvent } from '../../core/messages.js';
 import type { BookFields, EventSink, IngestSink, PairLane, TradeFields } from './feed-types.js';
 
 /** The trade as an event object (for sinks that want objects). */

@@ -1,6 +1,6 @@
 // Drives a generated or replayed feed through market time: `speed` x the service clock, or as
 // fast as possible (speed Infinity) in bounded steps that yield to the event loop.
-import type { Clock } from '../clock.js';
+import type { Clock } from '../../core/clock.js';
 
 export interface PacerOptions {
   readonly clock: Clock;

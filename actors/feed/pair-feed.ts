@@ -1,6 +1,6 @@
 // The entry point a shard worker calls: one PairFeed for that shard's pairs, whatever the source.
-import type { Clock } from '../clock.js';
-import type { Logger } from '../logger.js';
+import type { Clock } from '../../core/clock.js';
+import type { Logger } from '../../core/logger.js';
 import type { SharedBudget } from './budget.js';
 import type { FeedSpec, PairFeed } from './feed-types.js';
 import { createLivePairFeed, type LivePairFeedOptions } from './home/live-pair-feed.js';

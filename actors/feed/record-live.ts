@@ -1,8 +1,8 @@
 // Records the live home venue for a wall-clock duration: the universe feed picks the tracked
 // pairs from its first answer, one pair feed follows them, every event goes to the sink.
-import type { Clock } from '../clock.js';
-import type { Logger } from '../logger.js';
-import type { MarketEvent } from '../messages.js';
+import type { Clock } from '../../core/clock.js';
+import type { Logger } from '../../core/logger.js';
+import type { MarketEvent } from '../../core/messages.js';
 import { rankTracked } from '../universe/tracked.js';
 import { createUniverseFeed } from '../universe/universe-feed.js';
 import { createSharedBudget } from './budget.js';

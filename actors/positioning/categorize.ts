@@ -1,6 +1,6 @@
 // Wallet categories from documented rules, checked in a fixed order; the first rule that holds
 // decides. An operator label with a category overrides them all (docs/positioning.md).
-import type { WalletCategory } from '../messages.js';
+import type { WalletCategory } from '../../core/messages.js';
 import type { WalletMetrics } from './types.js';
 
 /** Thresholds of the rules. Every comparison is inclusive (>= or <=), so boundaries are exact. */

@@ -2,7 +2,7 @@
 // collection of all sources into funding rows, each source bounded by a deadline. The base rows
 // are the universe feed's FundingEvents (actors/feed/home/info-mappers.ts parses
 // predictedFundings).
-import type { Venue } from '../messages.js';
+import type { Venue } from '../../core/messages.js';
 import type { ParseResult } from './errors.js';
 import { mergeFunding, type FundingRow } from './funding-arb.js';
 

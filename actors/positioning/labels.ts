@@ -1,7 +1,7 @@
 // The operator's label file: `{ "<address>": { "label": "...", "category"?: "..." } }`.
 // A label names a wallet; a category in it overrides the rules.
 import { readFile } from 'node:fs/promises';
-import { WALLET_CATEGORIES, type WalletCategory } from '../messages.js';
+import { WALLET_CATEGORIES, type WalletCategory } from '../../core/messages.js';
 import {
   failure, normalizeAddress, positioningErrors as errors, success, type ParseResult,
 } from './errors.js';

@@ -1,6 +1,6 @@
 // Estimated liquidation notional by price band around the mark, from the tracked wallets'
 // positions in one symbol, with the share of open interest those positions cover.
-import type { WalletStateEvent } from '../messages.js';
+import type { WalletStateEvent } from '../../core/messages.js';
 import { liquidationPrice } from './liquidation-price.js';
 import type { MarginTables } from './margin-tables.js';
 

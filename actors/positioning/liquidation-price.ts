@@ -1,6 +1,6 @@
 // Liquidation price of a position: the venue's when it reports one, else estimated from entry,
 // leverage and the maintenance margin (docs/positioning.md has the derivation).
-import type { WalletPosition, WalletStateEvent } from '../messages.js';
+import type { WalletPosition, WalletStateEvent } from '../../core/messages.js';
 import {
   maintenanceMarginUsd, maintenanceTiers, tierFor, type MaintenanceTier, type MarginTables,
 } from './margin-tables.js';

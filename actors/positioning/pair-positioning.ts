@@ -1,6 +1,6 @@
 // The deep view's positioning of one pair: recent large prints with who made them, and the
 // tracked wallets' net long/short notional in the pair by category.
-import { WALLET_CATEGORIES, type TradeEvent, type WalletCategory } from '../messages.js';
+import { WALLET_CATEGORIES, type TradeEvent, type WalletCategory } from '../../core/messages.js';
 import type { WalletRecord, WhaleTrade } from './types.js';
 
 export interface PairWhale {

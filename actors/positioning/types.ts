@@ -1,6 +1,6 @@
 // Shapes the positioning analytics share: tracked-wallet records and the view items built
 // from them. All notionals are USD; all times are epoch milliseconds of market time.
-import type { WalletCategory, WalletStateEvent } from '../messages.js';
+import type { WalletCategory, WalletStateEvent } from '../../core/messages.js';
 
 export type PositionSide = 'long' | 'short';
 

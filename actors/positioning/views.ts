@@ -1,6 +1,6 @@
 // Pure builders of the smart-money, wallets and wallet views from tracked-wallet records, with
 // deterministic ordering so equal inputs give byte-identical JSON (and ETags).
-import type { WalletPosition } from '../messages.js';
+import type { WalletPosition } from '../../core/messages.js';
 import type {
   WalletPositionView, WalletRecord, WalletView, WhalePosition,
 } from './types.js';

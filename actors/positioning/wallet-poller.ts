@@ -1,8 +1,8 @@
 // Polls the tracked wallets' account states on a cadence, a bounded batch per tick, through a
 // poll function the runtime passes (live: clearinghouseState via the shared request budget).
-import type { Clock } from '../clock.js';
-import type { Logger } from '../logger.js';
-import type { WalletStateEvent } from '../messages.js';
+import type { Clock } from '../../core/clock.js';
+import type { Logger } from '../../core/logger.js';
+import type { WalletStateEvent } from '../../core/messages.js';
 import type { WalletTracker } from './wallet-tracker.js';
 
 /** Resolves the wallet's state, or null when there is none or the request failed. */

@@ -1,6 +1,6 @@
 // The mutable per-wallet figures the tracker keeps: decayed flow, the last account state, the
 // realized PnL estimate and the poll schedule; and the metrics the category rules read.
-import type { WalletPosition, WalletStateEvent } from '../messages.js';
+import type { WalletPosition, WalletStateEvent } from '../../core/messages.js';
 import type { WalletMetrics } from './types.js';
 
 export interface WalletStats {

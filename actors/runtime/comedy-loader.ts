@@ -11,7 +11,7 @@
 import { createRequire } from 'node:module';
 import { basename } from 'node:path';
 import workerThreads, { Worker, type WorkerOptions } from 'node:worker_threads';
-import { cacheNotWritable, cachedBundle } from '../../bin/bundle-cache.js';
+import { cacheNotWritable, cachedBundle } from '../../core/bundle-cache.js';
 
 type Comedy = typeof import('comedy');
 

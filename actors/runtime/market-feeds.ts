@@ -1,9 +1,9 @@
 // The main thread's market feeds for a config: the universe (screener, funding, simulated or
 // replayed wallets), the live venue's shared request budget, and live wallet polling.
-import type { Clock } from '../clock.js';
-import { systemClock } from '../clock.js';
+import type { Clock } from '../../core/clock.js';
+import { systemClock } from '../../core/clock.js';
 import type { ServiceConfig } from '../config.js';
-import type { Logger } from '../logger.js';
+import type { Logger } from '../../core/logger.js';
 import type { FeedSpec } from '../feed/feed-types.js';
 import { createSharedBudget, type SharedBudget } from '../feed/budget.js';
 import { createInfoClient } from '../feed/home/info-client.js';

@@ -2,7 +2,7 @@
 // cadence from the venue metadata and the tracked pairs' summaries, stored as bytes to serve.
 import type {
   AssetCtx, MarketMeta, PairSummary, PairViews, UniverseEvent,
-} from '../messages.js';
+} from '../../core/messages.js';
 import { viewName } from '../topics.js';
 import { encodeFeedView, fundingAnnualizedPct } from '../views/encode.js';
 import { pairDetail, screenerRow, HOME_FUNDING_INTERVAL_HOURS, type ScreenerRow }

@@ -1,13 +1,15 @@
 // Positioning on the main thread: wallets discovered from the shards' whale prints, their states
 // from the universe feed, and the views built from them (smart money, wallets, liquidation maps,
 // funding arbitrage, each pair's smart-money split for the deep view).
-import type { FundingEvent, VenueFunding, WalletStateEvent, WhalePrint } from '../messages.js';
-import type { Logger } from '../logger.js';
+import type {
+  FundingEvent, VenueFunding, WalletStateEvent, WhalePrint,
+} from '../../core/messages.js';
+import type { Logger } from '../../core/logger.js';
 import { WalletTracker } from '../positioning/wallet-tracker.js';
 import { buildPairPositioning } from '../positioning/views.js';
 import { buildFundingArb } from '../positioning/funding-arb.js';
 import { PublishedWallets } from '../positioning/published-wallets.js';
-import type { LazyViewSource } from '../../http/snapshots.js';
+import type { LazyViewSource } from '../../core/view-meta.js';
 import { encodeFeedView } from '../views/encode.js';
 import { viewName } from '../topics.js';
 import type { ViewSink } from './market-views.js';

@@ -2,7 +2,7 @@
 // loader hooks, so TypeScript must be turned into JavaScript for it; one bundle does that once
 // instead of transpiling every module in every worker, and scope-hoists the kernels, where tsx's
 // require hook turned every imported binding into a getter call (measured 1.5-3.7x slower
-// kernels). The bundle is cached by content (bin/bundle-cache.js): a start with unchanged
+// kernels). The bundle is cached by content (core/bundle-cache.js): a start with unchanged
 // sources skips the build (~0.1-0.3 s).
 //
 // comedy requires an actor's module in the parent too, only to name the actor when no name is
@@ -13,7 +13,7 @@
 // The source map is a separate file: a worker applies none unless Node runs with
 // --enable-source-maps (setSourceMapsEnabled on the main thread does not reach workers), and an
 // inline map made the file ~3.5x larger for every worker to read and scan at boot.
-import { cachedBundle } from '../../bin/bundle-cache.js';
+import { cachedBundle } from '../../core/bundle-cache.js';
 
 let built: Promise<string> | null = null;
 

@@ -1,7 +1,7 @@
 // One shard as the supervisor sees it: its threaded actor, its worker, its heartbeat, and the
 // restart path that covers comedy's gaps (no respawn, hung calls after exit, worker errors).
 import type { Worker } from 'node:worker_threads';
-import type { Logger } from '../logger.js';
+import type { Logger } from '../../core/logger.js';
 import { limits } from '../config.js';
 import { shardActorName, shardTopics } from '../topics.js';
 import type { ShardParams } from '../shard/shard-params.js';

@@ -2,9 +2,9 @@
 // once and delivered to the endpoints of matching Entry Signal alerts, their 4-hour outcomes, and
 // alert.triggered firings, all through the webhook supervisor's outbox.
 import type { RootDatabase } from 'lmdb';
-import type { Clock } from '../clock.js';
-import type { Logger } from '../logger.js';
-import type { Bar, KeyDirectory, PairOutbound } from '../messages.js';
+import type { Clock } from '../../core/clock.js';
+import type { Logger } from '../../core/logger.js';
+import type { Bar, KeyDirectory, PairOutbound } from '../../core/messages.js';
 import { openBarStore } from '../../persistence/bars.js';
 import { openSignalStore } from '../../persistence/signals.js';
 import { openAlertStore } from '../../persistence/alerts.js';

@@ -1,7 +1,7 @@
 // The root supervisor: an in-memory actor on the main thread that starts the shard actors in
 // worker threads, restarts any that fail, and hands their publishes to the service.
-import type { Logger } from '../logger.js';
-import type { ShardPublish } from '../messages.js';
+import type { Logger } from '../../core/logger.js';
+import type { ShardPublish } from '../../core/messages.js';
 import { supervisorTopics } from '../topics.js';
 import type { ShardParams } from '../shard/shard-params.js';
 import { loadComedy } from './comedy-loader.js';

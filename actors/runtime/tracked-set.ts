@@ -1,7 +1,7 @@
 // The tracked set and its assignment to shards: re-ranked hourly in market time with hysteresis,
 // each pair kept on its shard while it stays tracked (DECISIONS.md "Feeds and freshness").
 import { limits } from '../config.js';
-import type { UniverseEvent } from '../messages.js';
+import type { UniverseEvent } from '../../core/messages.js';
 import { rankTracked } from '../universe/tracked.js';
 import { assignShards, symbolsOfShard } from '../universe/assign.js';
 

@@ -1,7 +1,7 @@
 // One rebuild of the wallet views (smart money, wallets, each wallet, each tracked pair's
 // smart-money split and liquidation map) as a generator that yields after every small unit of
 // work, so that runSliced can spread 10,000 wallets over many short event-loop turns.
-import type { AssetCtx, MarketMeta } from '../messages.js';
+import type { AssetCtx, MarketMeta } from '../../core/messages.js';
 import { viewName } from '../topics.js';
 import { buildLiquidationMap } from '../positioning/liquidation-map.js';
 import {

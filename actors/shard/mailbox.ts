@@ -1,5 +1,5 @@
 // A pair's mailbox: a bounded FIFO of market events between the shard's feed and the pair actor.
-import type { MarketEvent } from '../messages.js';
+import type { MarketEvent } from '../../core/messages.js';
 import type { BookFields, PairLane, TradeFields } from '../feed/feed-types.js';
 import * as lanes from '../feed/lanes.js';
 

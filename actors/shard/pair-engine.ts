@@ -6,7 +6,7 @@ import { createPairSnapshot, snapshotPairAnalytics, type PairAnalyticsSnapshot }
   from '../../kernels/pair-snapshot.js';
 import type {
   AssetCtxEvent, BookEvent, MarketEvent, PairOutbound, PairViews, WhalePrint,
-} from '../messages.js';
+} from '../../core/messages.js';
 import { BOOK_LEVELS_MAX, type Mailbox, type MailboxReader } from './mailbox.js';
 import { encodePairViews, pairSummary, type Freshness } from './pair-views.js';
 import { PairSignals } from './pair-signals.js';

@@ -4,7 +4,7 @@ import type { KernelBar } from '../../kernels/bars.js';
 import type { PairAnalyticsSnapshot } from '../../kernels/pair-snapshot.js';
 import { SELL_ABSORBED } from '../../kernels/absorption.js';
 import { BAR_TIMEFRAMES } from '../../kernels/timeframes.js';
-import type { Bar, PairOutbound, Timeframe } from '../messages.js';
+import type { Bar, PairOutbound, Timeframe } from '../../core/messages.js';
 import { createSignalDetector, onClosedBar, resetSignalDetector, type SignalDetector }
   from '../signals/detector.js';
 import { barSessionOpen, createSessionCalendars, type SessionCalendars }

@@ -2,7 +2,7 @@
 // splices in from wallet positions) and CVD with its history, plus the cross-pair summary.
 import type { PairAnalyticsSnapshot } from '../../kernels/pair-snapshot.js';
 import { absorptionsJson, cvdHistoryJson, whalesJson } from '../../kernels/pair-json.js';
-import type { PairSummary, Regime, VpinLevel } from '../messages.js';
+import type { PairSummary, Regime, VpinLevel } from '../../core/messages.js';
 import { encodeFeedView, isoMs } from '../views/encode.js';
 
 export interface Freshness {

@@ -1,9 +1,9 @@
 // The shard actor: runs in its own worker thread (comedy "threaded" mode), owns the feed of its
 // pairs, hands the feed each pair's mailbox as its lane, drains mailboxes once per event-loop
 // turn and publishes the changed pairs' views to the supervisor once per cadence.
-import { createLogger, type Logger } from '../logger.js';
-import { systemClock } from '../clock.js';
-import type { PairOutbound, PairViews, WhalePrint } from '../messages.js';
+import { createLogger, type Logger } from '../../core/logger.js';
+import { systemClock } from '../../core/clock.js';
+import type { PairOutbound, PairViews, WhalePrint } from '../../core/messages.js';
 import { pairActorName, pairTopics, supervisorTopics } from '../topics.js';
 import { createPairFeed, type PairFeed } from '../feed/pair-feed.js';
 import type { IngestSink } from '../feed/feed-types.js';

@@ -1,6 +1,6 @@
 // Runs the alert.triggered alerts over prices, closed bars and screener rows. State is kept
 // per (alert, symbol), bounded by the number of alerts times the listed markets.
-import type { Bar } from '../messages.js';
+import type { Bar } from '../../core/messages.js';
 import {
   createAlertState, evaluateDeltaFlip, evaluateDrawing, evaluatePrice, evaluateScreener,
   evaluateSweepBar, evaluateSweepPrice, linePriceAt, type AlertFire, type AlertState,

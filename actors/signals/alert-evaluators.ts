@@ -1,7 +1,7 @@
 // Per-alert state machines for the five alert.triggered kinds. Each fires once per crossing,
 // re-arms by its own rule, and respects its cooldown in market time.
 import type { ScreenerRow as ViewScreenerRow } from '../views/pair-detail.js';
-import type { Bar } from '../messages.js';
+import type { Bar } from '../../core/messages.js';
 import type { AlertOf, AlertRecord } from './alert-types.js';
 import { TIMEFRAME_MS } from './types.js';
 

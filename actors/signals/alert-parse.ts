@@ -1,6 +1,6 @@
 // Parses an alert's options from text (the CLI's flags), naming the field, what was expected
 // and what was found. Operating errors are values, never throws.
-import { TIMEFRAMES, type Timeframe } from '../messages.js';
+import { TIMEFRAMES, type Timeframe } from '../../core/messages.js';
 import {
   ALERT_KINDS, DEFAULT_COOLDOWN_MS, SCREENER_FIELDS, type AlertKind, type AlertSpec,
   type DrawingPoint, type ScreenerField,

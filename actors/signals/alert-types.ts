@@ -1,6 +1,6 @@
 // Alert definitions: the Entry Signal alert (entry_signal.created) and the five kinds that send
 // alert.triggered. Stored as plain records; every time is market time, epoch ms.
-import type { Grade, Timeframe } from '../messages.js';
+import type { Grade, Timeframe } from '../../core/messages.js';
 
 export const ALERT_KINDS = [
   'entry_signal', 'price', 'screener', 'sweep', 'delta_flip', 'drawing',

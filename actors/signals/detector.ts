@@ -1,6 +1,6 @@
 // Entry-signal detection on closed 5m, 15m and 1h bars: plain synchronous code with no I/O,
 // run by the pair actor on each closed bar. State per timeframe is allocated once.
-import type { Bar, Grade, Timeframe } from '../messages.js';
+import type { Bar, Grade, Timeframe } from '../../core/messages.js';
 import { resolveDetectorOptions, type DetectorOptions } from './detector-options.js';
 import { gradeFromLogics, lowerGrade } from './grade.js';
 import {

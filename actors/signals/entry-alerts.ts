@@ -1,7 +1,7 @@
 // Entry Signal alerts: which of them an entry signal goes to (pairs, timeframe, minimum grade),
 // for accounts on Pro or above.
-import type { KeyDirectory, Plan } from '../messages.js';
-import { planAtLeast } from '../plans.js';
+import type { KeyDirectory, Plan } from '../../core/messages.js';
+import { planAtLeast } from '../../core/plans.js';
 import type { AlertOf, AlertRecord } from './alert-types.js';
 import { gradeMeets } from './grade.js';
 import type { EntrySignal } from './types.js';

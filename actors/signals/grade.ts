@@ -1,5 +1,5 @@
 // Grades: A+ best to D worst. Index 0 is A+; "lowered one step" moves one place right.
-import { GRADES, type Grade } from '../messages.js';
+import { GRADES, type Grade } from '../../core/messages.js';
 
 /** 0 for A+ through 4 for D; -1 when the text is not a grade. */
 export function gradeIndex(grade: string): number {

@@ -1,6 +1,6 @@
 // The six entry logics as predicates over the state *before* the signal bar is folded in.
 // sign: +1 long (bullish reading), -1 short. Each mirrors exactly between the two sides.
-import type { Bar } from '../messages.js';
+import type { Bar } from '../../core/messages.js';
 import type { DetectorOptions } from './detector-options.js';
 import { sessionVwap, slot, type TimeframeState } from './timeframe-state.js';
 

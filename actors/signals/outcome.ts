@@ -1,6 +1,6 @@
 // The 4-hour outcome of an entry signal from 5-minute bars, with the exact window and touch
 // rules of ANALYTICS.md section 10. Pure: no I/O, no clock.
-import type { Bar } from '../messages.js';
+import type { Bar } from '../../core/messages.js';
 import { isValidPlan } from './plan.js';
 import {
   signalTimeMs, type EntrySignal, type FirstLevelHit, type SignalOutcome,

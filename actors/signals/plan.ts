@@ -1,5 +1,5 @@
 // Trade plan of a signal: entry at the close, stop beyond the swept extreme, t1 and t2 in R.
-import type { Bar } from '../messages.js';
+import type { Bar } from '../../core/messages.js';
 import type { DetectorOptions } from './detector-options.js';
 import { slot, type TimeframeState } from './timeframe-state.js';
 import type { SignalPlan } from './types.js';

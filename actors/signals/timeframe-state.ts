@@ -3,7 +3,7 @@
 //
 //   ring (capacity = historyBars), newest at back 0:
 //   [ .. | back 2 | back 1 | back 0 ] head -> next write slot (wraps)
-import type { Bar } from '../messages.js';
+import type { Bar } from '../../core/messages.js';
 import type { DetectorOptions } from './detector-options.js';
 
 const DAY_MS = 86_400_000;

@@ -1,6 +1,6 @@
 // The data of the entry_signal.created and signal.outcome events (spec section 6), snake_case
 // as on the wire, plus the enumerations the OpenAPI document lists for them.
-import type { Grade, Timeframe } from '../messages.js';
+import type { Grade, Timeframe } from '../../core/messages.js';
 
 export const SIDES = ['long', 'short'] as const;
 export type Side = (typeof SIDES)[number];

@@ -2,7 +2,7 @@
 // metaAndAssetCtxs every cadence; the builder dexes (from perpDexs) and predictedFundings every
 // `slowEvery` cadences, to stay well inside the REST weight budget; tracked wallets' states
 // when a wallet parser is supplied.
-import type { WalletStateEvent } from '../messages.js';
+import type { WalletStateEvent } from '../../core/messages.js';
 import type { InfoClient } from '../feed/home/info-client.js';
 import type { UniverseMarket } from './tracked.js';
 import type { UniverseFeed, UniverseFeedDeps, UniverseFeedEvent } from './universe-types.js';

@@ -2,7 +2,7 @@
 import type { FeedSpec } from '../feed/feed-types.js';
 import { createSharedBudget, type SharedBudget } from '../feed/budget.js';
 import { createInfoClient } from '../feed/home/info-client.js';
-import type { WalletStateEvent } from '../messages.js';
+import type { WalletStateEvent } from '../../core/messages.js';
 import { createLiveUniverseFeed } from './live-universe-feed.js';
 import { createReplayUniverseFeed } from './replay-universe-feed.js';
 import { createSimUniverseFeed } from './sim-universe-feed.js';

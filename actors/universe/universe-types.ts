@@ -1,7 +1,7 @@
 // What the universe feed (main thread) emits and how it is started.
-import type { Clock } from '../clock.js';
-import type { Logger } from '../logger.js';
-import type { FundingEvent, UniverseEvent, WalletStateEvent } from '../messages.js';
+import type { Clock } from '../../core/clock.js';
+import type { Logger } from '../../core/logger.js';
+import type { FundingEvent, UniverseEvent, WalletStateEvent } from '../../core/messages.js';
 
 export type UniverseFeedEvent = UniverseEvent | FundingEvent | WalletStateEvent;
 

@@ -1,7 +1,7 @@
 // Which simulated wallets to report now: a rotation over the tracked list that makes every wallet
 // due once per wallet cadence of market time, drained under a wall-clock budget, the way the live
 // poller asks the venue for a bounded batch of clearinghouseState answers per tick.
-import type { Clock } from '../clock.js';
+import type { Clock } from '../../core/clock.js';
 
 export interface WalletRotationOptions {
   /** Wallets in the rotation. */

@@ -1,6 +1,6 @@
 // The pair detail view and the screener row: market fields from the universe, orderflow fields
 // from the pair's actor when the pair is tracked (null otherwise).
-import type { AssetCtx, MarketMeta, PairSummary } from '../messages.js';
+import type { AssetCtx, MarketMeta, PairSummary } from '../../core/messages.js';
 import { fundingAnnualizedPct } from './encode.js';
 
 /** The home venue settles funding hourly (DECISIONS.md). */

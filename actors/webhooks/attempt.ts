@@ -1,7 +1,7 @@
 // Sends one attempt of a delivery: re-checks the URL (DNS may have changed since registration),
 // signs with a fresh timestamp and the endpoint's active secrets, and POSTs the stored body.
 import { randomUUID } from 'node:crypto';
-import type { Clock } from '../clock.js';
+import type { Clock } from '../../core/clock.js';
 import type { OutboxEvent } from '../../persistence/outbox.js';
 import type { WebhookEndpointRecord } from '../../persistence/webhooks.js';
 import { activeSecrets } from './endpoint-cache.js';

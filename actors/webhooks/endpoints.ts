@@ -1,7 +1,7 @@
 // The endpoint registry: per-account webhook endpoints with plan limits, URL checks, secrets
 // shown once and 24 h rotation. Shared by the server's supervisor and the admin command line.
-import type { KeyDirectory, Plan } from '../messages.js';
-import type { Clock } from '../clock.js';
+import type { KeyDirectory, Plan } from '../../core/messages.js';
+import type { Clock } from '../../core/clock.js';
 import type { EndpointTables, WebhookEndpointRecord } from '../../persistence/webhooks.js';
 import {
   ENDPOINTS_TOTAL_MAX, listEndpointRecords, updateEndpointRecord,

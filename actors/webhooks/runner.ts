@@ -2,8 +2,8 @@
 // records each result as one compare-and-set on the outbox, and applies what the result means
 // for the endpoint (healthy again, failing since, disabled by 410 or by 5 days of failures).
 import { setMaxListeners } from 'node:events';
-import type { Clock } from '../clock.js';
-import type { Logger } from '../logger.js';
+import type { Clock } from '../../core/clock.js';
+import type { Logger } from '../../core/logger.js';
 import type { DeliveryRecord, DueEntry, OutboxTables } from '../../persistence/outbox.js';
 import { getDelivery, getEvent, transitionDeliveries } from '../../persistence/outbox.js';
 import type { EndpointTables, WebhookEndpointRecord } from '../../persistence/webhooks.js';

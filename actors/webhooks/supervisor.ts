@@ -3,9 +3,9 @@
 // concurrency per endpoint and overall, retried on the schedule, dead-lettered after the last
 // attempt, and resumed from the store after any restart (kill -9 included).
 import type { RootDatabase } from 'lmdb';
-import type { Clock } from '../clock.js';
-import type { Logger } from '../logger.js';
-import type { KeyDirectory } from '../messages.js';
+import type { Clock } from '../../core/clock.js';
+import type { Logger } from '../../core/logger.js';
+import type { KeyDirectory } from '../../core/messages.js';
 import { limits } from '../config.js';
 import type { DeliveryRecord, WebhookEventType } from '../../persistence/outbox.js';
 import {

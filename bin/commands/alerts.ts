@@ -1,6 +1,6 @@
 // `orderflow alerts`: add, list and remove alerts in the data directory's store, also while the
 // server runs (it re-reads the alerts table when its change counter moves).
-import { type KeyRecord } from '../../actors/messages.js';
+import { type KeyRecord } from '../../core/messages.js';
 import {
   ENTRY_SIGNAL_PLAN_MIN, flatAlertFields, parseAlertSpec, planAtLeast, validateWebhookUrl,
   type AlertRecord,

@@ -1,6 +1,6 @@
 // `orderflow backup --out DIR`: a consistent copy of the store while the server runs; the copy
 // is a data directory of its own (restore: docs/store.md).
-import { systemClock } from '../../actors/clock.js';
+import { systemClock } from '../../core/clock.js';
 import { backupStore } from '../../persistence/backup.js';
 import { openStore } from '../../persistence/store.js';
 import type { Command, CommandIo } from '../cli.js';

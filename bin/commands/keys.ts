@@ -2,10 +2,10 @@
 // also while the server runs (it sees a change within one second).
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { PLANS, type KeyRecord } from '../../actors/messages.js';
+import { PLANS, type KeyRecord } from '../../core/messages.js';
 import { isKeyPrefix } from '../../persistence/keys.js';
-import { parsePlan } from '../../actors/plans.js';
-import { parseRomeDate, romeDayKey } from '../../actors/rome-time.js';
+import { parsePlan } from '../../core/plans.js';
+import { parseRomeDate, romeDayKey } from '../../core/rome-time.js';
 import { withAdminStore } from '../admin.js';
 import type { Command, CommandIo } from '../cli.js';
 import { dataDirOf, parseOptions, runSubcommands, UsageError } from '../cli.js';

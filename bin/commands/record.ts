@@ -4,9 +4,9 @@
 import type { Command, CommandIo } from '../cli.js';
 import { UsageError, parseOptions } from '../cli.js';
 import { defaultConfig } from '../../actors/config.js';
-import { systemClock } from '../../actors/clock.js';
-import { createLogger } from '../../actors/logger.js';
-import type { MarketEvent } from '../../actors/messages.js';
+import { systemClock } from '../../core/clock.js';
+import { createLogger } from '../../core/logger.js';
+import type { MarketEvent } from '../../core/messages.js';
 import { replayFormatOf } from '../../actors/feed/replay/compact-format.js';
 import { LineWriter } from '../../actors/feed/replay/line-writer.js';
 import { runSimSession } from '../../actors/feed/sim/sim-session.js';

@@ -1,7 +1,7 @@
 // `orderflow serve`: runs the service in the foreground until SIGINT or SIGTERM.
 import { ConfigError, resolveConfig } from '../../actors/config.js';
-import { createLogger } from '../../actors/logger.js';
-import { startService } from '../../actors/runtime/service.js';
+import { createLogger } from '../../core/logger.js';
+import { startService } from '../service.js';
 import type { Command } from '../cli.js';
 import { parseOptions, UsageError } from '../cli.js';
 import { serveOverride } from '../serve-config.js';

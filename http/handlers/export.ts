@@ -1,5 +1,5 @@
 // GET /api/v1/export/{view}.csv: the JSON views as CSV, built once per view version.
-import { VENUES } from '../../actors/messages.js';
+import { VENUES } from '../../core/messages.js';
 import { field, toCsv, type Column } from '../csv.js';
 import { problems } from '../problems.js';
 import type { Handler } from '../routes.js';

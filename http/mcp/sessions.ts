@@ -1,6 +1,6 @@
 // The open MCP sessions: bounded, least recently used first, closed after an idle time.
-import type { Clock } from '../../actors/clock.js';
-import type { Logger } from '../../actors/logger.js';
+import type { Clock } from '../../core/clock.js';
+import type { Logger } from '../../core/logger.js';
 import type { McpMode } from './types.js';
 
 export interface McpSession {

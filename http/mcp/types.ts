@@ -1,6 +1,6 @@
 // Types the MCP endpoints share with the HTTP front: the raw mount and the data they read.
-import type { Clock } from '../../actors/clock.js';
-import type { Logger } from '../../actors/logger.js';
+import type { Clock } from '../../core/clock.js';
+import type { Logger } from '../../core/logger.js';
 import type { AccessControl } from '../access-types.js';
 
 /** The raw mount is the HTTP front's own (one definition for REST and MCP). */

@@ -1,5 +1,5 @@
 // The operations of the REST API as the OpenAPI document lists them (one per route).
-import type { Plan } from '../../actors/messages.js';
+import type { Plan } from '../../core/messages.js';
 import { ref, type Schema } from './schemas-common.js';
 
 export interface Operation {

@@ -1,7 +1,7 @@
 // JSON Schema (2020-12, as OpenAPI 3.1 uses it) building blocks shared by the view schemas.
 import {
   DIRECTIONS, PLANS, REGIMES, VENUES, VPIN_LEVELS, WALLET_CATEGORIES,
-} from '../../actors/messages.js';
+} from '../../core/messages.js';
 
 export type Schema = Record<string, unknown>;
 

@@ -4,7 +4,7 @@ import {
   array, bool, enums, freshness, fundingAnnualized, int, nullable, num, object, oneOf, ref,
   score, staleness, str, time, vpin, type Schema, described,
 } from './schemas-common.js';
-import { VENUES, WALLET_CATEGORIES } from '../../actors/messages.js';
+import { VENUES, WALLET_CATEGORIES } from '../../core/messages.js';
 
 const market = {
   symbol: described(str, 'Pair symbol: a ticker, or dex:TICKER for builder markets.'),

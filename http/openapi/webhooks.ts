@@ -1,6 +1,6 @@
 // The webhook section of the OpenAPI document (OpenAPI 3.1 `webhooks`): the envelope, the
 // headers of a delivery, and the data of each event type with its allowed values.
-import { GRADES, TIMEFRAMES } from '../../actors/messages.js';
+import { GRADES, TIMEFRAMES } from '../../core/messages.js';
 import {
   FIRST_LEVEL_HITS, FLOW_SOURCES, LOGIC_NAMES, SIGNAL_REGIMES,
 } from '../../actors/signals/types.js';

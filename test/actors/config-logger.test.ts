@@ -3,7 +3,7 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { ConfigError, defaultConfig, resolveConfig } from '../../actors/config.js';
-import { createLogger } from '../../actors/logger.js';
+import { createLogger } from '../../core/logger.js';
 import { serveOverride } from '../../bin/serve-config.js';
 
 test('defaults resolve, are frozen, and serve on 127.0.0.1:8080 from ./data with the simulator',

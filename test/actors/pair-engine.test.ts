@@ -8,7 +8,7 @@ import { BOOK_SLOTS_MAX, Mailbox, type MailboxReader } from '../../actors/shard/
 import { numericTradeId } from '../../actors/feed/recent-trade-ids.js';
 import type { BookFields, TradeFields } from '../../actors/feed/feed-types.js';
 import { importWsRaw, type ImportReport } from '../../actors/feed/import/hl-ws-raw.js';
-import type { MarketEvent } from '../../actors/messages.js';
+import type { MarketEvent } from '../../core/messages.js';
 import { venueFixture } from '../helpers/fixtures.js';
 
 const decoder = new TextDecoder();

@@ -1,7 +1,7 @@
 // Rome calendar days across daylight saving, and subscription-start dates.
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { parseRomeDate, romeDayKey } from '../../actors/rome-time.js';
+import { parseRomeDate, romeDayKey } from '../../core/rome-time.js';
 
 test('romeDayKey follows Rome, not UTC, on both sides of daylight saving', () => {
   assert.is(romeDayKey(Date.parse('2026-03-28T23:30:00Z')), '2026-03-29'); // 00:30 CET

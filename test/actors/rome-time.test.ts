@@ -1,7 +1,7 @@
 // Rome calendar days: keys, midnights, 23- and 25-hour days, year end.
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { createRomeDayCache, romeDay, romeMidnightMs } from '../../actors/rome-time.js';
+import { createRomeDayCache, romeDay, romeMidnightMs } from '../../core/rome-time.js';
 
 const at = (iso: string) => Date.parse(iso);
 const isoOf = (ms: number) => new Date(ms).toISOString();

@@ -5,9 +5,9 @@
 import { createServer, type Server } from 'node:http';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { ManualClock } from '../../actors/clock.js';
-import { silentLogger } from '../../actors/logger.js';
-import type { Bar } from '../../actors/messages.js';
+import { ManualClock } from '../../core/clock.js';
+import { silentLogger } from '../../core/logger.js';
+import type { Bar } from '../../core/messages.js';
 import { SignalPipeline } from '../../actors/runtime/signal-pipeline.js';
 import type { EntrySignal } from '../../actors/signals/types.js';
 import type { AlertRecord } from '../../actors/signals/alerts.js';

@@ -2,8 +2,8 @@
 // pairs after crashing by throwing or by exiting; the main process never dies from it.
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { silentLogger } from '../../actors/logger.js';
-import type { ShardPublish } from '../../actors/messages.js';
+import { silentLogger } from '../../core/logger.js';
+import type { ShardPublish } from '../../core/messages.js';
 import { startActorRuntime, type ActorRuntime } from '../../actors/runtime/supervisor.js';
 import { encodeFeedSpec } from '../../actors/shard/shard-params.js';
 import { buildCatalogue } from '../../actors/feed/sim/catalogue.js';

@@ -5,8 +5,8 @@ import { join } from 'node:path';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { resolveConfig } from '../../actors/config.js';
-import { silentLogger } from '../../actors/logger.js';
-import { startService } from '../../actors/runtime/service.js';
+import { silentLogger } from '../../core/logger.js';
+import { startService } from '../../bin/service.js';
 import { eventually, tempDir } from '../helpers/eventually.js';
 import { binPath } from '../helpers/service-process.js';
 

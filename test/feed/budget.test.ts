@@ -3,7 +3,7 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { Worker } from 'node:worker_threads';
-import { ManualClock } from '../../actors/clock.js';
+import { ManualClock } from '../../core/clock.js';
 import { attachBudget, createSharedBudget, venueLimits } from '../../actors/feed/budget.js';
 
 test('rest bucket: spends, refuses with a wait, refills with time', () => {

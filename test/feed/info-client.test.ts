@@ -1,9 +1,9 @@
 // The info client and the live universe feed against the fake venue's recorded answers.
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { ManualClock, systemClock } from '../../actors/clock.js';
-import { silentLogger } from '../../actors/logger.js';
-import type { FundingEvent, UniverseEvent } from '../../actors/messages.js';
+import { ManualClock, systemClock } from '../../core/clock.js';
+import { silentLogger } from '../../core/logger.js';
+import type { FundingEvent, UniverseEvent } from '../../core/messages.js';
 import { createSharedBudget } from '../../actors/feed/budget.js';
 import { createInfoClient } from '../../actors/feed/home/info-client.js';
 import { parseMetaAndAssetCtxs } from '../../actors/feed/home/info-mappers.js';

@@ -2,9 +2,9 @@
 // dedupe, gaps and reconnects on disconnect and silence, bad frames, heartbeats, set changes.
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { systemClock } from '../../actors/clock.js';
-import { silentLogger } from '../../actors/logger.js';
-import type { MarketEvent, TradeEvent } from '../../actors/messages.js';
+import { systemClock } from '../../core/clock.js';
+import { silentLogger } from '../../core/logger.js';
+import type { MarketEvent, TradeEvent } from '../../core/messages.js';
 import { createPairFeed, type PairFeed } from '../../actors/feed/pair-feed.js';
 import { eventually } from '../helpers/eventually.js';
 import { startFakeVenue, type FakeVenue } from './fake-venue.js';

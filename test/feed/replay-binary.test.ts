@@ -5,7 +5,7 @@ import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { join } from 'node:path';
 import { readFile, rm, stat, writeFile } from 'node:fs/promises';
-import type { MarketEvent } from '../../actors/messages.js';
+import type { MarketEvent } from '../../core/messages.js';
 import { BinaryEncoder } from '../../actors/feed/replay/binary-encoder.js';
 import { binaryHeaderBytes } from '../../actors/feed/replay/binary-format.js';
 import { BinaryReplaySource } from '../../actors/feed/replay/binary-source.js';

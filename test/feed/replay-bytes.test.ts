@@ -8,7 +8,7 @@ import { ByteLineReader } from '../../actors/feed/replay/byte-line-reader.js';
 import { latin1Text, scan, scanDecimal } from '../../actors/feed/replay/byte-scan.js';
 import { decodeLine, encodeEvent } from '../../actors/feed/replay/event-codec.js';
 import { ReplayDecoder } from '../../actors/feed/replay/replay-decoder.js';
-import type { MarketEvent } from '../../actors/messages.js';
+import type { MarketEvent } from '../../core/messages.js';
 import { tempDir } from '../helpers/eventually.js';
 
 async function linesOf(text: string, chunkBytes: number, lineBytesMax = 1 << 20) {

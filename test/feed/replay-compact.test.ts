@@ -5,7 +5,7 @@ import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { join } from 'node:path';
 import { readFile, rm, stat, writeFile } from 'node:fs/promises';
-import type { MarketEvent } from '../../actors/messages.js';
+import type { MarketEvent } from '../../core/messages.js';
 import { CompactEncoder } from '../../actors/feed/replay/compact-encoder.js';
 import { COMPACT_HEADER } from '../../actors/feed/replay/compact-format.js';
 import { convertReplayFile } from '../../actors/feed/replay/convert-replay.js';

@@ -5,7 +5,7 @@ import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { join } from 'node:path';
 import { rm, writeFile } from 'node:fs/promises';
-import type { MarketEvent } from '../../actors/messages.js';
+import type { MarketEvent } from '../../core/messages.js';
 import { bookEventOf, tradeEventOf } from '../../actors/feed/lanes.js';
 import { COMPACT_HEADER } from '../../actors/feed/replay/compact-format.js';
 import { ReplayDecoder } from '../../actors/feed/replay/replay-decoder.js';

@@ -1,9 +1,9 @@
 // Makes, writes and reads replay files for the format tests, and plays a replay file to its
 // end at --speed max through a shard's pair feed and through the universe feed, as the service
 // would: what each delivered, for comparing replays.
-import { systemClock } from '../../actors/clock.js';
-import { silentLogger } from '../../actors/logger.js';
-import type { MarketEvent } from '../../actors/messages.js';
+import { systemClock } from '../../core/clock.js';
+import { silentLogger } from '../../core/logger.js';
+import type { MarketEvent } from '../../core/messages.js';
 import { createPairFeed } from '../../actors/feed/pair-feed.js';
 import type { FeedStats } from '../../actors/feed/feed-types.js';
 import type { ReplayFormat } from '../../actors/feed/replay/compact-format.js';

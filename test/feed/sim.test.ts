@@ -2,10 +2,10 @@
 // microstructure that moves, and pair and universe sims that agree.
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { ManualClock, systemClock } from '../../actors/clock.js';
-import { silentLogger } from '../../actors/logger.js';
-import type { MarketEvent, TradeEvent, BookEvent } from '../../actors/messages.js';
-import { VENUES } from '../../actors/messages.js';
+import { ManualClock, systemClock } from '../../core/clock.js';
+import { silentLogger } from '../../core/logger.js';
+import type { MarketEvent, TradeEvent, BookEvent } from '../../core/messages.js';
+import { VENUES } from '../../core/messages.js';
 import { createPairFeed } from '../../actors/feed/pair-feed.js';
 import { PairSimulator } from '../../actors/feed/sim/pair-sim.js';
 import { simWorld } from '../../actors/feed/sim/sim-world.js';

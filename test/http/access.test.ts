@@ -2,7 +2,7 @@
 // midnights (both DST changes) and the grandfathering end, limits off.
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { ManualClock } from '../../actors/clock.js';
+import { ManualClock } from '../../core/clock.js';
 import { resolveConfig } from '../../actors/config.js';
 import { createAccessControl } from '../../http/access.js';
 import type { AccessControl, Identity, Outcome, Problem } from '../../http/access-types.js';

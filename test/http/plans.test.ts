@@ -1,7 +1,7 @@
 // The plan table, exhaustively: every plan x every endpoint, against a matrix written out here.
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { PLANS, type Plan } from '../../actors/messages.js';
+import { PLANS, type Plan } from '../../core/messages.js';
 import { ENDPOINTS, type Endpoint } from '../../http/access-types.js';
 import { appliedDailyLimit, dailyLimitByPlan, minimumPlan, planReaches } from '../../http/plans.js';
 

@@ -1,7 +1,7 @@
 // The REST front over HTTP: the plan matrix, validators and 304, errors, CORS, methods, limits.
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { PLANS } from '../../actors/messages.js';
+import { PLANS } from '../../core/messages.js';
 import { ENDPOINTS, type Endpoint } from '../../http/access-types.js';
 import { planReaches } from '../../http/plans.js';
 import { bearer, get, startTestServer, type TestServer } from './helpers/harness.js';

@@ -2,7 +2,7 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import type { Plan } from '../../actors/messages.js';
+import type { Plan } from '../../core/messages.js';
 import { eventually } from '../helpers/eventually.js';
 import { fundingArbView, screenerView, smartMoneyView, testKey } from './mcp-fixtures.js';
 import {

@@ -1,7 +1,7 @@
 // Test doubles for the MCP endpoints: an AccessControl with plans, a burst window and a daily
 // counter, and McpData with fixed views shaped like the REST bodies.
-import { PLANS, type KeyRecord, type Plan } from '../../actors/messages.js';
-import type { Clock } from '../../actors/clock.js';
+import { PLANS, type KeyRecord, type Plan } from '../../core/messages.js';
+import type { Clock } from '../../core/clock.js';
 import type {
   AccessControl, BurstScope, Credentials, Endpoint, Identity, Outcome, Problem, UsageReport,
 } from '../../http/access-types.js';

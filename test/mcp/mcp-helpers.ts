@@ -2,8 +2,8 @@
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import { ManualClock } from '../../actors/clock.js';
-import { silentLogger } from '../../actors/logger.js';
+import { ManualClock } from '../../core/clock.js';
+import { silentLogger } from '../../core/logger.js';
 import type { AccessControl } from '../../http/access-types.js';
 import { createMcpMounts, type McpMounts } from '../../http/mcp/index.js';
 import { FakeAccess, fakeData } from './mcp-fixtures.js';

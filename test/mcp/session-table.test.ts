@@ -1,8 +1,8 @@
 // The session table on its own: LRU order, idle expiry on a manual clock, bound, ownership.
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { ManualClock } from '../../actors/clock.js';
-import { silentLogger } from '../../actors/logger.js';
+import { ManualClock } from '../../core/clock.js';
+import { silentLogger } from '../../core/logger.js';
 import { SessionTable, type McpSession } from '../../http/mcp/sessions.js';
 
 function setup(max = 3) {

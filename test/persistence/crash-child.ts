@@ -1,9 +1,9 @@
 // Crash-test child: opens the store and keeps creating, revoking and re-planning keys and
 // spending quota, printing BEGIN before and ACK after each durable operation (crash-harness.ts).
 // Usage: node --import tsx crash-child.ts DATA_DIR SEED CLOCK_START_MS
-import { ManualClock } from '../../actors/clock.js';
-import { PLANS } from '../../actors/messages.js';
-import { romeDayKey } from '../../actors/rome-time.js';
+import { ManualClock } from '../../core/clock.js';
+import { PLANS } from '../../core/messages.js';
+import { romeDayKey } from '../../core/rome-time.js';
 import { openStore, type Store } from '../../persistence/store.js';
 import { seededRandom } from './crash-harness.js';
 

@@ -3,8 +3,8 @@
 import { fileURLToPath } from 'node:url';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { ManualClock } from '../../actors/clock.js';
-import type { Plan } from '../../actors/messages.js';
+import { ManualClock } from '../../core/clock.js';
+import type { Plan } from '../../core/messages.js';
 import { openStore } from '../../persistence/store.js';
 import { tempDir } from '../helpers/eventually.js';
 import { ackedOf, runCrashCycles, type CrashHistory } from './crash-harness.js';

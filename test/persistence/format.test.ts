@@ -1,7 +1,7 @@
 // Format version: stamped on a new store, forward migrations, refusal of a newer format.
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { ManualClock } from '../../actors/clock.js';
+import { ManualClock } from '../../core/clock.js';
 import {
   currentFormatVersion, formatVersionKey, migrate, readFormatVersion, type Migration,
 } from '../../persistence/format.js';

@@ -5,9 +5,9 @@ import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { ManualClock } from '../../actors/clock.js';
+import { ManualClock } from '../../core/clock.js';
 import { digestOf, generateApiKey, isApiKey, keyPrefixOf } from '../../persistence/keys.js';
-import { parsePlan } from '../../actors/plans.js';
+import { parsePlan } from '../../core/plans.js';
 import { openStore } from '../../persistence/store.js';
 import { eventually, tempDir } from '../helpers/eventually.js';
 

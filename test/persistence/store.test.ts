@@ -2,7 +2,7 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { ManualClock } from '../../actors/clock.js';
+import { ManualClock } from '../../core/clock.js';
 import { StoreError } from '../../persistence/errors.js';
 import { openStore } from '../../persistence/store.js';
 import { tempDir } from '../helpers/eventually.js';

@@ -1,8 +1,8 @@
 // Usage counters: memory hot path, write-behind, reload at open, bounds, pruning, corruption.
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { ManualClock } from '../../actors/clock.js';
-import { silentLogger } from '../../actors/logger.js';
+import { ManualClock } from '../../core/clock.js';
+import { silentLogger } from '../../core/logger.js';
 import { openStore, type Store } from '../../persistence/store.js';
 import { openTable } from '../../persistence/table.js';
 import { WriteBehindUsage, type UsageTable } from '../../persistence/usage.js';

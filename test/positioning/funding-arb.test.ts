@@ -2,7 +2,7 @@
 // adapters' answers.
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import type { FundingEvent, VenueFunding } from '../../actors/messages.js';
+import type { FundingEvent, VenueFunding } from '../../core/messages.js';
 import {
   annualizedPct, buildFundingArb, fundingArbItem,
 } from '../../actors/positioning/funding-arb.js';

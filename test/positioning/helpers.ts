@@ -1,5 +1,5 @@
 // Builders of crafted wallets and metrics for the positioning tests.
-import type { WalletPosition, WalletStateEvent } from '../../actors/messages.js';
+import type { WalletPosition, WalletStateEvent } from '../../core/messages.js';
 import type { WalletMetrics, WalletRecord } from '../../actors/positioning/types.js';
 
 export const addressOf = (n: number): string => '0x' + n.toString(16).padStart(40, '0');

@@ -3,8 +3,8 @@
 // each wallet's own view served lazily through the real snapshot store, same bytes and ETag.
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { silentLogger } from '../../actors/logger.js';
-import type { WalletStateEvent } from '../../actors/messages.js';
+import { silentLogger } from '../../core/logger.js';
+import type { WalletStateEvent } from '../../core/messages.js';
 import { simWorld } from '../../actors/feed/sim/sim-world.js';
 import { assetCtxAt } from '../../actors/feed/sim/market-model.js';
 import { trackedWallets, walletStateAt } from '../../actors/feed/sim/wallets.js';

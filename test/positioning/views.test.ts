@@ -1,7 +1,7 @@
 // The view builders: deterministic ordering, stale states left out, bounds, pair positioning.
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import type { TradeEvent } from '../../actors/messages.js';
+import type { TradeEvent } from '../../core/messages.js';
 import {
   buildPairPositioning, buildSmartMoneyView, buildWalletsView, buildWalletView, whaleTradeOf,
 } from '../../actors/positioning/views.js';

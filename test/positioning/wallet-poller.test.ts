@@ -2,9 +2,9 @@
 // started and stopped.
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { ManualClock } from '../../actors/clock.js';
-import { silentLogger } from '../../actors/logger.js';
-import type { WalletStateEvent } from '../../actors/messages.js';
+import { ManualClock } from '../../core/clock.js';
+import { silentLogger } from '../../core/logger.js';
+import type { WalletStateEvent } from '../../core/messages.js';
 import { createWalletPoller } from '../../actors/positioning/wallet-poller.js';
 import { WalletTracker } from '../../actors/positioning/wallet-tracker.js';
 import { eventually } from '../helpers/eventually.js';

@@ -2,7 +2,7 @@
 // realized PnL estimate, entry timing, labels and invalid input.
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import type { TradeEvent } from '../../actors/messages.js';
+import type { TradeEvent } from '../../core/messages.js';
 import { WalletTracker } from '../../actors/positioning/wallet-tracker.js';
 import { addressOf, position, walletState } from './helpers.js';
 

@@ -2,7 +2,7 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { rm } from 'node:fs/promises';
-import { ManualClock } from '../../actors/clock.js';
+import { ManualClock } from '../../core/clock.js';
 import type { AlertRecord } from '../../actors/signals/alerts.js';
 import { UsageError } from '../../bin/cli.js';
 import { command } from '../../bin/commands/alerts.js';

@@ -2,7 +2,7 @@
 // in market time; option parsing; Entry Signal matching; webhook URL checks.
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import type { KeyRecord, Plan } from '../../actors/messages.js';
+import type { KeyRecord, Plan } from '../../core/messages.js';
 import {
   buildAlertPayload, createAlertEngine, matchEntrySignalAlerts, parseAlertSpec,
   validateWebhookUrl, type AlertFire, type AlertRecord, type AlertInput, type ScreenerRow,

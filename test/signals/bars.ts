@@ -1,5 +1,5 @@
 // Helpers for the signals tests: hand-made bars and a replay of a bar sequence.
-import type { Bar, Timeframe } from '../../actors/messages.js';
+import type { Bar, Timeframe } from '../../core/messages.js';
 import {
   onClosedBar, type SignalContext, type SignalDetector,
 } from '../../actors/signals/detector.js';

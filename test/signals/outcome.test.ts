@@ -1,7 +1,7 @@
 // The 4-hour outcome: every first_level_hit value, the conservative t2 rule and the window edge.
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import type { Bar } from '../../actors/messages.js';
+import type { Bar } from '../../core/messages.js';
 import { evaluateOutcome, OUTCOME_WINDOW_BARS } from '../../actors/signals/outcome.js';
 import type { EntrySignal } from '../../actors/signals/types.js';
 import { ohlc, T0 } from './bars.js';

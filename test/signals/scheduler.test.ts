@@ -3,7 +3,7 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { rm } from 'node:fs/promises';
-import { ManualClock } from '../../actors/clock.js';
+import { ManualClock } from '../../core/clock.js';
 import { createSignalDetector } from '../../actors/signals/detector.js';
 import { createOutcomeScheduler } from '../../actors/signals/outcome-scheduler.js';
 import type { EntrySignal } from '../../actors/signals/types.js';

@@ -3,9 +3,9 @@
 // name is the one the shards' trades name (the count travels in the FeedSpec).
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { ManualClock, systemClock } from '../../actors/clock.js';
-import { silentLogger } from '../../actors/logger.js';
-import type { TradeEvent, WalletStateEvent } from '../../actors/messages.js';
+import { ManualClock, systemClock } from '../../core/clock.js';
+import { silentLogger } from '../../core/logger.js';
+import type { TradeEvent, WalletStateEvent } from '../../core/messages.js';
 import { createPairFeed } from '../../actors/feed/pair-feed.js';
 import { simWorld } from '../../actors/feed/sim/sim-world.js';
 import { trackedWallets } from '../../actors/feed/sim/wallets.js';

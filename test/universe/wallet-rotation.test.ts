@@ -2,7 +2,7 @@
 // never more than one turn's worth per call nor more than the wall-clock budget.
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { ManualClock } from '../../actors/clock.js';
+import { ManualClock } from '../../core/clock.js';
 import { WalletRotation } from '../../actors/universe/wallet-rotation.js';
 
 const rotation = (count: number, clock = new ManualClock(0)) => new WalletRotation({

@@ -1,7 +1,7 @@
 // Runs `orderflow webhooks` against an already open lmdb root with a fake key directory, so
 // tests exercise the command without the store's own opening rules.
 import type { RootDatabase } from 'lmdb';
-import type { KeyDirectory } from '../../actors/messages.js';
+import type { KeyDirectory } from '../../core/messages.js';
 import { createWebhooksCommand } from '../../bin/commands/webhooks.js';
 
 export function cliOn(root: RootDatabase, keys: KeyDirectory) {

@@ -2,8 +2,8 @@
 // byUrl, removal, and the supervisor picking up writes made by another registry (the CLI's).
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { ManualClock } from '../../actors/clock.js';
-import { silentLogger } from '../../actors/logger.js';
+import { ManualClock } from '../../core/clock.js';
+import { silentLogger } from '../../core/logger.js';
 import { createEndpointRegistry } from '../../actors/webhooks/endpoints.js';
 import { SECRET_PATTERN } from '../../actors/webhooks/ids.js';
 import { createWebhookSupervisor } from '../../actors/webhooks/supervisor.js';

@@ -3,8 +3,8 @@
 // It runs only when ORDERFLOW_WEBHOOK_CHILD=1, so the test runner can import it harmlessly.
 import { createInterface } from 'node:readline';
 import { open } from 'lmdb';
-import { ManualClock } from '../../actors/clock.js';
-import { silentLogger } from '../../actors/logger.js';
+import { ManualClock } from '../../core/clock.js';
+import { silentLogger } from '../../core/logger.js';
 import { createWebhookSupervisor } from '../../actors/webhooks/supervisor.js';
 import { fakeKeys } from './fixtures.js';
 

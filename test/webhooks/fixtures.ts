@@ -5,9 +5,9 @@ import type { AddressInfo } from 'node:net';
 import { webcrypto } from 'node:crypto';
 import { rm } from 'node:fs/promises';
 import { open, type RootDatabase } from 'lmdb';
-import type { KeyDirectory, KeyRecord, Plan } from '../../actors/messages.js';
-import { ManualClock } from '../../actors/clock.js';
-import { silentLogger } from '../../actors/logger.js';
+import type { KeyDirectory, KeyRecord, Plan } from '../../core/messages.js';
+import { ManualClock } from '../../core/clock.js';
+import { silentLogger } from '../../core/logger.js';
 import {
   createWebhookSupervisor, type WebhookSupervisor, type WebhookSupervisorDeps,
 } from '../../actors/webhooks/supervisor.js';

@@ -1,5 +1,5 @@
 // Maps the venue's asset context (in metaAndAssetCtxs and activeAssetCtx) to AssetCtx.
-import type { AssetCtx } from '../../messages.js';
+import type { AssetCtx } from '../../../core/messages.js';
 import { decimal, isRecord, optionalDecimal } from './numbers.js';
 
 /** The AssetCtx, or a string naming the first bad field. */

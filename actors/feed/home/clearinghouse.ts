@@ -1,6 +1,6 @@
 // Parses the home venue's `clearinghouseState` info response (one wallet's account) into a
 // WalletStateEvent. Decimals arrive as strings; a malformed field is an error value naming it.
-import type { WalletPosition, WalletStateEvent } from '../../messages.js';
+import type { WalletPosition, WalletStateEvent } from '../../../core/messages.js';
 import {
   failure, normalizeAddress, positioningErrors as errors, success, type ParseResult,
 } from '../../positioning/errors.js';

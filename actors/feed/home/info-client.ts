@@ -1,7 +1,7 @@
 // The home venue's info endpoint (POST /info) under the process-wide REST weight budget.
 // Every answer is a value: { ok: true, value } or { ok: false, error } naming what went wrong.
-import type { Clock } from '../../clock.js';
-import type { FundingEvent } from '../../messages.js';
+import type { Clock } from '../../../core/clock.js';
+import type { FundingEvent } from '../../../core/messages.js';
 import type { UniverseMarket } from '../../universe/tracked.js';
 import type { SharedBudget } from '../budget.js';
 import { parseMetaAndAssetCtxs, parsePerpDexs, parsePredictedFundings } from './info-mappers.js';

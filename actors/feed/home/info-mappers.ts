@@ -1,6 +1,8 @@
 // Pure mappers from the info endpoint's answers (metaAndAssetCtxs, perpDexs, predictedFundings)
 // to the normalized records. A bad answer gives a string naming the field, never a throw.
-import { VENUES, type FundingEvent, type Venue, type VenueFunding } from '../../messages.js';
+import {
+  VENUES, type FundingEvent, type Venue, type VenueFunding,
+} from '../../../core/messages.js';
 import type { UniverseMarket } from '../../universe/tracked.js';
 import { parseAssetCtx } from './asset-ctx.js';
 import { decimal, isRecord } from './numbers.js';

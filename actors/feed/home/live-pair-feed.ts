@@ -3,9 +3,9 @@
 // and jitter, resubscription, trade de-duplication by tid, and a gap event per pair on every
 // disconnect so nothing is computed across it.
 import WebSocket from 'ws';
-import type { Clock } from '../../clock.js';
-import type { Logger } from '../../logger.js';
-import type { MarketEvent } from '../../messages.js';
+import type { Clock } from '../../../core/clock.js';
+import type { Logger } from '../../../core/logger.js';
+import type { MarketEvent } from '../../../core/messages.js';
 import { createSharedBudget, type SharedBudget } from '../budget.js';
 import { FeedCounters } from '../feed-counters.js';
 import type { EventSink, FeedStats, PairFeed } from '../feed-types.js';

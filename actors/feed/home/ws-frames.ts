@@ -1,8 +1,8 @@
 // Pure mappers from the home venue's WebSocket frames to normalized events. Field order never
 // matters; every numeric field is checked; a bad item is reported with its reason, not thrown.
-import type { BookEvent, TradeEvent } from '../../messages.js';
+import type { BookEvent, TradeEvent } from '../../../core/messages.js';
 import { parseAssetCtx } from './asset-ctx.js';
-import type { AssetCtxEvent } from '../../messages.js';
+import type { AssetCtxEvent } from '../../../core/messages.js';
 import { isRecord, positive } from './numbers.js';
 
 /** Why an input was dropped: the keys of FeedStats.dropped. */

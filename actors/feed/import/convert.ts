@@ -1,7 +1,7 @@
 // The converter behind `orderflow import`: recorded venue data in, replay events out, sorted by
 // time (stable; at equal times universe and funding come first). Same inputs, same bytes.
 import { readFileSync } from 'node:fs';
-import type { MarketEvent } from '../../messages.js';
+import type { MarketEvent } from '../../../core/messages.js';
 import { parseMetaAndAssetCtxs, parsePerpDexs } from '../home/info-mappers.js';
 import type { UniverseMarket } from '../../universe/tracked.js';
 import { importWsRaw, type ImportReport } from './hl-ws-raw.js';

@@ -1,5 +1,5 @@
 // Converts a recorder's raw home-venue WS lines (`<receive time ns> <frame JSON>`) into events.
-import type { MarketEvent } from '../../messages.js';
+import type { MarketEvent } from '../../../core/messages.js';
 import { parseFrame } from '../home/ws-frames.js';
 
 export interface ImportReport {

@@ -5,7 +5,7 @@
 // answer null when done, or a message naming the field, what was expected and what was found.
 // Structure and values are checked as the compact format checks them: a record that passes
 // gives the same event its compact line would.
-import type { AssetCtxEvent } from '../../messages.js';
+import type { AssetCtxEvent } from '../../../core/messages.js';
 import * as f from './binary-format.js';
 import type { DecodedBook, DecodedTrade } from './compact-decoder.js';
 import {

@@ -2,7 +2,7 @@
 // the writer flushes: trades, books and ctx as fixed-layout records, symbols and addresses
 // defined on first use, any other event as its canonical JSON. Deterministic: the same events
 // give the same bytes. Writing is not on a hot path: a DataView keeps it endian-explicit.
-import type { AssetCtxEvent, BookEvent, MarketEvent, TradeEvent } from '../../messages.js';
+import type { AssetCtxEvent, BookEvent, MarketEvent, TradeEvent } from '../../../core/messages.js';
 import { numericTradeId } from '../recent-trade-ids.js';
 import * as f from './binary-format.js';
 import {

@@ -1,7 +1,7 @@
 // The wanted events of a binary replay file (binary-format.ts), in order: the binary twin of
 // ReplaySource, with the same answers (events, TRADE/BOOK with the fields in `trade`/`book`,
 // OUT_OF_LINES, null at the end) and the same fused loop for runs of trades and books.
-import type { MarketEvent } from '../../messages.js';
+import type { MarketEvent } from '../../../core/messages.js';
 import { tradeEventOf, bookEventOf } from '../lanes.js';
 import * as decoder from './binary-decoder.js';
 import * as f from './binary-format.js';

@@ -1,7 +1,7 @@
 // The B (book) and C (ctx) lines of the compact replay format, read from bytes once the symbol
 // is known. `at` is the comma after the symbol field. Returns the event or a message naming
 // the field, what was expected and what was found.
-import type { AssetCtxEvent, BookEvent } from '../../messages.js';
+import type { AssetCtxEvent, BookEvent } from '../../../core/messages.js';
 import type { BookFields } from '../feed-types.js';
 import { bookEventOf } from '../lanes.js';
 import * as bytes from './byte-scan.js';

@@ -1,8 +1,7 @@
 // Reads compact replay lines (T, B, C, S, A) from bytes against the file's symbol and address
 // tables. Returns the event, null for a definition or an unwanted line, or a message that
 // names the field, what was expected and what was found.
-import type { AssetCtxEvent, BookEvent, TradeEvent } from '../../messages.js';
-import type { BookFields, TradeFields } from '../feed-types.js';
+import type { AssetCtxEvent, BookEvent, TradeEvent } from '../../../core/messages.js';
 import { tradeEventOf } from '../lanes.js';
 import * as bytes from './byte-scan.js';
 import { decodeBook, decodeBookFields, decodeCtx, emptyBook } from './compact-book-ctx.js';
@@ -11,6 +10,9 @@ import {
 } from './compact-format.js';
 import * as fast from './compact-fast.js';
 import * as fields from './compact-fields.js';
+import type { DecodedBook, DecodedTrade } from './decoded-lines.js';
+
+export type { DecodedBook, DecodedTrade } from './decoded-lines.js';
 
 // Hot imports are bound to module-local names once: shard workers load TypeScript through tsx's
 // CommonJS transform, where every use of an imported binding is a getter call (2-3x the cost).
@@ -28,20 +30,6 @@ const B = 66;
 const C = 67;
 const S = 83;
 const A = 65;
-
-/** The trade of the fast path: overwritten by every decodeTrade. */
-export interface DecodedTrade extends TradeFields {
-  symbol: string;
-  /** The line's symbol index: stable until the file redefines it (then `symbol` changes). */
-  symbolIndex: number;
-}
-
-/** The book of the fast path: overwritten by every decodeBookFast. */
-export interface DecodedBook extends BookFields {
-  symbol: string;
-  /** As DecodedTrade.symbolIndex. */
-  symbolIndex: number;
-}
 
 export function emptyTrade(): DecodedTrade {
   return { symbol: '', symbolIndex: 0, tsMs: 0, price: 0, size: 0, side: 1, tradeId: 0,

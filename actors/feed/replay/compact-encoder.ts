@@ -1,6 +1,6 @@
 // Writes events in the compact replay format: trades and books as short lines, symbols and
 // addresses defined on first use. Deterministic: the same events give the same text.
-import type { AssetCtxEvent, BookEvent, MarketEvent, TradeEvent } from '../../messages.js';
+import type { AssetCtxEvent, BookEvent, MarketEvent, TradeEvent } from '../../../core/messages.js';
 import { encodeEvent } from './event-codec.js';
 import {
   COMPACT_ADDRESSES_MAX, COMPACT_BOOK_LEVELS_MAX, COMPACT_SYMBOLS_MAX, isPlainField,

@@ -13,7 +13,7 @@
 // The number readers that are calls return where they stopped and leave the value in
 // `value[0]`: a double returned from a call that the compiler does not inline is boxed, an
 // allocation per number.
-import type { DecodedBook, DecodedTrade } from './compact-decoder.js';
+import type { DecodedBook, DecodedTrade } from './decoded-lines.js';
 
 const COMMA = 44;
 const DOT = 46;

@@ -1,6 +1,6 @@
 // Converts a replay file between the JSON, compact and binary formats (any format in). Events
 // keep their order and values exactly; bad lines (or records) are counted and left out.
-import type { MarketEvent } from '../../messages.js';
+import type { MarketEvent } from '../../../core/messages.js';
 import { BinaryReplaySource } from './binary-source.js';
 import { ByteLineReader } from './byte-line-reader.js';
 import type { ReplayFormat } from './compact-format.js';

@@ -1,7 +1,7 @@
 // The replay format: one normalized event per line, JSON with a canonical key order (type,
 // symbol, tsMs, ...) so equal events are byte-equal lines. Trade lines in that order are read
 // by a fast path without JSON.parse; any other line goes through JSON.parse and full checks.
-import type { MarketEvent, TradeEvent } from '../../messages.js';
+import type { MarketEvent, TradeEvent } from '../../../core/messages.js';
 import { validateEvent } from './event-validate.js';
 
 /** Serializes an event in canonical key order (no trailing newline). */

@@ -1,5 +1,5 @@
 // Field-by-field checks of a parsed replay line: the MarketEvent, or a message naming the field.
-import { VENUES, type MarketEvent } from '../../messages.js';
+import { VENUES, type MarketEvent } from '../../../core/messages.js';
 import { isRecord } from '../home/numbers.js';
 
 const isNum = (v: unknown): v is number => typeof v === 'number' && Number.isFinite(v);

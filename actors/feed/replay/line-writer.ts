@@ -2,7 +2,7 @@
 // when a simulator at full speed produces millions of events. JSON lines by default; the
 // compact format (compact-format.ts) or the binary one (binary-format.ts) on request.
 import { closeSync, openSync, writeSync } from 'node:fs';
-import type { MarketEvent } from '../../messages.js';
+import type { MarketEvent } from '../../../core/messages.js';
 import { BinaryEncoder } from './binary-encoder.js';
 import { binaryHeaderBytes } from './binary-format.js';
 import { CompactEncoder } from './compact-encoder.js';

@@ -1,6 +1,6 @@
 // Decodes replay lines of either format from bytes: canonical JSON lines (what `record` writes)
 // and compact lines after a compact header. One decoder per file: it holds the compact tables.
-import type { MarketEvent } from '../../messages.js';
+import type { MarketEvent } from '../../../core/messages.js';
 import {
   CompactTables, emptyTrade, type DecodedBook, type DecodedTrade, type Wants,
 } from './compact-decoder.js';

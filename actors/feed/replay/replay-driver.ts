@@ -3,8 +3,8 @@
 // it wants (a shard: its symbols; the main thread: universe, funding and wallet lines). Reads
 // any format (JSON lines, compact lines after their header, binary records) from bytes, chunk
 // by chunk.
-import type { Clock } from '../../clock.js';
-import type { MarketEvent } from '../../messages.js';
+import type { Clock } from '../../../core/clock.js';
+import type { MarketEvent } from '../../../core/messages.js';
 import type { DecodedBook, DecodedTrade } from './replay-decoder.js';
 import { BOOK, OUT_OF_LINES, TRADE } from './replay-decoder.js';
 import { openReplayInput, type ReplayInput } from './replay-input.js';

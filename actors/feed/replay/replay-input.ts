@@ -2,7 +2,7 @@
 // header (binary-format.ts), anything else is read as text lines (JSON, or compact after its
 // header). Both sources answer alike, so the driver and the converter need not know which.
 import { closeSync, openSync, readSync } from 'node:fs';
-import type { MarketEvent } from '../../messages.js';
+import type { MarketEvent } from '../../../core/messages.js';
 import { BinaryReplaySource } from './binary-source.js';
 import { BINARY_HEADER, BINARY_HEADER_PREFIX } from './binary-format.js';
 import type { FastLines } from './compact-run.js';

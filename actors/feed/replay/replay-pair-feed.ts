@@ -1,8 +1,8 @@
 // A shard's PairFeed from a replay file: its symbols' trade, book, ctx and gap lines, paced on
 // the data's clock, through the same ingest checks as the live feed.
-import type { Clock } from '../../clock.js';
-import type { Logger } from '../../logger.js';
-import type { MarketEvent } from '../../messages.js';
+import type { Clock } from '../../../core/clock.js';
+import type { Logger } from '../../../core/logger.js';
+import type { MarketEvent } from '../../../core/messages.js';
 import { FeedCounters } from '../feed-counters.js';
 import type { EventSink, FeedStats, IngestSink, PairFeed, PairLane } from '../feed-types.js';
 import * as guards from '../ingest-guard.js';

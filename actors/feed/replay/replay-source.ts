@@ -1,7 +1,7 @@
 // The wanted events of a text replay file (JSON or compact lines), in order: reads lines as
 // bytes, decodes either format, skips what the caller does not want, and reports bad lines.
 // Fixes the data clock's origin. (Binary files: binary-source.ts; either: replay-input.ts.)
-import type { MarketEvent } from '../../messages.js';
+import type { MarketEvent } from '../../../core/messages.js';
 import { ByteLineReader } from './byte-line-reader.js';
 import * as run from './compact-run.js';
 import {

@@ -1,6 +1,6 @@
 // The slow side of the simulated market, shared by every thread: each symbol's reference price
 // path, 24h figures, open interest and funding are pure functions of (seed, symbol, time).
-import type { AssetCtx, Venue, VenueFunding } from '../../messages.js';
+import type { AssetCtx, Venue, VenueFunding } from '../../../core/messages.js';
 import type { SimMarket } from './catalogue.js';
 import { isSessionOpen } from './catalogue.js';
 import { hashUnit, valueNoise } from './rng.js';

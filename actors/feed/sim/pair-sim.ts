@@ -1,6 +1,6 @@
 // One simulated pair: clustered (Hawkes) trade arrivals, informed bursts, level sweeps and a
 // 20-level book, around the shared reference price path. Deterministic for (seed, symbol, start).
-import type { MarketEvent } from '../../messages.js';
+import type { MarketEvent } from '../../../core/messages.js';
 import type { SimMarket } from './catalogue.js';
 import { isSessionOpen } from './catalogue.js';
 import { activity, assetCtxAt, referencePx, roundPx } from './market-model.js';

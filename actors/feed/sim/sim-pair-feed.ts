@@ -1,6 +1,6 @@
 // The simulator as a shard's PairFeed: one PairSimulator per tracked symbol, paced on market time.
-import type { Clock } from '../../clock.js';
-import type { Logger } from '../../logger.js';
+import type { Clock } from '../../../core/clock.js';
+import type { Logger } from '../../../core/logger.js';
 import { FeedCounters } from '../feed-counters.js';
 import type { EventSink, FeedStats, PairFeed } from '../feed-types.js';
 import { eventSinkOf } from '../lanes.js';

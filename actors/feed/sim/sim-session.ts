@@ -1,8 +1,8 @@
 // A whole simulated venue in one thread, in time order: universe, funding and wallets every
 // cadence, and the tracked pairs' events, merged and sorted per one-second window. This is what
 // `orderflow record --feed sim` writes; same options, same bytes.
-import type { Clock } from '../../clock.js';
-import type { MarketEvent } from '../../messages.js';
+import type { Clock } from '../../../core/clock.js';
+import type { MarketEvent } from '../../../core/messages.js';
 import { rankTracked } from '../../universe/tracked.js';
 import { createPacer } from '../pacer.js';
 import { PairSimulator } from './pair-sim.js';

@@ -2,7 +2,7 @@
 // and tracked wallets' states, at given market instants. Pure: same seed and time, same events.
 import type {
   FundingEvent, UniverseEvent, WalletStateEvent,
-} from '../../messages.js';
+} from '../../../core/messages.js';
 import { assetCtxAt, venueFundingAt } from './market-model.js';
 import type { SimWorld } from './sim-world.js';
 import { trackedWallets, walletStateAt } from './wallets.js';

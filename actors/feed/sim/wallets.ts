@@ -1,7 +1,7 @@
 // The simulated wallet population: addresses, categories, leverage, and positions that are a pure
 // function of (seed, wallet, time), so trades in shards and wallet states on the main thread
 // name the same wallets.
-import type { WalletCategory, WalletPosition, WalletStateEvent } from '../../messages.js';
+import type { WalletCategory, WalletPosition, WalletStateEvent } from '../../../core/messages.js';
 import type { SimMarket } from './catalogue.js';
 import { referencePx } from './market-model.js';
 import { Rng, hashUnit, hashString } from './rng.js';

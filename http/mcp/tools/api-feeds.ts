@@ -1,6 +1,6 @@
 // API-mode tools over the cross-pair feeds: get_signals, get_smart_money, get_funding_arb.
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
-import { VENUES } from '../../../actors/messages.js';
+import { VENUES } from '../../../core/messages.js';
 import { gated } from './gate.js';
 import type { ToolDeps } from './common.js';
 import { fundingArbOutput, signalsOutput, smartMoneyOutput } from './outputs.js';

@@ -1,7 +1,7 @@
 // Pieces every tool uses: who is calling, symbol lookup, and turning a failure into a tool error.
 import type { AuthInfo } from '@modelcontextprotocol/sdk/server/auth/types.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import type { Logger } from '../../../actors/logger.js';
+import type { Logger } from '../../../core/logger.js';
 import type { AccessControl, Identity } from '../../access-types.js';
 import type { McpData } from '../types.js';
 import { problemResult, toolProblems } from './result.js';

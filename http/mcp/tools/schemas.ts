@@ -1,6 +1,6 @@
 // Input schemas of the MCP tools (zod 4): each field says what it does, so an agent needs no docs.
 import { z } from 'zod';
-import { DIRECTIONS, REGIMES, WALLET_CATEGORIES } from '../../../actors/messages.js';
+import { DIRECTIONS, REGIMES, WALLET_CATEGORIES } from '../../../core/messages.js';
 
 /** A plain ticker (BTC, kPEPE) or a builder market `<dex>:<ticker>` (xyz:TSLA). */
 export const SYMBOL_PATTERN = /^[A-Za-z0-9]{1,20}(:[A-Za-z0-9]{1,20})?$/;

@@ -1,8 +1,8 @@
 // A real uWS server on port 0 over a seeded store, with keys of every plan and a manual clock.
-import { ManualClock } from '../../../actors/clock.js';
+import { ManualClock } from '../../../core/clock.js';
 import { resolveConfig, type ServiceConfig } from '../../../actors/config.js';
-import { silentLogger } from '../../../actors/logger.js';
-import { PLANS, type KeyRecord, type Plan } from '../../../actors/messages.js';
+import { silentLogger } from '../../../core/logger.js';
+import { PLANS, type KeyRecord, type Plan } from '../../../core/messages.js';
 import { startHttpServer, type HttpServer, type RawMount } from '../../../http/server.js';
 import type { SnapshotStore } from '../../../http/snapshots.js';
 import { keyFor, MemoryKeys, MemoryUsage, seededStore, T0 } from './seed.js';

@@ -1,7 +1,7 @@
 // Seed data for the HTTP tests: views shaped as the runtime publishes them, keys of each plan,
 // and in-memory KeyDirectory / UsageCounters.
 import { createHash } from 'node:crypto';
-import type { KeyDirectory, KeyRecord, Plan, UsageCounters } from '../../../actors/messages.js';
+import type { KeyDirectory, KeyRecord, Plan, UsageCounters } from '../../../core/messages.js';
 import { SnapshotStore } from '../../../http/snapshots.js';
 
 export const T0 = Date.parse('2026-11-22T10:00:00.000Z');

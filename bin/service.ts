@@ -1,25 +1,25 @@
 // The service: wires the store, the feeds, the actor runtime, the views, webhooks and the HTTP
 // front, and owns the order of start-up and of graceful shutdown.
-import { systemClock, shiftedClock, type Clock } from '../clock.js';
-import type { ServiceConfig } from '../config.js';
-import { limits } from '../config.js';
-import type { Logger } from '../logger.js';
-import type { ShardPublish } from '../messages.js';
-import type { UniverseFeedEvent } from '../universe/universe-feed.js';
-import { openStore, type Store } from '../../persistence/store.js';
-import { SnapshotStore } from '../../http/snapshots.js';
-import { startHttpServer } from '../../http/server.js';
-import { createAccessControl } from '../../http/access.js';
-import { createMcpData } from '../../http/mcp-data.js';
-import { createLazyMounts } from '../../http/mcp-lazy.js';
-import { encodeFeedSpec } from '../shard/shard-params.js';
-import { createWebhookSupervisor, type WebhookSupervisor } from '../webhooks/supervisor.js';
-import { createMarketFeeds, type MarketFeeds } from './market-feeds.js';
-import { MarketViews } from './market-views.js';
-import { PositioningViews } from './positioning-views.js';
-import { SignalPipeline } from './signal-pipeline.js';
-import { startActorRuntime, type ActorRuntime } from './supervisor.js';
-import { TrackedSet } from './tracked-set.js';
+import { systemClock, shiftedClock, type Clock } from '../core/clock.js';
+import type { ServiceConfig } from '../actors/config.js';
+import { limits } from '../actors/config.js';
+import type { Logger } from '../core/logger.js';
+import type { ShardPublish } from '../core/messages.js';
+import type { UniverseFeedEvent } from '../actors/universe/universe-feed.js';
+import { openStore, type Store } from '../persistence/store.js';
+import { SnapshotStore } from '../http/snapshots.js';
+import { startHttpServer } from '../http/server.js';
+import { createAccessControl } from '../http/access.js';
+import { createMcpData } from '../http/mcp-data.js';
+import { createLazyMounts } from '../http/mcp-lazy.js';
+import { encodeFeedSpec } from '../actors/shard/shard-params.js';
+import { createWebhookSupervisor, type WebhookSupervisor } from '../actors/webhooks/supervisor.js';
+import { createMarketFeeds, type MarketFeeds } from '../actors/runtime/market-feeds.js';
+import { MarketViews } from '../actors/runtime/market-views.js';
+import { PositioningViews } from '../actors/runtime/positioning-views.js';
+import { SignalPipeline } from '../actors/runtime/signal-pipeline.js';
+import { startActorRuntime, type ActorRuntime } from '../actors/runtime/supervisor.js';
+import { TrackedSet } from '../actors/runtime/tracked-set.js';
 
 export interface Service {
   readonly baseUrl: string;
@@ -154,7 +154,7 @@ async function startFront(p: Parts) {
   };
   const access = createAccessControl({ config, clock, keys: store.keys, usage: store.usage });
   const mcp = createLazyMounts(['/api/mcp', '/api/mcp/public'], ['GET', 'POST', 'DELETE'],
-    async () => (await import('../../http/mcp/index.js')).createMcpMounts({
+    async () => (await import('../http/mcp/index.js')).createMcpMounts({
       access, data: createMcpData(snapshots), clock, logger: p.log.child({ component: 'mcp' }),
     }));
   const http = await startHttpServer({

@@ -1,0 +1,26 @@
+// What a producer of served views (a shard, the positioning views) tells the front about a view:
+// its version, freshness and cadence, and the families of views built only when asked. Vocabulary
+// shared by actors/ (which produce views) and http/ (which serves them), so it sits below both.
+
+export interface ViewMeta {
+  /** Increases on every publish of the view; variants are cached per version. */
+  version: number;
+  /** When the producer last folded data into the view (epoch ms). */
+  updatedAtMs: number;
+  /** How often the producer refreshes it: X-Producer-Cadence-Ms and Cache-Control. */
+  cadenceMs: number;
+  /** The view as a value, when the producer has it: saves a parse for CSV and cvd variants. */
+  data?: unknown;
+}
+
+/** One view of a lazy family: its meta now, and its bytes made only when a request needs them. */
+export interface LazyView extends ViewMeta {
+  /** The view's bytes for this version (called on a cache miss, so at most once per version
+   *  while the entry stays cached). */
+  encode(): Uint8Array | Buffer;
+}
+
+/** A producer's family of views, by the name's part after the mount's prefix. */
+export interface LazyViewSource {
+  view(key: string): LazyView | undefined;
+}
