@@ -89,8 +89,15 @@ export class ShardHandle {
   async setSymbols(symbols: readonly string[]): Promise<void> {
     this.symbols = symbols;
     // Wrapped: comedy spreads an array argument into several handler arguments.
-    if (this.state === 'running') {
+    if (this.state !== 'running') return;
+    const generation = this.generation;
+    try {
       await this.requestWithin(limits.shardAssignTimeoutMs, shardTopics.setPairs, { symbols });
+    } catch (error) {
+      // A shard that failed meanwhile (a missed heartbeat on a loaded machine while it created
+      // its pairs) never answers; its restart starts it with `symbols`: not an error.
+      if (this.generation !== generation || this.state !== 'running') return;
+      throw error;
     }
   }
 
