@@ -180,8 +180,8 @@ function rows(name: string, service: Sample, baseline: Sample, target: number,
 /** The main-thread stall rows, when both servers reported them (loop-stats.ts). */
 function stallRows(name: string, service: Sample, baseline: Sample, p999TargetMs?: number):
   ReportRow[] {
-  return service.loop && baseline.loop
-    ? loopRows(name, service.loop, baseline.loop, p999TargetMs) : [];
+  return service.loop && baseline.loop ? loopRows(name, service.loop, baseline.loop,
+    p999TargetMs, { ours: service.rps, bare: baseline.rps }) : [];
 }
 
 /**
@@ -259,6 +259,29 @@ async function frontAlone(rounds: number, seconds: number): Promise<ReportRow[]>
   return report;
 }
 
+/**
+ * The service with its feed and no requests: what the feed alone costs the main thread (CPU per
+ * second: steadier on a busy machine than any delay) and how long it holds the loop.
+ */
+async function feedOnly(pid: number, loopStats: () => Promise<LoopStats>, seconds: number):
+  Promise<ReportRow[]> {
+  const mainCpuUs = procCpuUs(pid, pid);
+  await loopStats();
+  const cpuBeforeUs = mainCpuUs();
+  await new Promise((resolve) => setTimeout(resolve, Math.max(5, seconds) * 1000));
+  const cpuUs = mainCpuUs() - cpuBeforeUs;
+  const stats = await loopStats();
+  const perSecond = (n: number) => (n * 1000) / Math.max(1, stats.windowMs);
+  const row = (figure: string, value: number, unit: string): ReportRow => ({ bench: 'http',
+    figure: `whole service, feed only (no requests): ${figure}`, value, unit, baseline: null,
+    ratio: null, target: '-', pass: null });
+  return [row('main-thread CPU per second', perSecond(cpuUs / 1000), 'ms/s'),
+    row('event-loop delay p99.9', stats.delay.p999Ms, 'ms'),
+    row('event-loop delay max', stats.delay.maxMs, 'ms'),
+    row('GC pauses per second', perSecond(stats.gc.count), '/s'),
+    row('GC pause time per second', perSecond(stats.gc.totalMs), 'ms/s')];
+}
+
 /** `orderflow serve --limits off` on its simulator feed, against bare with its pair bytes. */
 async function wholeService(rounds: number, seconds: number): Promise<ReportRow[]> {
   const dataDir = await tempDataDir('http');
@@ -279,6 +302,7 @@ async function wholeService(rounds: number, seconds: number): Promise<ReportRow[
       const pid = child.pid;
       const service = { baseUrl: child.baseUrl, cpuUs: procCpuUs(pid),
         mainThreadCpuUs: procCpuUs(pid, pid), loopStats: () => stalls.take(pid) };
+      const idle = await feedOnly(pid, () => stalls.take(pid), seconds);
       const result = await compare(service, baseline, scenario, rounds, seconds);
       // The process CPU includes the shard workers: the simulator's share is real cost here.
       // The main thread's alone is the front's cost plus the views it rebuilds meanwhile.
@@ -290,7 +314,7 @@ async function wholeService(rounds: number, seconds: number): Promise<ReportRow[
           value: main, unit: 'us', baseline: result.bare.cpuUsPerRequest,
           ratio: main / result.bare.cpuUsPerRequest, target: '-', pass: null },
         ...await pacedRows(service, baseline, scenario, result.bare.rps, rounds, seconds,
-          { p99Ms: 2, loopP999Ms: 5 })];
+          { p99Ms: 2, loopP999Ms: 5 }), ...idle];
     } finally {
       baseline.close();
     }

@@ -63,7 +63,7 @@ export function medianLoopStats(windows: readonly LoopStats[]): LoopStats {
  * `p999TargetMs`, the p99.9 delay row carries that target.
  */
 export function loopRows(name: string, ours: LoopStats, bare: LoopStats,
-  p999TargetMs?: number): ReportRow[] {
+  p999TargetMs?: number, requestsPerSecond?: { ours: number; bare: number }): ReportRow[] {
   const bench = 'http';
   const row = (figure: string, value: number, baseline: number, unit = 'ms',
     target = '-', pass: boolean | null = null): ReportRow => ({
@@ -82,5 +82,9 @@ export function loopRows(name: string, ours: LoopStats, bare: LoopStats,
     row('GC pause time per second', perSecond(ours.gc.totalMs, ours),
       perSecond(bare.gc.totalMs, bare), 'ms/s'),
     row('longest GC pause', ours.gc.maxMs, bare.gc.maxMs),
+    // Per request: what the handler path allocates, whatever the machine's load did to req/s.
+    ...(requestsPerSecond === undefined ? [] : [row('GC pauses per 1,000 requests',
+      (perSecond(ours.gc.count, ours) * 1000) / requestsPerSecond.ours,
+      (perSecond(bare.gc.count, bare) * 1000) / requestsPerSecond.bare, '')]),
   ];
 }
