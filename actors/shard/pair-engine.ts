@@ -8,7 +8,7 @@ import type {
   AssetCtxEvent, BookEvent, MarketEvent, PairOutbound, PairViews, WhalePrint,
 } from '../../core/messages.js';
 import { BOOK_LEVELS_MAX, type Mailbox, type MailboxReader } from './mailbox.js';
-import { encodePairViews, pairSummary, type Freshness } from './pair-views.js';
+import { encodePairViews, etagsOf, pairSummary, type Freshness } from './pair-views.js';
 import { PairSignals } from './pair-signals.js';
 
 // Hot imports are bound to module-local names once: shard workers load TypeScript through tsx's
@@ -206,11 +206,11 @@ class KernelPairEngine implements PairEngine, MailboxReader {
       updatedAtMs: this.updatedAtMs, cadenceMs: this.options.cadenceMs, stale,
       asOfMs: s.tsMs ?? this.updatedAtMs,
     };
+    const views = encodePairViews(this.symbol, s, this.whaleAddresses, freshness);
     const out: PairPublish = {
       views: {
         symbol: this.symbol, version: this.version, updatedAtMs: this.updatedAtMs,
-        summary: pairSummary(this.symbol, s, freshness),
-        views: encodePairViews(this.symbol, s, this.whaleAddresses, freshness),
+        summary: pairSummary(this.symbol, s, freshness), views, etags: etagsOf(views),
       },
       whalePrints: this.whalePrints,
       outbound: this.outbound,
