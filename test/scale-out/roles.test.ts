@@ -81,6 +81,7 @@ test.before(async () => {
 async function setUp(): Promise<void> {
   redis = await startRedisServer();
   env = { ORDERFLOW_REDIS_URL: redis.url, ORDERFLOW_SIM_WALLETS: '30',
+    ORDERFLOW_ALLOW_PRIVATE_WEBHOOKS: '1',
     ORDERFLOW_KEYLESS_DAILY_LIMIT: String(keylessDailyLimit) };
   ingestDir = await tempDir();
   // One at a time: on 2 shared cores, three cold starts at once starve the ingest's shard.
@@ -125,6 +126,10 @@ test('a key made through the CLI works on every front; revoked, on none', async 
     await eventually(async () => (await get(front.baseUrl, '/api/v1/screener', auth)).status
       === 200, { timeoutMs: 1_500, message: 'new key accepted within about a second' });
   }
+  // Ingest's admin commands check the key in Redis too.
+  const hook = JSON.parse(cli('webhooks', 'add', '--key', made.prefix, '--url',
+    'http://127.0.0.1:9/hook', '--data-dir', ingestDir, '--json'));
+  assert.match(hook.id, /\S/);
   cli('keys', 'revoke', made.prefix);
   for (const front of fronts) {
     await eventually(async () => (await get(front.baseUrl, '/api/v1/screener', auth)).status
