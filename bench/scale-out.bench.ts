@@ -85,12 +85,17 @@ async function throughput(shared: SharedState, seconds: number, rounds: number):
   ];
   for (const scenario of scenarios) {
     const rps: Record<'local' | 'redis', number[]> = { local: [], redis: [] };
+    // This process's CPU per request (the front, with its Redis client; not redis-server).
+    const cpu: Record<'local' | 'redis', number[]> = { local: [], redis: [] };
     for (let round = 0; round < rounds; round++) {
       const order = round % 2 === 0 ? ['local', 'redis'] as const : ['redis', 'local'] as const;
       for (const which of order) {
+        const before = process.cpuUsage();
         const r = await runWrk(`${fronts[which].url}/api/v1/pair/BTC`, { connections: CONNECTIONS,
           seconds, scriptPath: scenario.script, headers: scenario.headers });
+        const used = process.cpuUsage(before);
         rps[which].push(r.rps);
+        cpu[which].push((used.user + used.system) / r.requests);
       }
     }
     const median = (v: number[]) => [...v].sort((a, b) => a - b)[Math.floor(v.length / 2)]!;
@@ -99,6 +104,11 @@ async function throughput(shared: SharedState, seconds: number, rounds: number):
     rows.push({ bench, figure: `pair/BTC with a key, ${scenario.name}: Redis limits vs local`,
       value, unit: 'req/s', baseline, ratio: value / baseline, target: '>= 0.8x',
       pass: value / baseline >= 0.8 });
+    const cpuValue = median(cpu.redis);
+    const cpuBaseline = median(cpu.local);
+    rows.push({ bench, figure: `front CPU per request, ${scenario.name}: Redis limits vs local`,
+      value: cpuValue, unit: 'us', baseline: cpuBaseline, ratio: cpuValue / cpuBaseline,
+      target: '-', pass: null });
   }
   for (const f of Object.values(fronts)) await f.server.close();
   return rows;
