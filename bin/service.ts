@@ -10,8 +10,10 @@ import { openStore, type Store } from '../persistence/store.js';
 import { SnapshotStore } from '../http/snapshots.js';
 import { startHttpServer } from '../http/server.js';
 import { createAccessControl } from '../http/access.js';
-import { createMcpData } from '../http/mcp-data.js';
-import { createLazyMounts } from '../http/mcp-lazy.js';
+import { createSharedAccessControl } from '../http/shared-access.js';
+import { mcpMounts } from './scale-out/front-service.js';
+import { SnapshotPublisher } from './scale-out/publisher.js';
+import type { SharedState } from './scale-out/shared-state.js';
 import { encodeFeedSpec } from '../actors/shard/shard-params.js';
 import { createWebhookSupervisor, type WebhookSupervisor } from '../actors/webhooks/supervisor.js';
 import { createMarketFeeds, type MarketFeeds } from '../actors/runtime/market-feeds.js';
@@ -37,6 +39,8 @@ export interface ServiceDeps {
   readonly allowShardCrash?: boolean;
   /** Called as soon as the HTTP front listens, before the shards have started. */
   readonly onListening?: (baseUrl: string) => void;
+  /** Scale-out (role ingest): keys and limits in Redis, every snapshot published there. */
+  readonly shared?: SharedState;
 }
 
 /** How long start-up waits for the first universe before starting with no tracked pairs. */
@@ -61,6 +65,8 @@ interface Parts {
   readonly signals: SignalPipeline;
   readonly tracked: TrackedSet;
   readonly feeds: MarketFeeds;
+  readonly shared: SharedState | null;
+  readonly publisher: SnapshotPublisher | null;
   runtime: ActorRuntime | null;
   marketNowMs: number;
 }
@@ -71,23 +77,29 @@ async function createParts(config: ServiceConfig, deps: ServiceDeps): Promise<Pa
     (config.clockStartMs === null ? systemClock : shiftedClock(config.clockStartMs));
   const store = await openStore({ dataDir: config.dataDir, clock, logger: log });
   const snapshots = new SnapshotStore();
-  const positioning = new PositioningViews(snapshots, positioningCadenceMs,
+  const shared = deps.shared ?? null;
+  const publisher = shared &&
+    new SnapshotPublisher(shared.link, log.child({ component: 'publish' }));
+  // The one place views enter the store: with scale-out they also go to Redis for the fronts.
+  const sink = publisher?.sink(snapshots) ?? snapshots;
+  const keys = shared?.keys ?? store.keys;
+  const positioning = new PositioningViews(sink, positioningCadenceMs,
     log.child({ component: 'positioning' }));
-  const views = new MarketViews(snapshots, config.cadenceMs, config.universeCadenceMs,
+  const views = new MarketViews(sink, config.cadenceMs, config.universeCadenceMs,
     (symbol) => positioning.smartMoneyJson(symbol));
   const webhooks = createWebhookSupervisor({
-    root: store.root, clock, logger: log.child({ component: 'webhooks' }), keys: store.keys,
+    root: store.root, clock, logger: log.child({ component: 'webhooks' }), keys,
     allowPrivate: config.allowPrivateWebhooks,
   });
   const signals = new SignalPipeline({
-    root: store.root, webhooks, keys: store.keys, clock, chartBaseUrl: config.chartBaseUrl,
+    root: store.root, webhooks, keys, clock, chartBaseUrl: config.chartBaseUrl,
     logger: log.child({ component: 'signals' }),
     fundingAnnualizedPct: (symbol) =>
       views.screenerRows.find((row) => row.symbol === symbol)?.fundingAnnualized ?? null,
   });
   const feeds = createMarketFeeds(config, { clock, logger: log, tracker: positioning.tracker });
   return { config, clock, log, store, snapshots, positioning, views, webhooks, signals, feeds,
-    tracked: new TrackedSet(config.shards), runtime: null, marketNowMs: 0 };
+    shared, publisher, tracked: new TrackedSet(config.shards), runtime: null, marketNowMs: 0 };
 }
 
 /** Starts the universe feed; resolves once the first universe is in (or after a bound). */
@@ -155,14 +167,15 @@ async function startFront(p: Parts) {
     };
     return { ready: Object.values(checks).every(Boolean), checks };
   };
-  const access = createAccessControl({ config, clock, keys: store.keys, usage: store.usage });
-  const mcp = createLazyMounts(['/api/mcp', '/api/mcp/public'], ['GET', 'POST', 'DELETE'],
-    async () => (await import('../http/mcp/index.js')).createMcpMounts({
-      access, data: createMcpData(snapshots), clock, logger: p.log.child({ component: 'mcp' }),
-    }));
+  const keys = p.shared?.keys ?? store.keys;
+  const access = p.shared === null
+    ? createAccessControl({ config, clock, keys, usage: store.usage })
+    : createSharedAccessControl({ config, clock, keys, usage: store.usage,
+      limits: p.shared.limits, redisReady: p.shared.link.ready, fresh: () => true });
+  const mcp = mcpMounts(access, snapshots, clock, p.log);
   const http = await startHttpServer({
     config, clock, logger: p.log.child({ component: 'http' }), snapshots,
-    keys: store.keys, usage: store.usage, readiness, access, mounts: mcp.mounts,
+    keys, usage: store.usage, readiness, access, mounts: mcp.mounts,
   });
   return { http, mcp };
 }
@@ -199,12 +212,15 @@ async function stopParts(p: Parts, timers: readonly NodeJS.Timeout[],
   await runtime?.stop();
   await p.signals.close();
   await p.webhooks.stop();
+  p.publisher?.stop();
+  await p.shared?.close();
   await p.store.close();
 }
 
 export async function startService(config: ServiceConfig, deps: ServiceDeps): Promise<Service> {
   const p = await createParts(config, deps);
   p.webhooks.start();
+  p.publisher?.start();
   // Booting a worker is ~0.5-1 s, most of it comedy's own start-up: on 2 cores it overlaps the
   // main thread's universe and front, and the shards get their pairs once the universe ranked
   // them (the same path as an hourly re-rank).

@@ -73,4 +73,21 @@ export interface AccessControl {
   usage(identity: Identity): UsageReport;
   /** `RateLimit-Policy` and `RateLimit` header values for a keyed identity and scope. */
   rateLimitHeaders(identity: Identity, scope: BurstScope): readonly (readonly [string, string])[];
+  /** Limits kept in a store shared by several fronts (scale-out); absent on one box. */
+  readonly shared?: SharedLimits;
+}
+
+/**
+ * Burst and daily limits shared by every front (docs/scale-out.md). While the shared store
+ * answers, a request's burst and daily counts are taken there in one step, after the plan gate
+ * and the handler decided whether the daily quota applies; while it does not, the methods
+ * above apply this front's own limits.
+ */
+export interface SharedLimits {
+  active(): boolean;
+  /** The burst guard, then (when countDaily) the daily quota; the first refusal, or ok. */
+  take(identity: Identity, scope: BurstScope, countDaily: boolean):
+    Outcome<void> | Promise<Outcome<void>>;
+  /** The served data may be old: its producer is not heard from, or the store is away. */
+  stale(): boolean;
 }

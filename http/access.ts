@@ -6,11 +6,11 @@ import type {
   AccessControl, BurstScope, ClientAddress, Credentials, Endpoint, Identity, Outcome,
   UsageReport,
 } from './access-types.js';
-import { BurstGuard, burstLimitByScope } from './burst.js';
+import { BurstGuard, burstLimitByScope, type BurstState } from './burst.js';
 import { createKeyReader } from './credentials.js';
 import { minimumPlan, planReaches } from './plans.js';
 import { problems } from './problems.js';
-import { DailyQuota, secondsUntil } from './quota.js';
+import { DailyQuota, secondsUntil, type DailyState } from './quota.js';
 
 export interface AccessControlDeps {
   readonly config: ServiceConfig;
@@ -41,22 +41,25 @@ class KeyIdentity {
 }
 
 /** The burst identity: IP, plus the key's public prefix when a key was sent. */
-function burstKey(identity: Identity, scope: BurstScope): string {
+export function burstKey(identity: Identity, scope: BurstScope): string {
   return identity.kind === 'key'
     ? `${scope}|${identity.ip}|${identity.key.prefix}` : `${scope}|${identity.ip}`;
 }
 
 /** `RateLimit-Policy` and `RateLimit` (IETF httpapi ratelimit-headers draft). */
-function rateLimitHeaderValues(burst: BurstGuard, daily: DailyQuota, key: string, limit: number,
-  identity: Identity, nowMs: number): readonly (readonly [string, string])[] {
-  const b = burst.peek(key, limit, nowMs);
-  const d = daily.state(identity, nowMs);
+export function rateLimitLines(b: BurstState, d: DailyState, nowMs: number):
+  readonly (readonly [string, string])[] {
   const dailyRemaining = Math.max(0, d.applied.limit - d.used);
   return [
     ['RateLimit-Policy', `"burst";q=${b.limit};w=60, "daily";q=${d.applied.limit};w=86400`],
     ['RateLimit', `"burst";r=${b.remaining};t=${b.resetSeconds}, ` +
       `"daily";r=${dailyRemaining};t=${secondsUntil(d.day.endMs, nowMs)}`],
   ];
+}
+
+function rateLimitHeaderValues(burst: BurstGuard, daily: DailyQuota, key: string, limit: number,
+  identity: Identity, nowMs: number): readonly (readonly [string, string])[] {
+  return rateLimitLines(burst.peek(key, limit, nowMs), daily.state(identity, nowMs), nowMs);
 }
 
 export function createAccessControl(deps: AccessControlDeps): AccessControl {

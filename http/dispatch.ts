@@ -15,6 +15,7 @@ import { etagMatches, readRequest, type RequestInfo } from './request.js';
 import { corsHeaders, sendNotModified, sendPayload, sendPreflight, sendProblem,
   type HeaderList } from './respond.js';
 import type { HandlerContext, Route, RouteMatch, RouteTable } from './routes.js';
+import { SharedRouteFlow, STALE_HEADER } from './dispatch-shared.js';
 
 /** What the front tells a mount: the client IP and the CORS headers its answers carry. */
 export interface MountContext {
@@ -56,9 +57,17 @@ class Dispatcher {
     { authorization: undefined, xApiKey: undefined, queryKey: undefined };
   private readonly context: Mutable<HandlerContext> =
     { info: undefined as unknown as RequestInfo, params: new Map(), segment: '', identity: null };
+  /** Scale-out fronts: burst and daily counts in Redis (docs/scale-out.md). */
+  private readonly shared: SharedRouteFlow | undefined;
 
   constructor(private readonly deps: DispatchDeps) {
     this.mounts = new Map(deps.mounts.map((m) => [m.path, m]));
+    const { shared } = deps.access;
+    this.shared = shared === undefined ? undefined : new SharedRouteFlow({
+      access: deps.access, shared, cors: deps.cors, metrics: deps.metrics,
+      fail: (res, info, route, problem, extra) => this.fail(res, info, route, problem, extra),
+      rateHeaders: (identity, scope) => this.rateHeaders(identity, scope),
+    });
   }
 
   readonly handle = (res: HttpResponse, req: HttpRequest): void => {
@@ -121,8 +130,9 @@ class Dispatcher {
 
   /** RateLimit headers: keyed identities only (DECISIONS.md), read when the answer is sent. */
   private rateHeaders(identity: Identity | null, scope: BurstScope | null): HeaderList {
-    return identity === null || scope === null || identity.kind !== 'key'
+    const lines = identity === null || scope === null || identity.kind !== 'key'
       ? NONE : this.deps.access.rateLimitHeaders(identity, scope);
+    return this.deps.access.shared?.stale() ? [...lines, STALE_HEADER] : lines;
   }
 
   /**
@@ -157,6 +167,10 @@ class Dispatcher {
     const query = parseQuery(info.query, route.query);
     if (!query.ok) return this.fail(res, info, route.name, query.problem);
     let identity: Identity | null = null;
+    if (route.endpoint !== null && route.scope !== null && this.shared !== undefined &&
+      this.deps.access.shared!.active()) {
+      return this.shared.serve(res, info, match, query.params, route.endpoint, route.scope);
+    }
     if (route.endpoint !== null && route.scope !== null) {
       const admitted = this.admit(res, info, route, route.scope, route.endpoint,
         query.params.get('api_key'));

@@ -7,6 +7,7 @@ import {
 } from '../../actors/signals/alerts.js';
 import { ALERT_ID, newAlertId, openAlertStore } from '../../persistence/alerts.js';
 import { isKeyPrefix } from '../../persistence/keys.js';
+import { withKeyDirectory } from '../admin-keys.js';
 import { withAdminStore } from '../admin.js';
 import type { Command, CommandIo } from '../cli.js';
 import { parseOptions, runSubcommands, UsageError } from '../cli.js';
@@ -78,7 +79,8 @@ async function add(argv: readonly string[], io: CommandIo): Promise<number> {
   const parsed = parseAlertSpec(values.kind, { ...text, minGrade: values['min-grade'] });
   if (!parsed.ok) throw new UsageError(`--${parsed.error}`);
   return withAdminStore(values['data-dir'], io, async (store, clock) => {
-    checkKey(store.keys.byPrefix(keyPrefix), keyPrefix, values.kind as string);
+    const key = await withKeyDirectory(io, store.keys, async (keys) => keys.byPrefix(keyPrefix));
+    checkKey(key, keyPrefix, values.kind as string);
     const alert = {
       id: newAlertId(), keyPrefix, webhookUrl: url.value, cooldownMs: parsed.value.cooldownMs,
       createdAtMs: clock.nowMs(), ...parsed.value.spec,

@@ -6,7 +6,7 @@ import { PLANS, type KeyRecord } from '../../core/messages.js';
 import { isKeyPrefix } from '../../persistence/keys.js';
 import { parsePlan } from '../../core/plans.js';
 import { parseRomeDate, romeDayKey } from '../../core/rome-time.js';
-import { withAdminStore } from '../admin.js';
+import { withKeyAdmin } from '../admin-keys.js';
 import type { Command, CommandIo } from '../cli.js';
 import { dataDirOf, parseOptions, runSubcommands, UsageError } from '../cli.js';
 
@@ -22,6 +22,7 @@ const usage = `usage: orderflow keys <subcommand> [options]
   set-plan PREFIX PLAN       Move a key to another plan.
 
 Every subcommand accepts --data-dir DIR (default: ORDERFLOW_DATA_DIR, else ./data).
+With ORDERFLOW_REDIS_URL set, the keys live in that Redis (scale-out, docs/scale-out.md).
 Plans: ${PLANS.join(', ')} (any case).
 The subscription start is a Europe/Rome calendar date, stored as 00:00 Rome on that day.
 `;
@@ -63,8 +64,8 @@ async function create(argv: readonly string[], io: CommandIo): Promise<number> {
     throw new UsageError(`--label must be at most ${labelCharsMax} printable characters ` +
       `(was ${label.length} characters)`);
   }
-  const { key, record } = await withAdminStore(values['data-dir'], io,
-    (store) => store.keys.create({ plan, label, subscriptionStartMs }), true);
+  const { key, record } = await withKeyAdmin(values['data-dir'], io,
+    (keys) => keys.create({ plan, label, subscriptionStartMs }), true);
   if (values.json) {
     io.stdout(JSON.stringify({ key, prefix: record.prefix, plan: record.plan }) + '\n');
   } else {
@@ -104,8 +105,9 @@ async function list(argv: readonly string[], io: CommandIo): Promise<number> {
   const { values } = parseOptions(argv, { ...dataDirOption, json: { type: 'boolean' } });
   const dataDir = dataDirOf(values['data-dir'], io);
   // Listing an existing data directory that has no store yet shows no keys and creates nothing.
-  const records = existsSync(dataDir) && !existsSync(join(dataDir, 'store')) ? []
-    : await withAdminStore(values['data-dir'], io, async (store) => store.keys.list(), false);
+  const records = existsSync(dataDir) && !existsSync(join(dataDir, 'store')) &&
+    !io.env.ORDERFLOW_REDIS_URL ? []
+    : await withKeyAdmin(values['data-dir'], io, async (keys) => keys.list(), false);
   if (values.json) io.stdout(JSON.stringify(records.map(recordJson)) + '\n');
   else if (records.length === 0) io.stdout('no keys yet (create one with: orderflow keys create ' +
     '--plan PLAN)\n');
@@ -119,8 +121,8 @@ async function revoke(argv: readonly string[], io: CommandIo): Promise<number> {
     throw new UsageError(`revoke takes one PREFIX (was ${positionals.length} arguments)`);
   }
   const prefix = prefixArgument(positionals[0]);
-  const change = await withAdminStore(values['data-dir'], io,
-    (store) => store.keys.revoke(prefix), false);
+  const change = await withKeyAdmin(values['data-dir'], io,
+    (keys) => keys.revoke(prefix), false);
   if (!change.ok) throw new UsageError(change.error.message, 1);
   const at = new Date(change.record.revokedAtMs ?? 0).toISOString();
   io.stdout(change.changed ? `revoked ${prefix}\n` : `${prefix} was already revoked at ${at}\n`);
@@ -134,8 +136,8 @@ async function setPlan(argv: readonly string[], io: CommandIo): Promise<number> 
   }
   const prefix = prefixArgument(positionals[0]);
   const plan = planArgument(positionals[1], 'PLAN');
-  const change = await withAdminStore(values['data-dir'], io,
-    (store) => store.keys.setPlan(prefix, plan), false);
+  const change = await withKeyAdmin(values['data-dir'], io,
+    (keys) => keys.setPlan(prefix, plan), false);
   if (!change.ok) throw new UsageError(change.error.message, 1);
   io.stdout(change.changed ? `${prefix} is now on plan ${plan}\n`
     : `${prefix} was already on plan ${plan}\n`);

@@ -1,11 +1,12 @@
 // `orderflow serve`: runs the service in the foreground until SIGINT or SIGTERM.
 import { ConfigError, resolveConfig } from '../../actors/config.js';
 import { createLogger } from '../../core/logger.js';
-import { startService } from '../service.js';
 import type { Command } from '../cli.js';
 import { parseOptions, UsageError } from '../cli.js';
 import { serveOverride } from '../serve-config.js';
 import { writeLoopStatsOnSignal } from '../loop-stats.js';
+import { scaleOutOptions } from '../scale-out/options.js';
+import { startScaled } from '../scale-out/start.js';
 
 const usage = `usage: orderflow serve [options]
 
@@ -18,12 +19,15 @@ const usage = `usage: orderflow serve [options]
   --limits on|off      burst guard and daily quotas (off only on a loopback host)
   --shards N           worker threads for the pair actors (default: number of cores)
   --log-level L        debug, info, warn, error or silent
+  --role R             all (default: one box), ingest or front (both need ORDERFLOW_REDIS_URL;
+                       see docs/scale-out.md)
 
 Environment: ORDERFLOW_PORT, ORDERFLOW_HOST, ORDERFLOW_DATA_DIR, ORDERFLOW_FEED, ORDERFLOW_SPEED,
 ORDERFLOW_CLOCK_START, ORDERFLOW_LIMITS, ORDERFLOW_SHARDS, ORDERFLOW_LOG_LEVEL,
 ORDERFLOW_ALLOW_PRIVATE_WEBHOOKS=1, ORDERFLOW_HOME_WS_URL, ORDERFLOW_HOME_INFO_URL,
 ORDERFLOW_CORS_ORIGINS, ORDERFLOW_TRUST_PROXY, ORDERFLOW_KEYLESS_DAILY_LIMIT,
-ORDERFLOW_SIM_WALLETS (wallets the simulator reports, 1 to 10000; default 300).
+ORDERFLOW_SIM_WALLETS (wallets the simulator reports, 1 to 10000; default 300),
+ORDERFLOW_ROLE, ORDERFLOW_REDIS_URL (redis://host:port: keys, limits and snapshots shared).
 SIGINT or SIGTERM stops the service gracefully within 5 s (exit code 0).
 `;
 
@@ -39,7 +43,9 @@ export const command: Command = {
       port: { type: 'string' }, host: { type: 'string' }, 'data-dir': { type: 'string' },
       feed: { type: 'string' }, speed: { type: 'string' }, 'clock-start': { type: 'string' },
       limits: { type: 'string' }, shards: { type: 'string' }, 'log-level': { type: 'string' },
+      role: { type: 'string' },
     });
+    const scaleOut = scaleOutOptions(values.role, io.env);
     let config;
     try {
       config = resolveConfig(serveOverride(values, io.env));
@@ -64,7 +70,7 @@ export const command: Command = {
     };
     process.on('SIGINT', () => stopNow('SIGINT'));
     process.on('SIGTERM', () => stopNow('SIGTERM'));
-    const service = await startService(config, {
+    const service = await startScaled(scaleOut, config, {
       logger,
       onListening: (baseUrl) => io.stdout(`orderflow listening on ${baseUrl} (feed ` +
         `${config.feed}, ${config.shards} shards, data ${config.dataDir}); /readyz turns ready ` +

@@ -19,6 +19,7 @@ import {
   notifyChange, openEndpointTables, type EndpointTables,
 } from '../../persistence/webhooks.js';
 import { formatDeliveries, formatEndpoints } from './webhooks-format.js';
+import { withKeyDirectory } from '../admin-keys.js';
 
 /** What the command needs of the store (persistence/store.ts `openStore` gives more). */
 export interface AdminStore {
@@ -119,10 +120,13 @@ async function withSession(
     const tables = openEndpointTables(store.root);
     const outbox = openOutbox(store.root);
     const allowPrivate = io.env.ORDERFLOW_ALLOW_PRIVATE_WEBHOOKS === '1';
-    const registry = createEndpointRegistry({
-      tables, outbox, keys: store.keys, clock, allowPrivate, lookup,
+    // With scale-out the keys are in Redis (docs/scale-out.md); the endpoints stay on ingest.
+    await withKeyDirectory(io, store.keys, async (keys) => {
+      const registry = createEndpointRegistry({
+        tables, outbox, keys, clock, allowPrivate, lookup,
+      });
+      await body({ registry, outbox, tables, clock }, values, positionals[0] ?? '');
     });
-    await body({ registry, outbox, tables, clock }, values, positionals[0] ?? '');
     return 0;
   } finally {
     await store.close();

@@ -24,6 +24,9 @@ export const headers: Record<string, Schema> = {
     { type: 'integer' }),
   'Allow': header('The methods the path answers.'),
   'WWW-Authenticate': header('Bearer realm="orderflow".'),
+  'X-Producer-Stale': header('Scale-out fronts only (docs/scale-out.md): `true` when the view ' +
+    'may be old (ingest not heard from for 3 s, or Redis unreachable); absent otherwise.',
+  { type: 'string', enum: ['true'] }),
 };
 
 export const parameters: Record<string, Schema> = {

@@ -59,6 +59,8 @@ const refusals: [string[], RegExp][] = [
   [['--clock-start', 'yesterday'], /--clock-start must be an ISO 8601 instant/],
   [['--limits', 'off', '--host', '0.0.0.0'], /limitsEnabled must be on unless host is loopback/],
   [['--no-such-flag'], /Unknown option '--no-such-flag'/],
+  [['--role', 'edge'], /--role must be one of all, ingest, front \(was 'edge'\)/],
+  [['--role', 'front'], /--role front needs ORDERFLOW_REDIS_URL/],
 ];
 
 for (const [args, message] of refusals) {

@@ -1,0 +1,194 @@
+// Scale-out bench (docs/scale-out.md), against a real redis-server on loopback:
+// 1. A front with Redis-backed limits serving /api/v1/pair/BTC with keys, against the same front
+//    with local limits, same run, same wrk load (the issue's target: >= 0.8x). Two loads: keys
+//    spread so every request is admitted (each one takes its Redis step), and one key polling
+//    far past its burst limit (refused, as a real over-eager client is).
+// 2. Snapshot propagation ingest -> front: publish-to-apply delay of view frames through Redis
+//    at the service's own rate (every view once a cadence), p50/p99 (target p99 < 5 ms; the
+//    cadence comes on top, as the producer's own refresh period).
+import { writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { ManualClock, systemClock } from '../core/clock.js';
+import { resolveConfig } from '../actors/config.js';
+import { silentLogger } from '../core/logger.js';
+import { createAccessControl } from '../http/access.js';
+import { startHttpServer, type HttpServer } from '../http/server.js';
+import { createSharedAccessControl } from '../http/shared-access.js';
+import { SnapshotStore } from '../http/snapshots.js';
+import { openSharedState, type SharedState } from '../bin/scale-out/shared-state.js';
+import { SnapshotPublisher } from '../bin/scale-out/publisher.js';
+import { SnapshotSubscriber } from '../bin/scale-out/subscriber.js';
+import { MemoryKeys, MemoryUsage } from '../test/http/helpers/seed.js';
+import { startRedisServer } from '../test/helpers/redis-server.js';
+import { printRows, quick, type ReportRow } from './harness.js';
+import { ensureWrk, runWrk } from './lib/wrk.js';
+
+const CONNECTIONS = 64;
+const bench = 'scale-out';
+
+function pairBody(symbol: string, nowMs: number): Buffer {
+  const updatedAt = new Date(nowMs).toISOString();
+  return Buffer.from(JSON.stringify({ symbol, dex: '', price: 100, change24h: 1.5,
+    volume24h: 1e8, openInterest: 5e7, fundingRate: 0.0000125, fundingAnnualized: 10.95,
+    vpin: 0.4, vpinLevel: 'elevated', signalScore: 35, signalDirection: 'LONG',
+    regime: 'trending', stale: false, asOf: updatedAt, updatedAt, cadenceMs: 1000,
+    detail: 'x'.repeat(1500) }));
+}
+
+/** A wrk script sending each request with the next key of the list. */
+async function keyRotationScript(keys: readonly string[]): Promise<string> {
+  const file = join(tmpdir(), `orderflow-keys-${process.pid}.lua`);
+  await writeFile(file, `local keys = { ${keys.map((k) => JSON.stringify(k)).join(', ')} }\n` +
+    'local i = 0\nrequest = function()\n  i = (i % #keys) + 1\n' +
+    '  return wrk.format(nil, nil, { ["Authorization"] = "Bearer " .. keys[i] })\nend\n');
+  return file;
+}
+
+interface Front { readonly url: string; readonly server: HttpServer }
+
+async function front(shared: SharedState | null, keys: MemoryKeys): Promise<Front> {
+  const config = resolveConfig({ host: '127.0.0.1', port: 0 });
+  const store = new SnapshotStore();
+  const nowMs = Date.now();
+  store.put('pair/BTC', pairBody('BTC', nowMs),
+    { version: 1, updatedAtMs: nowMs, cadenceMs: 1000 });
+  const usage = new MemoryUsage();
+  const clock = systemClock;
+  const access = shared === null
+    ? createAccessControl({ config, clock, keys, usage })
+    : createSharedAccessControl({ config, clock, keys: shared.keys, usage,
+      limits: shared.limits, redisReady: shared.link.ready, fresh: () => true });
+  const server = await startHttpServer({ config, clock, logger: silentLogger, snapshots: store,
+    keys: shared?.keys ?? keys, usage, access, readiness: () => ({ ready: true, checks: {} }) });
+  return { url: `http://127.0.0.1:${server.port}`, server };
+}
+
+async function throughput(shared: SharedState, seconds: number, rounds: number):
+  Promise<ReportRow[]> {
+  // Enough keys that no key reaches its burst limit (60 a minute) in the run.
+  const keyCount = quick ? 1_500 : 4_000;
+  const local = new MemoryKeys();
+  const keys: string[] = [];
+  for (let i = 0; i < keyCount; i++) {
+    const { key, record } = await shared.keys.create({ plan: 'Whale' });
+    local.add(key, 'Whale', { prefix: record.prefix, digest: record.digest });
+    keys.push(key);
+  }
+  const rotation = await keyRotationScript(keys);
+  const fronts = { local: await front(null, local), redis: await front(shared, local) };
+  const rows: ReportRow[] = [];
+  const scenarios = [
+    { name: 'admitted (keys spread)', script: rotation, headers: [] as string[] },
+    { name: 'one key past its burst', script: undefined,
+      headers: [`Authorization: Bearer ${keys[0]}`] },
+  ];
+  for (const scenario of scenarios) {
+    const rps: Record<'local' | 'redis', number[]> = { local: [], redis: [] };
+    // This process's CPU per request (the front, with its Redis client; not redis-server).
+    const cpu: Record<'local' | 'redis', number[]> = { local: [], redis: [] };
+    for (let round = 0; round < rounds; round++) {
+      const order = round % 2 === 0 ? ['local', 'redis'] as const : ['redis', 'local'] as const;
+      for (const which of order) {
+        const before = process.cpuUsage();
+        const r = await runWrk(`${fronts[which].url}/api/v1/pair/BTC`, { connections: CONNECTIONS,
+          seconds, scriptPath: scenario.script, headers: scenario.headers });
+        const used = process.cpuUsage(before);
+        rps[which].push(r.rps);
+        cpu[which].push((used.user + used.system) / r.requests);
+      }
+    }
+    const median = (v: number[]) => [...v].sort((a, b) => a - b)[Math.floor(v.length / 2)]!;
+    const value = median(rps.redis);
+    const baseline = median(rps.local);
+    rows.push({ bench, figure: `pair/BTC with a key, ${scenario.name}: Redis limits vs local`,
+      value, unit: 'req/s', baseline, ratio: value / baseline, target: '>= 0.8x',
+      pass: value / baseline >= 0.8 });
+    const cpuValue = median(cpu.redis);
+    const cpuBaseline = median(cpu.local);
+    rows.push({ bench, figure: `front CPU per request, ${scenario.name}: Redis limits vs local`,
+      value: cpuValue, unit: 'us', baseline: cpuBaseline, ratio: cpuValue / cpuBaseline,
+      target: '-', pass: null });
+  }
+  for (const f of Object.values(fronts)) await f.server.close();
+  return rows;
+}
+
+/** Publish-to-apply delays of frames put by `putAll` (called once per round). */
+async function delaysOf(shared: SharedState, frontShared: SharedState, rounds: number,
+  pauseMs: number, putAll: (sink: ReturnType<SnapshotPublisher['sink']>, round: number) => void):
+  Promise<number[]> {
+  const publisher = new SnapshotPublisher(shared.link, silentLogger);
+  const sink = publisher.sink(new SnapshotStore());
+  const subscriber = new SnapshotSubscriber(frontShared.link, new SnapshotStore(),
+    new ManualClock(0), silentLogger);
+  const delays: number[] = [];
+  subscriber.onApplied = (delayMs) => delays.push(delayMs);
+  subscriber.start();
+  await new Promise((resolve) => setTimeout(resolve, 200));
+  for (let round = 0; round < rounds; round++) {
+    putAll(sink, round);
+    await new Promise((resolve) => setTimeout(resolve, pauseMs));
+  }
+  await new Promise((resolve) => setTimeout(resolve, 200));
+  publisher.stop();
+  subscriber.onApplied = null;
+  return delays.sort((a, b) => a - b);
+}
+
+async function propagation(shared: SharedState, frontShared: SharedState, cadences: number):
+  Promise<ReportRow[]> {
+  const at = (delays: number[], q: number) =>
+    delays[Math.min(delays.length - 1, Math.floor(q * delays.length))]!;
+  const put = (sink: ReturnType<SnapshotPublisher['sink']>, name: string, round: number) => {
+    const nowMs = Date.now();
+    sink.put(name, pairBody(name, nowMs), { version: round + 1, updatedAtMs: nowMs,
+      cadenceMs: 1000 });
+  };
+  // One view at a time: the hand-over itself (a shard's pair publishing on its own).
+  const single = await delaysOf(shared, frontShared, cadences * 20, 5,
+    (sink, round) => put(sink, 'pair/BTC', round));
+  // The service's shape at its worst: ~300 views refreshed in one turn (pairs, deep views).
+  const views = Array.from({ length: 300 }, (_, i) => `pair/SYM${i}`);
+  const burst = await delaysOf(shared, frontShared, cadences, 200,
+    (sink, round) => { for (const name of views) put(sink, name, round); });
+  if (burst.length < views.length * cadences * 0.99) {
+    throw new Error(`only ${burst.length} of ${views.length * cadences} frames arrived`);
+  }
+  const row = (figure: string, value: number, target: string, pass: boolean | null) =>
+    ({ bench, figure, value, unit: 'ms', baseline: null, ratio: null, target, pass });
+  return [
+    row('snapshot ingest -> front p50, one view at a time', at(single, 0.5), '-', null),
+    row('snapshot ingest -> front p99, one view at a time (plus the cadence)', at(single, 0.99),
+      '< 5 ms', at(single, 0.99) < 5),
+    row('snapshot ingest -> front p50, 300 views in one turn', at(burst, 0.5), '-', null),
+    row('snapshot ingest -> front p99, 300 views in one turn (plus the cadence)',
+      at(burst, 0.99), '< 5 ms', at(burst, 0.99) < 5),
+  ];
+}
+
+export async function run(opts: { quick: boolean }): Promise<ReportRow[]> {
+  ensureWrk();
+  const redis = await startRedisServer();
+  const shared = await openSharedState(redis.url, systemClock, silentLogger);
+  const frontShared = await openSharedState(redis.url, systemClock, silentLogger);
+  try {
+    const rows = await throughput(shared, opts.quick ? 3 : 8, opts.quick ? 3 : 5);
+    rows.push(...await propagation(shared, frontShared, opts.quick ? 20 : 60));
+    return rows;
+  } finally {
+    await frontShared.close();
+    await shared.close();
+    await redis.stop();
+  }
+}
+
+if (import.meta.url === `file://${process.argv[1]}`) {
+  run({ quick }).then((rows) => {
+    printRows(rows);
+    process.exit(0);
+  }, (error: Error) => {
+    process.stderr.write(`${error.stack}\n`);
+    process.exit(1);
+  });
+}

@@ -1,0 +1,57 @@
+// The bytes that carry a snapshot from ingest to the fronts through Redis: a length-prefixed
+// JSON header (name, meta, ordering stamp) and the view's bytes exactly as ingest serves them.
+//
+//   [ u32 BE header length | header JSON | body bytes ]
+
+export interface FrameStamp {
+  /** When the publishing ingest started: a restarted ingest's frames win over older ones. */
+  readonly epochMs: number;
+  /** Increases with every frame one ingest publishes. */
+  readonly seq: number;
+}
+
+export type Frame =
+  | { readonly kind: 'put'; readonly name: string; readonly stamp: FrameStamp;
+      readonly updatedAtMs: number; readonly cadenceMs: number; readonly sentAtMs: number;
+      readonly body: Buffer }
+  | { readonly kind: 'delete'; readonly name: string; readonly stamp: FrameStamp }
+  | { readonly kind: 'beat'; readonly stamp: FrameStamp; readonly sentAtMs: number };
+
+const headerBytesMax = 4_096;
+
+export function encodeFrame(frame: Frame): Buffer {
+  const { body, ...header } = frame as Frame & { body?: Buffer };
+  const json = Buffer.from(JSON.stringify(header), 'utf8');
+  const prefix = Buffer.allocUnsafe(4);
+  prefix.writeUInt32BE(json.length, 0);
+  return Buffer.concat(body === undefined ? [prefix, json] : [prefix, json, body]);
+}
+
+/** The frame in some bytes; throws on anything that is not one (a foreign publisher). */
+export function decodeFrame(bytes: Buffer): Frame {
+  if (bytes.length < 4) throw new RangeError('frame shorter than its length prefix');
+  const length = bytes.readUInt32BE(0);
+  if (length > headerBytesMax || 4 + length > bytes.length) {
+    throw new RangeError(`frame header of ${length} bytes does not fit`);
+  }
+  const header = JSON.parse(bytes.subarray(4, 4 + length).toString('utf8')) as Frame;
+  const stamp = header.stamp;
+  if (typeof stamp?.epochMs !== 'number' || typeof stamp.seq !== 'number') {
+    throw new RangeError('frame without its stamp');
+  }
+  if (header.kind === 'beat') return header;
+  if (typeof header.name !== 'string' || header.name.length === 0) {
+    throw new RangeError('frame without a view name');
+  }
+  if (header.kind === 'delete') return header;
+  if (header.kind !== 'put' || !Number.isFinite(header.updatedAtMs) ||
+    !Number.isInteger(header.cadenceMs)) {
+    throw new RangeError(`frame of unknown kind or meta (${String(header.kind)})`);
+  }
+  return { ...header, body: bytes.subarray(4 + length) };
+}
+
+/** Whether `a` was published after `b`. */
+export function isNewer(a: FrameStamp, b: FrameStamp): boolean {
+  return a.epochMs !== b.epochMs ? a.epochMs > b.epochMs : a.seq > b.seq;
+}

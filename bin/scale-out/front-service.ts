@@ -1,0 +1,96 @@
+// `orderflow serve --role front`: the HTTP front alone. Snapshots come from ingest through Redis,
+// keys, burst windows and daily counts are shared in Redis; the local store holds only this
+// front's own counters, used while Redis is away (docs/scale-out.md).
+import { systemClock, shiftedClock, type Clock } from '../../core/clock.js';
+import type { ServiceConfig } from '../../actors/config.js';
+import type { Logger } from '../../core/logger.js';
+import { openStore } from '../../persistence/store.js';
+import { SnapshotStore } from '../../http/snapshots.js';
+import { startHttpServer } from '../../http/server.js';
+import { createSharedAccessControl } from '../../http/shared-access.js';
+import { createMcpData } from '../../http/mcp-data.js';
+import { createLazyMounts } from '../../http/mcp-lazy.js';
+import type { AccessControl } from '../../http/access-types.js';
+import { SnapshotSubscriber } from './subscriber.js';
+import type { SharedState } from './shared-state.js';
+
+export interface FrontService {
+  readonly baseUrl: string;
+  readonly port: number;
+  readonly snapshots: SnapshotStore;
+  readonly subscriber: SnapshotSubscriber;
+  stop(): Promise<void>;
+}
+
+export interface FrontDeps {
+  readonly logger: Logger;
+  readonly shared: SharedState;
+  readonly clock?: Clock;
+  readonly onListening?: (baseUrl: string) => void;
+}
+
+/** The MCP endpoints on an access control, loaded on first use (as on one box). */
+export function mcpMounts(access: AccessControl, snapshots: SnapshotStore, clock: Clock,
+  logger: Logger) {
+  return createLazyMounts(['/api/mcp', '/api/mcp/public'], ['GET', 'POST', 'DELETE'],
+    async () => (await import('../../http/mcp/index.js')).createMcpMounts({
+      access, data: createMcpData(snapshots), clock, logger: logger.child({ component: 'mcp' }),
+    }));
+}
+
+export async function startFrontService(config: ServiceConfig, deps: FrontDeps):
+  Promise<FrontService> {
+  const log = deps.logger;
+  const clock = deps.clock ??
+    (config.clockStartMs === null ? systemClock : shiftedClock(config.clockStartMs));
+  const { shared } = deps;
+  const store = await openStore({ dataDir: config.dataDir, clock, logger: log, watchKeys: false });
+  const snapshots = new SnapshotStore();
+  const subscriber = new SnapshotSubscriber(shared.link, snapshots, clock,
+    log.child({ component: 'snapshots' }));
+  subscriber.start();
+  const access = createSharedAccessControl({
+    config, clock, keys: shared.keys, usage: store.usage, limits: shared.limits,
+    redisReady: shared.link.ready, fresh: () => subscriber.fresh(),
+  });
+  const mcp = mcpMounts(access, snapshots, clock, log);
+  const readiness = () => {
+    const checks = {
+      redis: shared.link.ready(),
+      snapshots: subscriber.loaded() && snapshots.get('screener') !== undefined,
+      ingest: subscriber.fresh(),
+      mcp: mcp.loaded(),
+    };
+    return { ready: Object.values(checks).every(Boolean), checks };
+  };
+  let http;
+  try {
+    http = await startHttpServer({
+      config, clock, logger: log.child({ component: 'http' }), snapshots, keys: shared.keys,
+      usage: store.usage, readiness, access, mounts: mcp.mounts,
+    });
+  } catch (error) {
+    await mcp.close();
+    await shared.close();
+    await store.close();
+    throw error;
+  }
+  const hostPart = config.host.includes(':') ? `[${config.host}]` : config.host;
+  const baseUrl = `http://${hostPart}:${http.port}`;
+  deps.onListening?.(baseUrl);
+  log.info('front started', { baseUrl });
+  let stopped: Promise<void> | null = null;
+  return {
+    baseUrl, port: http.port, snapshots, subscriber,
+    stop() {
+      stopped ??= (async () => {
+        await mcp.close();
+        await http.close();
+        await shared.close();
+        await store.close();
+        log.info('front stopped');
+      })();
+      return stopped;
+    },
+  };
+}

@@ -1,0 +1,30 @@
+// Starts the process's role: one box (no Redis), ingest (everything, publishing to Redis) or a
+// front (HTTP only, fed from Redis). `orderflow serve` calls this; tests and benches may too.
+import { shiftedClock, systemClock } from '../../core/clock.js';
+import type { ServiceConfig } from '../../actors/config.js';
+import { startService, type ServiceDeps } from '../service.js';
+import { startFrontService } from './front-service.js';
+import type { ScaleOutOptions } from './options.js';
+import { openSharedState } from './shared-state.js';
+
+export interface RunningRole {
+  readonly baseUrl: string;
+  stop(): Promise<void>;
+}
+
+export async function startScaled(options: ScaleOutOptions, config: ServiceConfig,
+  deps: ServiceDeps): Promise<RunningRole> {
+  if (options.redisUrl === null) return startService(config, deps);
+  const clock = deps.clock ??
+    (config.clockStartMs === null ? systemClock : shiftedClock(config.clockStartMs));
+  const shared = await openSharedState(options.redisUrl, clock, deps.logger);
+  deps.logger.info('scale-out', { role: options.role });
+  try {
+    return options.role === 'front'
+      ? await startFrontService(config, { ...deps, clock, shared })
+      : await startService(config, { ...deps, clock, shared });
+  } catch (error) {
+    await shared.close();
+    throw error;
+  }
+}

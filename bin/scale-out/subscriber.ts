@@ -1,0 +1,91 @@
+// A front's side of the snapshot hand-over: loads every view's latest frame from Redis whenever
+// the connection is (again) up, then applies published frames as they come, putting the same
+// bytes into the front's SnapshotStore (so the same ETag and headers as ingest). Tracks ingest's
+// heartbeat: three missed beats and the front calls its data stale.
+import type { Clock } from '../../core/clock.js';
+import type { Logger } from '../../core/logger.js';
+import type { SnapshotStore } from '../../http/snapshots.js';
+import { redisNames, type RedisLink } from '../../persistence/redis-link.js';
+import { decodeFrame, isNewer, type Frame, type FrameStamp } from './frames.js';
+import { beatMs } from './publisher.js';
+
+const staleAfterMs = 3 * beatMs;
+const reloadRetryMs = 500;
+
+export class SnapshotSubscriber {
+  private readonly stamps = new Map<string, FrameStamp>();
+  /** Versions are the front's own: a restarted ingest counts from 1 again. */
+  private version = 0;
+  private lastBeatWallMs = -Infinity;
+  private loads = 0;
+  private badFrames = 0;
+  /** Called with each applied put's publish-to-apply delay in ms (the propagation bench). */
+  onApplied: ((delayMs: number) => void) | null = null;
+
+  constructor(private readonly link: RedisLink, private readonly store: SnapshotStore,
+    private readonly clock: Clock, private readonly logger: Logger) {}
+
+  start(): void {
+    const { subscriber } = this.link;
+    subscriber.on('messageBuffer', (channel: Buffer, message: Buffer) => {
+      if (channel.toString() === redisNames.snapshotChannel) this.apply(message);
+    });
+    subscriber.subscribe(redisNames.snapshotChannel).catch(() => {});
+    this.link.onReady(() => void this.loadAll());
+  }
+
+  /** Ingest was heard from within three beats, over a live connection. */
+  fresh(): boolean {
+    return this.link.ready() && Date.now() - this.lastBeatWallMs < staleAfterMs;
+  }
+
+  /** At least one whole load from Redis has completed. */
+  loaded(): boolean {
+    return this.loads > 0;
+  }
+
+  private apply(bytes: Buffer): void {
+    let frame: Frame;
+    try {
+      frame = decodeFrame(bytes);
+    } catch (error) {
+      if (this.badFrames++ === 0) {
+        this.logger.warn('ignoring a malformed snapshot frame', {
+          error: (error as Error).message });
+      }
+      return;
+    }
+    if (frame.kind === 'beat') {
+      this.lastBeatWallMs = Date.now();
+      return;
+    }
+    const known = this.stamps.get(frame.name);
+    if (known !== undefined && !isNewer(frame.stamp, known)) return;
+    this.stamps.set(frame.name, frame.stamp);
+    if (frame.kind === 'delete') {
+      this.store.delete(frame.name);
+      return;
+    }
+    // A copy: the frame's buffer belongs to the client's parser.
+    this.store.put(frame.name, Buffer.from(frame.body), {
+      version: ++this.version, updatedAtMs: frame.updatedAtMs, cadenceMs: frame.cadenceMs,
+    });
+    this.onApplied?.(Date.now() - frame.sentAtMs);
+  }
+
+  /** Every view's latest frame; frames published meanwhile win by their stamps. */
+  private async loadAll(): Promise<void> {
+    try {
+      const all = await this.link.command.hgetallBuffer(redisNames.snapshots);
+      for (const frame of Object.values(all)) this.apply(frame);
+      // A live beat is the only proof of a live ingest: the load does not count as one.
+      this.loads++;
+      this.logger.info('snapshots loaded from redis', { views: Object.keys(all).length,
+        atMs: this.clock.nowMs() });
+    } catch (error) {
+      this.logger.warn('loading snapshots from redis failed; retrying', {
+        error: (error as Error).message });
+      setTimeout(() => { if (this.link.ready()) void this.loadAll(); }, reloadRetryMs).unref();
+    }
+  }
+}

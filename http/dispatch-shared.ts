@@ -1,0 +1,92 @@
+// The request pipeline of a scale-out front while Redis answers: identity and plan from memory,
+// the answer prepared, then one atomic Redis step for the burst and daily counts, then the
+// answer (docs/scale-out.md). The refusal order is the one-box order: burst, plan, handler
+// (404 ...), 304, daily.
+import type { HttpResponse } from 'uWebSockets.js';
+import type {
+  AccessControl, BurstScope, Endpoint, Identity, Outcome, Problem, SharedLimits,
+} from './access-types.js';
+import type { Cors } from './cors.js';
+import type { HttpMetrics } from './metrics.js';
+import type { QueryParams } from './query.js';
+import { etagMatches, type RequestInfo } from './request.js';
+import { sendNotModified, sendPayload, type HeaderList, type Payload } from './respond.js';
+import type { Route, RouteMatch } from './routes.js';
+
+/** Marks answers served while the producer is not heard from or Redis is away. */
+export const STALE_HEADER: readonly [string, string] = Object.freeze(['X-Producer-Stale', 'true']);
+
+export interface SharedFlowDeps {
+  readonly access: AccessControl;
+  readonly shared: SharedLimits;
+  readonly cors: Cors;
+  readonly metrics: HttpMetrics;
+  fail(res: HttpResponse, info: RequestInfo, route: string, problem: Problem,
+    extra: HeaderList): void;
+  rateHeaders(identity: Identity | null, scope: BurstScope | null): HeaderList;
+}
+
+/** What was decided before the Redis step. */
+interface Prepared {
+  readonly route: Route;
+  readonly segment: string;
+  readonly identity: Identity;
+  readonly plan: Outcome<void>;
+  readonly answer: Outcome<Payload> | null;
+  readonly notModified: boolean;
+}
+
+export class SharedRouteFlow {
+  constructor(private readonly deps: SharedFlowDeps) {}
+
+  serve(res: HttpResponse, info: RequestInfo, match: RouteMatch, params: QueryParams,
+    endpoint: Endpoint, scope: BurstScope): void {
+    const { access, shared } = this.deps;
+    const { route, segment } = match;
+    const { authorization } = info;
+    const xApiKey = authorization === undefined ? info.xApiKey : undefined;
+    const found = access.identify({ authorization, xApiKey, queryKey: params.get('api_key') },
+      info);
+    if (!found.ok) return this.deps.fail(res, info, route.name, found.problem,
+      this.deps.rateHeaders(null, null));
+    const identity = found.value;
+    const plan = access.checkPlan(identity, endpoint);
+    const answer = plan.ok ? route.handle({ info, params, segment, identity }) : null;
+    const notModified = answer !== null && answer.ok && answer.value.etag !== undefined &&
+      etagMatches(info.ifNoneMatch, answer.value.etag);
+    const countDaily = answer !== null && answer.ok && !notModified && route.daily;
+    const prepared: Prepared = { route, segment, identity, plan, answer, notModified };
+    const taken = shared.take(identity, scope, countDaily);
+    if (!(taken instanceof Promise)) return this.finish(res, info, prepared, taken, params);
+    // The answer leaves after this handler returned: read every lazy part of the request now
+    // (uWS invalidates it), and never write to a response the client has dropped.
+    void info.ip;
+    void info.origin;
+    let aborted = false;
+    res.onAborted(() => { aborted = true; });
+    taken.then((outcome) => {
+      if (aborted) return;
+      res.cork(() => this.finish(res, info, prepared, outcome, params));
+    }).catch(() => {});
+  }
+
+  private finish(res: HttpResponse, info: RequestInfo, p: Prepared, taken: Outcome<void>,
+    params: QueryParams): void {
+    const { route, identity } = p;
+    const extra = this.deps.rateHeaders(identity, route.scope);
+    if (!taken.ok) return this.deps.fail(res, info, route.name, taken.problem, extra);
+    if (!p.plan.ok) return this.deps.fail(res, info, route.name, p.plan.problem, extra);
+    let answer = p.answer!;
+    // The usage report reads the day's count Redis just gave: built again after the step.
+    if (route.name === 'usage') {
+      answer = route.handle({ info, params, segment: p.segment, identity });
+    }
+    if (!answer.ok) return this.deps.fail(res, info, route.name, answer.problem, extra);
+    if (p.notModified) {
+      this.deps.metrics.count(route.name, 304);
+      return sendNotModified(res, info, this.deps.cors, answer.value, extra);
+    }
+    this.deps.metrics.count(route.name, answer.value.status ?? 200);
+    sendPayload(res, info, this.deps.cors, answer.value, extra);
+  }
+}

@@ -1,0 +1,130 @@
+// Access control for a front of a scale-out deployment: identity and plan from the key mirror
+// (in memory, kept current from Redis), burst and daily counts taken in Redis in one atomic step
+// per request, and this front's own limits while Redis is away (docs/scale-out.md).
+import { LRUCache } from 'lru-cache';
+import type { UsageCounters } from '../core/messages.js';
+import { createRomeDayCache } from '../core/rome-time.js';
+import type { RedisLimits, TakeResult } from '../persistence/redis-limits.js';
+import { burstKey, createAccessControl, rateLimitLines, type AccessControlDeps } from './access.js';
+import type {
+  AccessControl, BurstScope, Identity, Outcome, SharedLimits,
+} from './access-types.js';
+import { BURST_WINDOW_MS, burstLimitByScope, type BurstState } from './burst.js';
+import { httpBounds } from './bounds.js';
+import { problems } from './problems.js';
+import { DailyQuota, secondsUntil, usageIdentity } from './quota.js';
+
+export interface SharedAccessDeps extends AccessControlDeps {
+  readonly limits: RedisLimits;
+  /** Whether Redis answers now (both connections up). */
+  readonly redisReady: () => boolean;
+  /** Whether the producer's snapshots are current (ingest heard from recently). */
+  readonly fresh: () => boolean;
+}
+
+const OK: Outcome<void> = Object.freeze({ ok: true, value: undefined });
+/** Counters outlive their day by this much, then Redis drops them. */
+const dailyTtlPastDaySeconds = 3_600;
+
+/** What Redis last said about a burst window: for RateLimit headers and local refusals. */
+interface WindowSeen {
+  count: number;
+  oldestMs: number;
+}
+
+export function createSharedAccessControl(deps: SharedAccessDeps): AccessControl {
+  const { clock, config } = deps;
+  const local = createAccessControl(deps);
+  const dayOf = createRomeDayCache();
+  const windows = new LRUCache<string, WindowSeen>({ max: httpBounds.burstEntriesMax });
+  // Daily counts as Redis last reported them, keyed `identity|day`: a UsageCounters view, so
+  // the quota's own report and state code reads them as the local front reads its counters.
+  const usedSeen = new LRUCache<string, number>({ max: httpBounds.burstEntriesMax });
+  const usedView: UsageCounters = {
+    get: (identity, dayKey) => usedSeen.get(`${identity}|${dayKey}`) ?? 0,
+    increment: () => 0,
+  };
+  const daily = new DailyQuota(usedView, config.keylessDailyLimit);
+
+  function burstState(key: string, limit: number, nowMs: number): BurstState {
+    const seen = windows.get(key);
+    if (seen === undefined || seen.oldestMs < 0 || seen.oldestMs + BURST_WINDOW_MS <= nowMs) {
+      return { ok: true, limit, remaining: limit, resetSeconds: 0 };
+    }
+    const resetSeconds = Math.max(1, Math.ceil((seen.oldestMs + BURST_WINDOW_MS - nowMs) / 1000));
+    return { ok: seen.count < limit, limit, remaining: Math.max(0, limit - seen.count),
+      resetSeconds };
+  }
+
+  /** A full window stays full until its oldest request leaves: refusing locally is exact. */
+  // A used-up day is not refused locally: the day's count is Redis's to tell, and a daily
+  // refusal is rare next to a burst one.
+  function refusedLocally(identity: Identity, scope: BurstScope, nowMs: number):
+    Outcome<void> | undefined {
+    const limit = burstLimitByScope[scope];
+    const burst = burstState(burstKey(identity, scope), limit, nowMs);
+    if (burst.ok) return undefined;
+    return { ok: false, problem: problems.rateLimited(scope, limit, burst.resetSeconds) };
+  }
+
+  function outcomeOf(result: TakeResult, identity: Identity, scope: BurstScope, nowMs: number):
+    Outcome<void> {
+    const key = burstKey(identity, scope);
+    windows.set(key, { count: result.burstCount, oldestMs: result.oldestMs });
+    const day = dayOf(nowMs);
+    usedSeen.set(`${usageIdentity(identity)}|${day.key}`, result.dailyUsed);
+    if (!result.burstOk) {
+      const limit = burstLimitByScope[scope];
+      return { ok: false, problem: problems.rateLimited(scope, limit,
+        burstState(key, limit, nowMs).resetSeconds) };
+    }
+    if (!result.dailyOk) {
+      const limit = daily.limitFor(identity, nowMs).limit;
+      return { ok: false, problem: problems.quotaExceeded(limit, result.dailyUsed,
+        new Date(day.endMs).toISOString(), secondsUntil(day.endMs, nowMs)) };
+    }
+    return OK;
+  }
+
+  /** This front's own limits: what applies while Redis is away (and if a call fails). */
+  function takeLocally(identity: Identity, scope: BurstScope, countDaily: boolean):
+    Outcome<void> {
+    const burst = local.checkBurst(identity, scope);
+    if (!burst.ok || !countDaily) return burst;
+    return local.consumeDaily(identity);
+  }
+
+  const shared: SharedLimits = {
+    active: deps.redisReady,
+    stale: () => !deps.redisReady() || !deps.fresh(),
+    take(identity, scope, countDaily) {
+      if (!config.limitsEnabled) return OK;
+      const nowMs = clock.nowMs();
+      const refused = refusedLocally(identity, scope, nowMs);
+      if (refused !== undefined) return refused;
+      const day = dayOf(nowMs);
+      return deps.limits.take({
+        burstKey: burstKey(identity, scope), burstLimit: burstLimitByScope[scope],
+        windowMs: BURST_WINDOW_MS, usageIdentity: usageIdentity(identity), dayKey: day.key,
+        dailyLimit: countDaily ? daily.limitFor(identity, nowMs).limit : -1,
+        dailyTtlSeconds: Math.ceil((day.endMs - nowMs) / 1000) + dailyTtlPastDaySeconds, nowMs,
+      }).then((result) => outcomeOf(result, identity, scope, nowMs),
+        () => takeLocally(identity, scope, countDaily));
+    },
+  };
+
+  return {
+    ...local,
+    shared,
+    usage: (identity) => (deps.redisReady()
+      ? daily.report(identity, clock.nowMs()) : local.usage(identity)),
+    rateLimitHeaders(identity, scope) {
+      if (!config.limitsEnabled) return local.rateLimitHeaders(identity, scope);
+      if (!deps.redisReady()) return local.rateLimitHeaders(identity, scope);
+      const nowMs = clock.nowMs();
+      const limit = burstLimitByScope[scope];
+      return rateLimitLines(burstState(burstKey(identity, scope), limit, nowMs),
+        daily.state(identity, nowMs), nowMs);
+    },
+  };
+}

@@ -1,0 +1,196 @@
+// The key table in Redis (scale-out): the same operations as the embedded KeyStore, and a
+// KeyDirectory mirrored in memory on every front so a lookup never waits on Redis. A change
+// publishes the key's prefix; every mirror re-reads that one key at once, and a version counter
+// polled each second catches anything a lost message or an outage hid (the mirror then reloads).
+import type { Clock } from '../core/clock.js';
+import type { KeyDirectory, KeyRecord, Plan } from '../core/messages.js';
+import type { Logger } from '../core/logger.js';
+import { isPlan } from '../core/plans.js';
+import { StoreError, storeErrors } from './errors.js';
+import {
+  assertKeyRecord, digestOf, generateApiKey, keyPrefixOf,
+  type CreatedKey, type CreateKeyInput, type KeyChange,
+} from './keys.js';
+import { storeLimits } from './limits.js';
+import { redisNames, type RedisLink } from './redis-link.js';
+
+const versionKey = `${redisNames.keys}:version`;
+
+/*
+ * Writes are compare-and-set on the record's JSON, so two admins changing one key at once both
+ * see a consistent record; the version bump and the publish are in the same atomic step.
+ * KEYS[1] keys hash, KEYS[2] version. ARGV: prefix, expected JSON ('' = absent), new JSON,
+ * channel, keysMax. Returns 1 written, 0 conflict, -1 full.
+ */
+const writeScript = `
+local current = redis.call('HGET', KEYS[1], ARGV[1])
+if (current or '') ~= ARGV[2] then return 0 end
+if ARGV[2] == '' and redis.call('HLEN', KEYS[1]) >= tonumber(ARGV[5]) then return -1 end
+redis.call('HSET', KEYS[1], ARGV[1], ARGV[3])
+redis.call('INCR', KEYS[2])
+redis.call('PUBLISH', ARGV[4], ARGV[1])
+return 1`;
+
+/** Compare-and-set attempts before a change gives up (only contention makes one fail). */
+const changeAttemptsMax = 16;
+const versionPollMs = 1_000;
+
+function parseRecord(json: string): KeyRecord {
+  const record = JSON.parse(json) as KeyRecord;
+  assertKeyRecord(record);
+  return record;
+}
+
+export class RedisKeyStore implements KeyDirectory {
+  private digestIndex = new Map<string, KeyRecord>();
+  private prefixIndex = new Map<string, KeyRecord>();
+  private seenVersion: string | null = null;
+  private pollTimer: NodeJS.Timeout | null = null;
+
+  constructor(
+    private readonly link: RedisLink,
+    private readonly clock: Clock,
+    private readonly logger: Logger,
+  ) {}
+
+  /** Follows changes: subscribes, reloads on every (re)connect and polls the version. */
+  watch(): void {
+    const { subscriber } = this.link;
+    subscriber.on('message', (channel: string, prefix: string) => {
+      if (channel === redisNames.keysChannel) void this.reloadOne(prefix);
+    });
+    subscriber.subscribe(redisNames.keysChannel).catch(() => {});
+    this.link.onReady(() => void this.reloadAll());
+    this.pollTimer = setInterval(() => void this.pollVersion(), versionPollMs);
+    this.pollTimer.unref();
+  }
+
+  close(): void {
+    if (this.pollTimer) clearInterval(this.pollTimer);
+    this.pollTimer = null;
+  }
+
+  byDigest(digest: string): KeyRecord | undefined {
+    return this.digestIndex.get(digest);
+  }
+
+  byPrefix(prefix: string): KeyRecord | undefined {
+    return this.prefixIndex.get(prefix);
+  }
+
+  /** Every key, oldest first, read from Redis itself. */
+  async list(): Promise<KeyRecord[]> {
+    const all = await this.link.command.hgetall(redisNames.keys);
+    return Object.values(all).map(parseRecord).sort((a, b) =>
+      a.createdAtMs - b.createdAtMs || a.prefix.localeCompare(b.prefix));
+  }
+
+  /** Creates a key; the full key is in the answer only (Redis holds its digest). */
+  async create(input: CreateKeyInput): Promise<CreatedKey> {
+    if (!isPlan(input.plan)) throw new TypeError(`plan must be one of PLANS (was ${input.plan})`);
+    for (let attempt = 0; attempt < storeLimits.keyPrefixAttemptsMax; attempt++) {
+      const key = generateApiKey();
+      const record: KeyRecord = {
+        prefix: keyPrefixOf(key), digest: digestOf(key), plan: input.plan,
+        label: input.label ?? null, subscriptionStartMs: input.subscriptionStartMs ?? null,
+        createdAtMs: this.clock.nowMs(), revokedAtMs: null,
+      };
+      assertKeyRecord(record);
+      const outcome = await this.write(record.prefix, '', JSON.stringify(record));
+      if (outcome === -1) throw storeErrors.keysFull(storeLimits.keysMax);
+      if (outcome === 1) {
+        this.index(record);
+        return { key, record };
+      }
+    }
+    throw new Error(`no free key prefix in ${storeLimits.keyPrefixAttemptsMax} attempts`);
+  }
+
+  /** Marks a key revoked (idempotent: a revoked key keeps its first revocation time). */
+  revoke(prefix: string): Promise<KeyChange> {
+    return this.change(prefix, (record) =>
+      record.revokedAtMs !== null ? record : { ...record, revokedAtMs: this.clock.nowMs() });
+  }
+
+  /** Moves a live key to another plan. */
+  setPlan(prefix: string, plan: Plan): Promise<KeyChange> {
+    if (!isPlan(plan)) throw new TypeError(`plan must be one of PLANS (was ${plan})`);
+    return this.change(prefix, (record) => {
+      if (record.revokedAtMs !== null) return storeErrors.keyRevoked(prefix, record.revokedAtMs);
+      return record.plan === plan ? record : { ...record, plan };
+    });
+  }
+
+  private async change(prefix: string, next: (record: KeyRecord) => KeyRecord | StoreError):
+    Promise<KeyChange> {
+    for (let attempt = 0; attempt < changeAttemptsMax; attempt++) {
+      const json = await this.link.command.hget(redisNames.keys, prefix);
+      if (json === null) return { ok: false, error: storeErrors.unknownPrefix(prefix) };
+      const current = parseRecord(json);
+      const updated = next(current);
+      if (updated instanceof StoreError) return { ok: false, error: updated };
+      if (updated === current) return { ok: true, record: current, changed: false };
+      assertKeyRecord(updated);
+      if (await this.write(prefix, json, JSON.stringify(updated)) === 1) {
+        this.index(updated);
+        return { ok: true, record: updated, changed: true };
+      }
+    }
+    throw new Error(`key ${prefix} kept changing under ${changeAttemptsMax} attempts`);
+  }
+
+  private async write(prefix: string, expected: string, json: string): Promise<number> {
+    const result = await this.link.command.eval(writeScript, 2, redisNames.keys, versionKey,
+      prefix, expected, json, redisNames.keysChannel, storeLimits.keysMax);
+    return Number(result);
+  }
+
+  private index(record: KeyRecord): void {
+    const previous = this.prefixIndex.get(record.prefix);
+    if (previous !== undefined) this.digestIndex.delete(previous.digest);
+    this.prefixIndex.set(record.prefix, record);
+    this.digestIndex.set(record.digest, record);
+  }
+
+  private async reloadOne(prefix: string): Promise<void> {
+    try {
+      const json = await this.link.command.hget(redisNames.keys, prefix);
+      if (json !== null) this.index(parseRecord(json));
+    } catch (error) {
+      // Missed here, caught by the version poll once Redis answers again.
+      this.logger.debug('key re-read failed', { prefix, error: (error as Error).message });
+    }
+  }
+
+  /** Re-reads the whole table; swapped whole so a reader never sees a half-built directory. */
+  async reloadAll(): Promise<void> {
+    try {
+      const version = await this.link.command.get(versionKey);
+      const all = await this.link.command.hgetall(redisNames.keys);
+      const digestIndex = new Map<string, KeyRecord>();
+      const prefixIndex = new Map<string, KeyRecord>();
+      for (const json of Object.values(all)) {
+        const record = parseRecord(json);
+        digestIndex.set(record.digest, record);
+        prefixIndex.set(record.prefix, record);
+      }
+      this.digestIndex = digestIndex;
+      this.prefixIndex = prefixIndex;
+      this.seenVersion = version;
+    } catch (error) {
+      this.logger.warn('key directory reload from redis failed', {
+        error: (error as Error).message });
+    }
+  }
+
+  private async pollVersion(): Promise<void> {
+    if (!this.link.ready()) return;
+    try {
+      const version = await this.link.command.get(versionKey);
+      if (version === this.seenVersion) return;
+      await this.reloadAll();
+    } catch {
+      // Redis away: the mirror keeps serving; the next ready reloads it.
+    }
+  }
+}

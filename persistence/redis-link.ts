@@ -1,0 +1,87 @@
+// The connection to Redis for scale-out (docs/scale-out.md): one client for commands and one for
+// subscriptions, set to fail fast while Redis is away (callers fall back to local state) and to
+// reconnect quickly, so a front catches up within seconds of Redis returning.
+import { Redis } from 'ioredis';
+import type { Logger } from '../core/logger.js';
+
+/** Every name this service uses in Redis starts with this. */
+export const redisNames = Object.freeze({
+  /** Hash: view name -> snapshot frame (the latest bytes of every served view). */
+  snapshots: 'orderflow:snap',
+  /** Channel: snapshot frames as ingest puts them, and its heartbeats. */
+  snapshotChannel: 'orderflow:snap',
+  /** Hash: key prefix -> KeyRecord as JSON. */
+  keys: 'orderflow:keys',
+  /** Channel: the prefix of a key that changed (created, revoked, re-planned). */
+  keysChannel: 'orderflow:keys:changed',
+  /** Sorted set of accepted request times per burst identity and scope. */
+  burst: (key: string) => `orderflow:burst:${key}`,
+  /** Counter per Europe/Rome day and usage identity. */
+  daily: (dayKey: string, identity: string) => `orderflow:daily:${dayKey}:${identity}`,
+});
+
+/** How long a command may take before the caller treats Redis as away. */
+const commandTimeoutMs = 500;
+/** Reconnect back-off ceiling: Redis returning is seen within this (plus the reconnect). */
+const reconnectMaxMs = 500;
+
+export interface RedisLink {
+  /** Commands (auto-pipelined: commands made in one turn leave in one write). */
+  readonly command: Redis;
+  /** Subscriptions only (a subscribed connection takes no other commands). */
+  readonly subscriber: Redis;
+  /** Both connections up. */
+  ready(): boolean;
+  /** Called each time both connections are (again) up, and at once if they are. */
+  onReady(listener: () => void): void;
+  close(): Promise<void>;
+}
+
+function connect(url: string, name: string, logger: Logger): Redis {
+  const client = new Redis(url, {
+    connectionName: `orderflow-${name}`,
+    lazyConnect: false,
+    enableOfflineQueue: false,
+    maxRetriesPerRequest: 0,
+    commandTimeout: commandTimeoutMs,
+    enableAutoPipelining: true,
+    retryStrategy: (times) => Math.min(50 * times, reconnectMaxMs),
+  });
+  let down = false;
+  client.on('error', (error: Error) => {
+    if (down) return;
+    down = true;
+    logger.warn('redis unreachable; serving from local state', { connection: name,
+      error: error.message });
+  });
+  client.on('ready', () => {
+    if (down) logger.info('redis back', { connection: name });
+    down = false;
+  });
+  return client;
+}
+
+/** Connects both clients; does not wait for Redis (a front starts and serves without it). */
+export function openRedisLink(url: string, logger: Logger): RedisLink {
+  const command = connect(url, 'command', logger);
+  const subscriber = connect(url, 'subscriber', logger);
+  const listeners: (() => void)[] = [];
+  const ready = () => command.status === 'ready' && subscriber.status === 'ready';
+  const fire = () => {
+    if (!ready()) return;
+    for (const listener of listeners) listener();
+  };
+  command.on('ready', fire);
+  subscriber.on('ready', fire);
+  return {
+    command, subscriber, ready,
+    onReady(listener) {
+      listeners.push(listener);
+      if (ready()) listener();
+    },
+    async close() {
+      command.disconnect();
+      subscriber.disconnect();
+    },
+  };
+}

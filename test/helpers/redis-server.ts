@@ -1,0 +1,93 @@
+// A real Redis for the scale-out tests: Debian's redis-server (installed with apt-get when
+// missing, so CI passes on a fresh machine) on a free loopback port, with no automatic
+// persistence; stop() can save first, so a restart on the same port finds its data again.
+import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { Redis } from 'ioredis';
+import { eventually, tempDir } from './eventually.js';
+
+const serverPaths = ['/usr/bin/redis-server', '/usr/local/bin/redis-server'];
+
+function findServer(): string | undefined {
+  return serverPaths.find((path) => existsSync(path));
+}
+
+/** The redis-server binary; installs Debian's package once when it is missing. */
+export function ensureRedisServer(): string {
+  const found = findServer();
+  if (found !== undefined) return found;
+  const apt = (args: string[]) => execFileSync('apt-get',
+    ['-o', 'DPkg::Lock::Timeout=300', ...args], { stdio: 'ignore', timeout: 600_000 });
+  try {
+    apt(['install', '-y', 'redis-server']);
+  } catch {
+    apt(['update']);
+    apt(['install', '-y', 'redis-server']);
+  }
+  const installed = findServer();
+  if (installed === undefined) throw new Error('redis-server is missing after apt-get install');
+  return installed;
+}
+
+async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as { port: number };
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+export interface RedisServer {
+  readonly url: string;
+  readonly port: number;
+  /** Stops the server; with save, it writes its data first (as a persistent Redis would). */
+  stop(options?: { save?: boolean }): Promise<void>;
+  /** Starts it again on the same port (and the same data folder). */
+  start(): Promise<void>;
+}
+
+export async function startRedisServer(): Promise<RedisServer> {
+  const binary = ensureRedisServer();
+  const port = await freePort();
+  const dir = await tempDir('orderflow-redis-');
+  const url = `redis://127.0.0.1:${port}`;
+  let child: ChildProcess | null = null;
+  const ping = async () => {
+    const client = new Redis(url, { lazyConnect: true, maxRetriesPerRequest: 0,
+      retryStrategy: () => null });
+    client.on('error', () => {});
+    try {
+      await client.connect();
+      return (await client.ping()) === 'PONG';
+    } finally {
+      client.disconnect();
+    }
+  };
+  const start = async () => {
+    child = spawn(binary, ['--port', String(port), '--bind', '127.0.0.1', '--save', '',
+      '--appendonly', 'no', '--dir', dir, '--protected-mode', 'no'], { stdio: 'ignore' });
+    await eventually(ping, { timeoutMs: 10_000, message: `redis-server on ${port} answers` });
+  };
+  const stop = async (options: { save?: boolean } = {}) => {
+    const running = child;
+    if (running === null || running.exitCode !== null) return;
+    const exited = new Promise((resolve) => running.once('exit', resolve));
+    if (options.save) {
+      const client = new Redis(url, { maxRetriesPerRequest: 0 });
+      client.on('error', () => {});
+      await client.call('SHUTDOWN', 'SAVE').catch(() => {});
+      client.disconnect();
+    } else {
+      running.kill('SIGKILL');
+    }
+    await exited;
+    child = null;
+  };
+  await start();
+  process.once('exit', () => { (child as ChildProcess | null)?.kill('SIGKILL'); });
+  return { url, port, stop, start };
+}

@@ -1,0 +1,147 @@
+// Shared limits over a real Redis, two in-process fronts on real ports: the daily quota and the
+// burst windows hold exactly across both (also under concurrent requests), with the one-box
+// rules (exact Retry-After, 304 free of daily quota); keys made through one front's table work on
+// the other; frames reject bytes that are not one.
+import { suite } from 'uvu';
+import * as assert from 'uvu/assert';
+import { ManualClock } from '../../core/clock.js';
+import { resolveConfig } from '../../actors/config.js';
+import { silentLogger } from '../../core/logger.js';
+import { startHttpServer, type HttpServer } from '../../http/server.js';
+import { createSharedAccessControl } from '../../http/shared-access.js';
+import { openSharedState, type SharedState } from '../../bin/scale-out/shared-state.js';
+import { decodeFrame, encodeFrame, isNewer } from '../../bin/scale-out/frames.js';
+import { eventually } from '../helpers/eventually.js';
+import { startRedisServer, type RedisServer } from '../helpers/redis-server.js';
+import { bearer, get } from '../http/helpers/harness.js';
+import { MemoryUsage, seededStore, T0 } from '../http/helpers/seed.js';
+
+interface Front { url: string; server: HttpServer; shared: SharedState }
+
+let redis: RedisServer;
+const clock = new ManualClock(T0);
+const fronts: Front[] = [];
+const limits = suite('shared limits');
+
+async function startFront(): Promise<Front> {
+  const shared = await openSharedState(redis.url, clock, silentLogger);
+  const config = resolveConfig({ host: '127.0.0.1', port: 0, keylessDailyLimit: 4 });
+  const usage = new MemoryUsage();
+  const access = createSharedAccessControl({ config, clock, keys: shared.keys, usage,
+    limits: shared.limits, redisReady: shared.link.ready, fresh: () => true });
+  const server = await startHttpServer({ config, clock, logger: silentLogger,
+    snapshots: seededStore(), keys: shared.keys, usage, access,
+    readiness: () => ({ ready: true, checks: {} }) });
+  return { url: `http://127.0.0.1:${server.port}`, server, shared };
+}
+
+limits.before(async () => {
+  redis = await startRedisServer();
+  fronts.push(await startFront(), await startFront());
+});
+
+limits.after(async () => {
+  for (const front of fronts) {
+    await front.server.close();
+    await front.shared.close();
+  }
+  await redis?.stop();
+});
+
+limits.before.each(() => clock.advance(61_000));
+
+/** A key made through front `maker`'s table, once the other front's mirror has it. */
+async function sharedKey(plan: 'Free' | 'Whale', maker = 0): Promise<Record<string, string>> {
+  const { key, record } = await fronts[maker].shared.keys.create({ plan });
+  await eventually(() => fronts.every((f) => f.shared.keys.byPrefix(record.prefix)),
+    { timeoutMs: 1_000, message: 'the key on every front' });
+  return bearer(key);
+}
+
+limits('a daily quota of 20 holds exactly under 30 concurrent requests over two fronts',
+  async () => {
+    const key = await sharedKey('Free');
+    const answers = await Promise.all(Array.from({ length: 30 }, (_, i) =>
+      get(`${fronts[i % 2].url}/api/v1/screener`, key)));
+    const statuses = answers.map((r) => r.status);
+    assert.is(statuses.filter((s) => s === 200).length, 20);
+    const refused = answers.filter((r) => r.status === 429);
+    assert.is(refused.length, 10);
+    for (const r of refused) {
+      assert.is(r.json.code, 'quota_exceeded');
+      assert.is(r.json.limit, 20);
+    }
+    const usage = await get(`${fronts[1].url}/api/v1/usage`, key);
+    assert.is(usage.json.used, 20);
+    assert.is(usage.json.remaining, 0);
+  });
+
+limits('burst: the 11th deep view over two fronts is refused with the exact Retry-After',
+  async () => {
+    const key = await sharedKey('Whale', 1);
+    for (let i = 0; i < 10; i++) {
+      const r = await get(`${fronts[i % 2].url}/api/v1/deep-view/BTC`, key);
+      assert.is(r.status, 200, r.text);
+      assert.match(r.headers.get('ratelimit')!, `"burst";r=${9 - i};`);
+      clock.advance(1_000);
+    }
+    for (const front of fronts) {
+      const r = await get(`${front.url}/api/v1/deep-view/BTC`, key);
+      assert.is(r.status, 429);
+      assert.is(r.json.code, 'rate_limited');
+      assert.is(r.headers.get('retry-after'), '50');
+    }
+    clock.advance(50_000);
+    assert.is((await get(`${fronts[1].url}/api/v1/deep-view/BTC`, key)).status, 200);
+  });
+
+limits('a 304 costs burst but not the day; the keyless quota is per IP across fronts',
+  async () => {
+    const first = await get(`${fronts[0].url}/api/v1/screener`);
+    assert.is(first.status, 200);
+    const etag = first.headers.get('etag')!;
+    for (let i = 0; i < 5; i++) {
+      const r = await get(`${fronts[i % 2].url}/api/v1/screener`, { 'if-none-match': etag });
+      assert.is(r.status, 304);
+    }
+    for (let i = 1; i < 4; i++) {
+      assert.is((await get(`${fronts[i % 2].url}/api/v1/screener`)).status, 200);
+    }
+    const refused = await get(`${fronts[1].url}/api/v1/screener`);
+    assert.is(refused.status, 429);
+    assert.is(refused.json.used, 4);
+  });
+
+limits('a revoked key is refused by the other front within a second', async () => {
+  const { key, record } = await fronts[0].shared.keys.create({ plan: 'Whale' });
+  await eventually(() => fronts[1].shared.keys.byPrefix(record.prefix), { timeoutMs: 1_000 });
+  assert.is((await get(`${fronts[1].url}/api/v1/pair/BTC`, bearer(key))).status, 200);
+  const change = await fronts[0].shared.keys.revoke(record.prefix);
+  assert.ok(change.ok && change.changed);
+  await eventually(async () =>
+    (await get(`${fronts[1].url}/api/v1/pair/BTC`, bearer(key))).status === 401,
+  { timeoutMs: 1_000, message: 'revocation seen by the other front' });
+  const again = await fronts[1].shared.keys.revoke(record.prefix);
+  assert.ok(again.ok && !again.changed, 'revoking twice keeps the first time');
+  const unknown = await fronts[1].shared.keys.setPlan('ofk_00000000', 'Pro');
+  assert.not.ok(unknown.ok);
+});
+
+limits('frames: round trip, ordering, and bytes that are not a frame are refused', () => {
+  const body = Buffer.from('{"a":1}');
+  const stamp = { epochMs: 5, seq: 2 };
+  const frame = decodeFrame(encodeFrame({ kind: 'put', name: 'pair/BTC', stamp, sentAtMs: 9,
+    updatedAtMs: 7, cadenceMs: 1000, body }));
+  assert.is(frame.kind, 'put');
+  assert.ok(frame.kind === 'put' && frame.body.equals(body) && frame.cadenceMs === 1000);
+  assert.ok(isNewer({ epochMs: 6, seq: 1 }, stamp), 'a restarted ingest wins');
+  assert.not.ok(isNewer({ epochMs: 5, seq: 1 }, stamp));
+  assert.throws(() => decodeFrame(Buffer.from([0, 0])), /shorter/);
+  assert.throws(() => decodeFrame(Buffer.from([0, 0, 0, 200, 1])), /does not fit/);
+  const noStamp = Buffer.concat([Buffer.from([0, 0, 0, 2]), Buffer.from('{}')]);
+  assert.throws(() => decodeFrame(noStamp), /stamp/);
+  const bad = encodeFrame({ kind: 'delete', name: '', stamp } as never);
+  assert.throws(() => decodeFrame(bad), /view name/);
+});
+
+limits.run();
