@@ -20,6 +20,7 @@ import { PositioningViews } from '../actors/runtime/positioning-views.js';
 import { SignalPipeline } from '../actors/runtime/signal-pipeline.js';
 import { startActorRuntime, type ActorRuntime } from '../actors/runtime/supervisor.js';
 import { TrackedSet } from '../actors/runtime/tracked-set.js';
+import { createDashboardFor } from './dashboard.js';
 
 export interface Service {
   readonly baseUrl: string;
@@ -157,9 +158,11 @@ async function startFront(p: Parts) {
     async () => (await import('../http/mcp/index.js')).createMcpMounts({
       access, data: createMcpData(snapshots), clock, logger: p.log.child({ component: 'mcp' }),
     }));
+  const dashboard = createDashboardFor({ config, clock, store, access, webhooks: p.webhooks,
+    logger: p.log.child({ component: 'dashboard' }) });
   const http = await startHttpServer({
     config, clock, logger: p.log.child({ component: 'http' }), snapshots,
-    keys: store.keys, usage: store.usage, readiness, access, mounts: mcp.mounts,
+    keys: store.keys, usage: store.usage, readiness, access, mounts: mcp.mounts, dashboard,
   });
   return { http, mcp };
 }

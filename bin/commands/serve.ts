@@ -17,6 +17,7 @@ const usage = `usage: orderflow serve [options]
   --limits on|off      burst guard and daily quotas (off only on a loopback host)
   --shards N           worker threads for the pair actors (default: number of cores)
   --log-level L        debug, info, warn, error or silent
+  --signup open|closed let anyone create a dashboard account (default closed)
 
 Environment: ORDERFLOW_PORT, ORDERFLOW_HOST, ORDERFLOW_DATA_DIR, ORDERFLOW_FEED, ORDERFLOW_SPEED,
 ORDERFLOW_CLOCK_START, ORDERFLOW_LIMITS, ORDERFLOW_SHARDS, ORDERFLOW_LOG_LEVEL,
@@ -38,6 +39,7 @@ export const command: Command = {
       port: { type: 'string' }, host: { type: 'string' }, 'data-dir': { type: 'string' },
       feed: { type: 'string' }, speed: { type: 'string' }, 'clock-start': { type: 'string' },
       limits: { type: 'string' }, shards: { type: 'string' }, 'log-level': { type: 'string' },
+      signup: { type: 'string' },
     });
     let config;
     try {
