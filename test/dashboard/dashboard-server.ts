@@ -20,6 +20,7 @@ import { tempDir } from '../helpers/eventually.js';
 
 export interface DashboardServer {
   readonly baseUrl: string;
+  readonly dataDir: string;
   readonly store: Store;
   readonly webhooks: WebhookSupervisor;
   readonly snapshots: SnapshotStore;
@@ -47,7 +48,7 @@ export async function startDashboardServer(options: { clock?: Clock; signupOpen?
     readiness: () => ({ ready: true, checks: {} }) });
   const accounts = openAccountStore(store.root);
   return {
-    baseUrl: `http://127.0.0.1:${http.port}`, store, webhooks, snapshots, http,
+    baseUrl: `http://127.0.0.1:${http.port}`, dataDir, store, webhooks, snapshots, http,
     async createAccount(email, password, plan) {
       await accounts.create({ email, plan, passwordDigest: await hashPassword(password) },
         clock.nowMs());
