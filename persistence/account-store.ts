@@ -74,7 +74,8 @@ export function openAccountStore(root: RootDatabase): AccountStore {
     removeSession: async (digest) => { await sessions.remove(digest); },
     sessionsOf: (accountId) => {
       fresh();
-      return [...sessions.getRange({})].map((e) => e.value).filter((s) => s.accountId === accountId);
+      return [...sessions.getRange({})].map((e) => e.value)
+        .filter((s) => s.accountId === accountId);
     },
     own: async (ownership) => { await owners.put(ownership.prefix, ownership); },
     ownerOf: (prefix) => (fresh(), owners.get(prefix)),

@@ -15,7 +15,8 @@ export type PasswordDigest = string;
 function derive(password: string, salt: Buffer, N: number, r: number, p: number):
   Promise<Buffer> {
   return new Promise((resolve, reject) => {
-    scrypt(password.normalize('NFKC'), salt, DIGEST_BYTES, { N, r, p, maxmem: SCRYPT_PARAMS.maxmem },
+    const options = { N, r, p, maxmem: SCRYPT_PARAMS.maxmem };
+    scrypt(password.normalize('NFKC'), salt, DIGEST_BYTES, options,
       (error, key) => (error ? reject(error) : resolve(key)));
   });
 }

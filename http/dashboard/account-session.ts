@@ -2,7 +2,9 @@
 // (a decoy digest when the email is unknown, so timing tells nothing), throttles failures, and
 // answers the session cookie, the CSRF token and the session's dashboard key.
 import { parsePlan } from '../../core/plans.js';
-import { AccountError, isEmail, normalizeEmail, type AccountRecord } from '../../persistence/accounts.js';
+import {
+  AccountError, isEmail, normalizeEmail, type AccountRecord,
+} from '../../persistence/accounts.js';
 import {
   decoyDigest, hashPassword, passwordProblem, verifyPassword,
 } from '../../persistence/passwords.js';

@@ -3,8 +3,11 @@
 // event to a real receiver, rotation, the delivery log, alerts checked on the server, usage,
 // and a second account that sees 404 on the first one's ids.
 import { createHmac } from 'node:crypto';
+import { Ajv2020 } from 'ajv/dist/2020.js';
+import formats from 'ajv-formats';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
+import { buildOpenApiDocument } from '../../http/openapi/document.js';
 import {
   Browser, startDashboardServer, startReceiver, type DashboardServer,
 } from './dashboard-server.js';
@@ -46,7 +49,8 @@ api('a session needs a sign-in; the cookie is HttpOnly, SameSite=Lax, Path=/', a
   const usage = await fetch(`${server.baseUrl}/api/v1/usage`,
     { headers: { authorization: `Bearer ${ok.body.dashboardKey.key}` } });
   assert.is(usage.status, 200);
-  const cookieOnly = await fetch(`${server.baseUrl}/api/v1/usage`, { headers: { cookie: b.cookie } });
+  const cookieOnly = await fetch(`${server.baseUrl}/api/v1/usage`,
+    { headers: { cookie: b.cookie } });
   assert.is(cookieOnly.status, 401);
   // Sign-out ends the session on the server and revokes its key.
   assert.is((await b.call('DELETE', '/api/v1/account/session')).status, 200);
@@ -196,12 +200,36 @@ api('bad bodies and unknown paths are 4xx problems', async () => {
   assert.is(signup.status, 403);
 });
 
+api('answers follow the OpenAPI document of the account API', async () => {
+  const doc = buildOpenApiDocument() as any;
+  const ajv = new Ajv2020({ strict: false, allErrors: true });
+  (formats as unknown as typeof formats.default)(ajv);
+  ajv.addSchema({ ...doc, $id: 'openapi' });
+  const b = new Browser(server.baseUrl);
+  await b.signIn('ana@example.com', PASSWORD);
+  for (const path of ['session', 'keys', 'endpoints', 'alerts', 'usage']) {
+    const answer = await b.call('GET', `/api/v1/account/${path}`);
+    assert.is(answer.status, 200, path);
+    const ref = `openapi#/paths/~1api~1v1~1account~1${path}/get/responses/200/content/` +
+      'application~1json/schema';
+    assert.ok(ajv.validate({ $ref: ref }, answer.body), `${path}: ${ajv.errorsText()}`);
+  }
+  const created = await b.call('POST', '/api/v1/account/keys', { label: 'doc' });
+  const ref = 'openapi#/paths/~1api~1v1~1account~1keys/post/responses/201/content/' +
+    'application~1json/schema';
+  assert.ok(ajv.validate({ $ref: ref }, created.body), ajv.errorsText());
+  const refused = await b.call('POST', '/api/v1/account/keys', {}, { csrf: null });
+  assert.ok(doc.paths['/api/v1/account/keys'].post.responses[String(refused.status)]);
+});
+
 api('five failed sign-ins in 15 minutes answer 429 with Retry-After', async () => {
   // A front of its own: the failures count per address too, and would lock the other tests out.
   const own = await startDashboardServer();
   await own.createAccount('cy@example.com', PASSWORD, 'Free');
   const b = new Browser(own.baseUrl);
-  for (let i = 0; i < 5; i++) assert.is((await b.signIn('cy@example.com', 'wrong pass')).status, 401);
+  for (let i = 0; i < 5; i++) {
+    assert.is((await b.signIn('cy@example.com', 'wrong pass')).status, 401);
+  }
   const refused = await b.signIn('cy@example.com', PASSWORD);
   assert.is(refused.status, 429);
   assert.ok(Number(refused.headers.get('retry-after')) > 800);

@@ -10,7 +10,8 @@ export function chromiumPath(): string {
   const found = CANDIDATES.find((path) => existsSync(path));
   if (found !== undefined) return found;
   const apt = (args: string[]) => execFileSync('apt-get', args, {
-    stdio: ['ignore', 'ignore', 'inherit'], env: { ...process.env, DEBIAN_FRONTEND: 'noninteractive' },
+    stdio: ['ignore', 'ignore', 'inherit'],
+    env: { ...process.env, DEBIAN_FRONTEND: 'noninteractive' },
   });
   try {
     apt(['install', '-y', '--no-install-recommends', 'chromium']);
@@ -20,7 +21,9 @@ export function chromiumPath(): string {
     apt(['install', '-y', '--no-install-recommends', 'chromium']);
   }
   const installed = CANDIDATES.find((path) => existsSync(path));
-  if (installed === undefined) throw new Error('apt-get installed chromium, yet no binary is there');
+  if (installed === undefined) {
+    throw new Error('apt-get installed chromium, yet no binary is there');
+  }
   return installed;
 }
 

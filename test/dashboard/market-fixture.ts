@@ -41,8 +41,10 @@ export function putMarketFixture(snapshots: SnapshotStore, nowMs: number): void 
   }
   put('funding-arb', { items: rows.map((r, i) => ({ symbol: r.symbol, longVenue: 'exchange_b',
     shortVenue: 'home', spreadAnnualized: 3.5 + i * 2.25 })) });
-  const signals = { BTC: { symbol: 'BTC', direction: 'long', score: 62, grade: 'A', regime: 'trending' },
-    SOL: { symbol: 'SOL', direction: 'short', score: -41, grade: 'B', regime: 'ranging' } };
+  const signals = {
+    BTC: { symbol: 'BTC', direction: 'long', score: 62, grade: 'A', regime: 'trending' },
+    SOL: { symbol: 'SOL', direction: 'short', score: -41, grade: 'B', regime: 'ranging' },
+  };
   snapshots.put('signals', new TextEncoder().encode(JSON.stringify(signals)),
     { version: 1, updatedAtMs: nowMs, cadenceMs: 1_000, data: signals });
 }

@@ -22,7 +22,8 @@ const cooldown: Field = { name: 'cooldown', label: 'Cooldown', hint: '90s, 15m, 
 export const KINDS: Record<string, Field[]> = {
   price: [
     { name: 'symbol', label: 'Symbol', hint: 'BTC', required: true, check: symbol },
-    { name: 'level', label: 'Price level', hint: 'USD', required: true, check: positive('Price level') },
+    { name: 'level', label: 'Price level', hint: 'USD', required: true,
+      check: positive('Price level') },
     { name: 'direction', label: 'Crosses', hint: '', required: true, choices: ['above', 'below'] },
     cooldown,
   ],
@@ -52,7 +53,8 @@ export const KINDS: Record<string, Field[]> = {
     { name: 'symbol', label: 'Symbol', hint: 'BTC', required: true, check: symbol },
     { name: 'timeframe', label: 'Timeframe', hint: '', choices: ['5m', '15m', '1h'] },
     { name: 'window', label: 'Window (bars)', hint: '1 to 100',
-      check: (v) => /^\d+$/.test(v) && +v >= 1 && +v <= 100 ? null : 'Window must be 1 to 100 bars' },
+      check: (v) => (/^\d+$/.test(v) && +v >= 1 && +v <= 100 ? null
+        : 'Window must be 1 to 100 bars') },
     { name: 'direction', label: 'Direction', hint: '', choices: ['any', 'up', 'down'] },
     cooldown,
   ],

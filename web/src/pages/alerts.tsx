@@ -36,7 +36,8 @@ function Deliveries(props: { endpointId: string }) {
             <tr data-event={d.eventId}><td><code>{d.eventId}</code></td><td>{d.type}</td>
               <td class={`state ${d.status}`}>{d.status}</td><td class="num">{d.attempts}</td>
               <td>{d.lastResult ?? '—'}</td><td>{f.time(d.nextAttemptAt)}</td>
-              <td>{d.status !== 'pending' && <button type="button" onClick={() => replay(d.eventId)}>
+              <td>{d.status !== 'pending' &&
+                <button type="button" onClick={() => replay(d.eventId)}>
                 {d.status === 'dead' ? 'Replay' : 'Send again'}</button>}</td></tr>))}</tbody>
         </table></div>)}
     </div>
@@ -176,10 +177,12 @@ export function Alerts() {
         for webhooks): endpoints and alerts belong to a key.</p> : (
         <form class="inline" onSubmit={add}>
           <label for="ep-url">URL</label>
-          <input id="ep-url" name="url" type="url" required placeholder="https://example.com/hook" />
+          <input id="ep-url" name="url" type="url" required
+            placeholder="https://example.com/hook" />
           <label for="ep-key">Key</label>
           <select id="ep-key" name="keyPrefix">
-            {keys.map((k) => <option value={k.prefix}>{k.prefix} {k.label ?? ''} ({k.plan})</option>)}
+            {keys.map((k) => (
+              <option value={k.prefix}>{k.prefix} {k.label ?? ''} ({k.plan})</option>))}
           </select>
           <button type="submit" class="primary">Add endpoint</button>
         </form>)}
@@ -195,8 +198,9 @@ export function Alerts() {
       {alerts.length === 0 ? <p class="status empty">No alert yet.</p> : (
         <div class="table-wrap"><table>
           <caption class="sr-only">Your alerts</caption>
-          <thead><tr><th scope="col">Kind</th><th scope="col">Symbol</th><th scope="col">Options</th>
-            <th scope="col">Endpoint</th><th scope="col"><span class="sr-only">Actions</span></th></tr></thead>
+          <thead><tr><th scope="col">Kind</th><th scope="col">Symbol</th>
+            <th scope="col">Options</th><th scope="col">Endpoint</th>
+            <th scope="col"><span class="sr-only">Actions</span></th></tr></thead>
           <tbody>{alerts.map((a) => (
             <tr data-alert={a.id}><td>{a.kind}</td><td>{a.symbol ?? 'all'}</td>
               <td>{Object.entries(a.options).map(([k, v]) => `${k}=${v}`).join(' ')}</td>

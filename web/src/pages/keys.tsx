@@ -10,7 +10,8 @@ export function Keys(props: { plan: string }) {
   const [keys, setKeys] = useState<any[] | null>(null);
   const [error, setError] = useState<string | null>(null);
   const [shown, setShown] = useState<string | null>(null);
-  const load = () => account('GET', 'keys').then((b) => setKeys(b.keys), (e) => setError(e.message));
+  const load = () => account('GET', 'keys')
+    .then((b) => setKeys(b.keys), (e) => setError(e.message));
   useEffect(() => { void load(); }, []);
   const create = async (event: Event) => {
     event.preventDefault();
@@ -57,13 +58,16 @@ export function Keys(props: { plan: string }) {
           <caption class="sr-only">Your API keys</caption>
           <thead><tr><th scope="col">Prefix</th><th scope="col">Label</th><th scope="col">Plan</th>
             <th scope="col">Created</th><th scope="col">Last used</th>
-            <th scope="col" class="num">Today</th><th scope="col"><span class="sr-only">Actions</span></th>
+            <th scope="col" class="num">Today</th>
+            <th scope="col"><span class="sr-only">Actions</span></th>
           </tr></thead>
           <tbody>{keys.map((k) => (
             <tr class={k.revokedAt ? 'revoked' : ''}>
-              <td><code data-prefix>{k.prefix}</code></td><td>{k.label ?? '—'}</td><td>{k.plan}</td>
+              <td><code data-prefix>{k.prefix}</code></td><td>{k.label ?? '—'}</td>
+              <td>{k.plan}</td>
               <td>{f.time(k.createdAt)}</td><td>{k.lastUsedDay ?? 'never'}</td>
-              <td class="num">{k.usedToday.toLocaleString('en-US')} / {k.limit.toLocaleString('en-US')}</td>
+              <td class="num">
+                {k.usedToday.toLocaleString('en-US')} / {k.limit.toLocaleString('en-US')}</td>
               <td>{k.revokedAt ? `revoked ${f.time(k.revokedAt)}`
                 : <button type="button" class="danger" onClick={() => revoke(k.prefix)}>
                   Revoke<span class="sr-only"> {k.prefix}</span></button>}</td>

@@ -22,7 +22,8 @@ const columns: Column<Row>[] = [
     render: (r) => f.usd(r.openInterest) },
   { key: 'fundingAnnualized', label: 'Funding APR', numeric: true,
     value: (r) => r.fundingAnnualized,
-    render: (r) => <span class={f.signClass(r.fundingAnnualized)}>{f.pct(r.fundingAnnualized)}</span> },
+    render: (r) => (
+      <span class={f.signClass(r.fundingAnnualized)}>{f.pct(r.fundingAnnualized)}</span>) },
 ];
 
 export function Market() {

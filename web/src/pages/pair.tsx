@@ -47,7 +47,8 @@ function candlePlugin(points: () => Point[]): uPlot.Plugin {
       if (p.open === undefined || p.close === undefined) continue;
       const x = u.valToPos(p.t, 'x', true);
       const [o, c] = [u.valToPos(p.open, 'y', true), u.valToPos(p.close, 'y', true)];
-      const [h, l] = [u.valToPos(p.high ?? p.close, 'y', true), u.valToPos(p.low ?? p.close, 'y', true)];
+      const h = u.valToPos(p.high ?? p.close, 'y', true);
+      const l = u.valToPos(p.low ?? p.close, 'y', true);
       ctx.fillStyle = ctx.strokeStyle = p.close >= p.open ? css('--up') : css('--down');
       ctx.beginPath();
       ctx.moveTo(x, h);
@@ -72,7 +73,8 @@ function compact(value: number): string {
 function tickLabels(_u: uPlot, splits: number[]): string[] {
   const step = splits.length > 1 ? Math.abs(splits[1] - splits[0]) : 0;
   return splits.map((v) => (step > 0 && step < Math.abs(v) / 100
-    ? v.toLocaleString('en-US', { maximumFractionDigits: Math.max(0, -Math.floor(Math.log10(step))) })
+    ? v.toLocaleString('en-US',
+      { maximumFractionDigits: Math.max(0, -Math.floor(Math.log10(step))) })
     : compact(v)));
 }
 
@@ -147,7 +149,8 @@ export function Pair(props: { symbol: string; at: string | null }) {
     const box = boxes.current;
     if (!box || source === null) return;
     const width = Math.max(280, box.clientWidth);
-    const mk = (title: string, height: number, series: uPlot.Series, plugins: uPlot.Plugin[] = []) =>
+    const mk = (title: string, height: number, series: uPlot.Series,
+      plugins: uPlot.Plugin[] = []) =>
       new uPlot(chartOptions(title, width, height, series, plugins), [[], []], box);
     plots.current = [
       mk('Price (USD)', 300, { label: 'Close', stroke: css('--accent'), width: 1 },
@@ -184,7 +187,8 @@ export function Pair(props: { symbol: string; at: string | null }) {
         <h1>{props.symbol}</h1>
         <dl class="figures">
           <div><dt>Price</dt><dd>{f.price(latest?.price)}</dd></div>
-          <div><dt>24h</dt><dd class={f.signClass(latest?.change24h)}>{f.pct(latest?.change24h)}</dd></div>
+          <div><dt>24h</dt>
+            <dd class={f.signClass(latest?.change24h)}>{f.pct(latest?.change24h)}</dd></div>
           <div><dt>VPIN</dt><dd>{f.num(latest?.vpin, 3)}</dd></div>
           <div><dt>OI</dt><dd>{f.usd(latest?.openInterest)}</dd></div>
         </dl>

@@ -19,13 +19,15 @@ export function Usage() {
         const peak = Math.max(1, ...k.days.map((d: any) => d.used));
         return (
           <section class="card">
-            <h2><code>{k.prefix}</code> {k.session ? '(this dashboard session)' : k.label ?? ''}</h2>
+            <h2><code>{k.prefix}</code>
+              {' '}{k.session ? '(this dashboard session)' : k.label ?? ''}</h2>
             <p class="figures-line"><strong>{k.usedToday.toLocaleString('en-US')}</strong> of
               {' '}{k.limit.toLocaleString('en-US')} today · resets {f.time(k.resetsAt)}
               {' '}(midnight Europe/Rome)</p>
             <div class="gauge" role="progressbar" aria-label="Used today" aria-valuemin={0}
               aria-valuemax={k.limit} aria-valuenow={k.usedToday}>
-              <span style={{ width: `${Math.min(100, (k.usedToday / Math.max(1, k.limit)) * 100)}%` }} />
+              <span style={{ width: `${Math.min(100, (k.usedToday / Math.max(1, k.limit)) * 100)}%`
+              }} />
             </div>
             <ol class="days" aria-label="Last 30 days, newest first">{k.days.map((d: any) => (
               <li title={`${d.day}: ${d.used}`}>
