@@ -8,6 +8,7 @@ import {
 } from '../../persistence/accounts.js';
 import { openAccountStore } from '../../persistence/account-store.js';
 import { hashPassword, passwordProblem } from '../../persistence/passwords.js';
+import type { Store } from '../../persistence/store.js';
 import { withAdminStore } from '../admin.js';
 import type { Command, CommandIo } from '../cli.js';
 import { parseOptions, runSubcommands, UsageError } from '../cli.js';
@@ -111,7 +112,8 @@ async function list(argv: readonly string[], io: CommandIo): Promise<number> {
 /** One account changed by email; exit 1 when there is no such account. */
 async function change(argv: readonly string[], io: CommandIo, count: number,
   apply: (account: AccountRecord, args: string[], nowMs: number) => AccountRecord,
-  report: (account: AccountRecord) => string): Promise<number> {
+  report: (account: AccountRecord) => string,
+  after?: (store: Store, account: AccountRecord) => Promise<void>): Promise<number> {
   const { values, positionals } = parseOptions(argv, dataDirOption, true);
   if (positionals.length !== count) {
     throw new UsageError(`expected ${count} argument${count > 1 ? 's' : ''} ` +
@@ -120,8 +122,10 @@ async function change(argv: readonly string[], io: CommandIo, count: number,
   const email = emailArgument(positionals[0], 'EMAIL');
   const account = await withAdminStore(values['data-dir'], io, async (store, clock) => {
     try {
-      return await openAccountStore(store.root).update(email,
+      const updated = await openAccountStore(store.root).update(email,
         (current) => apply(current, positionals.slice(1), clock.nowMs()));
+      await after?.(store, updated);
+      return updated;
     } catch (error) {
       if (error instanceof AccountError) throw new UsageError(error.message, 1);
       throw error;
@@ -129,6 +133,15 @@ async function change(argv: readonly string[], io: CommandIo, count: number,
   });
   io.stdout(report(account) + '\n');
   return 0;
+}
+
+/** Ends the account's dashboard sessions and revokes their keys (its API keys stay). */
+async function endSessions(store: Store, account: AccountRecord): Promise<void> {
+  const accounts = openAccountStore(store.root);
+  for (const session of accounts.sessionsOf(account.id)) {
+    if (session.keyPrefix !== null) await store.keys.revoke(session.keyPrefix);
+    await accounts.removeSession(session.digest);
+  }
 }
 
 export const command: Command = {
@@ -146,7 +159,7 @@ export const command: Command = {
       },
       disable: (args) => change(args, io, 1,
         (a, _rest, nowMs) => (a.disabledAtMs === null ? { ...a, disabledAtMs: nowMs } : a),
-        (a) => `${a.email} is disabled`),
+        (a) => `${a.email} is disabled; its sessions are ended`, endSessions),
       enable: (args) => change(args, io, 1, (a) => ({ ...a, disabledAtMs: null }),
         (a) => `${a.email} is enabled`),
     });

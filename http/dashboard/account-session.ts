@@ -14,7 +14,7 @@ import { mintKey, SESSION_KEY_LABEL } from './account-keys.js';
 import { accountProblems } from './account-problems.js';
 import type { Exchange } from './exchange.js';
 import {
-  clearedCookie, csrfTokenOf, SESSION_IDLE_MS, sessionCookie, type SessionManager,
+  clearedCookie, csrfTokenOf, sessionCookie, type SessionManager,
 } from './sessions.js';
 import type { SignInThrottle } from './sign-in-throttle.js';
 
@@ -37,7 +37,7 @@ async function startSession(deps: AccountApiDeps, sessions: SessionManager, ex: 
     status: 200,
     json: { account: accountJson(account), csrfToken: csrfTokenOf(id),
       dashboardKey: { key: created.key, prefix: created.record.prefix } },
-    headers: [['Set-Cookie', sessionCookie(id, ex.https, SESSION_IDLE_MS / 1000)]],
+    headers: [['Set-Cookie', sessionCookie(id, ex.https)]],
   };
 }
 

@@ -33,13 +33,16 @@ export function cookieValue(header: string, name: string): string {
   return '';
 }
 
-export function sessionCookie(id: string, https: boolean, maxAgeSeconds: number): string {
-  return `${SESSION_COOKIE}=${id}; Path=/; HttpOnly; SameSite=Lax; Max-Age=${maxAgeSeconds}` +
-    (https ? '; Secure' : '');
+/**
+ * The session cookie. No Max-Age: the server ends the session after 12 h idle, and a fixed
+ * browser-side age would cut off a session that is still in use.
+ */
+export function sessionCookie(id: string, https: boolean): string {
+  return `${SESSION_COOKIE}=${id}; Path=/; HttpOnly; SameSite=Lax` + (https ? '; Secure' : '');
 }
 
 export function clearedCookie(https: boolean): string {
-  return sessionCookie('', https, 0);
+  return `${sessionCookie('', https)}; Max-Age=0`;
 }
 
 export function tokensEqual(a: string, b: string): boolean {

@@ -8,6 +8,7 @@ import formats from 'ajv-formats';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { buildOpenApiDocument } from '../../http/openapi/document.js';
+import { openAccountStore } from '../../persistence/account-store.js';
 import {
   Browser, startDashboardServer, startReceiver, type DashboardServer,
 } from './dashboard-server.js';
@@ -186,6 +187,16 @@ api("another account sees 404 on the first one's ids and lists none of them", as
   assert.is(created.status, 400);
 });
 
+api('a disabled account has no session and cannot sign in', async () => {
+  await server.createAccount('dee@example.com', PASSWORD, 'Pro');
+  const b = new Browser(server.baseUrl);
+  assert.is((await b.signIn('dee@example.com', PASSWORD)).status, 200);
+  const accounts = openAccountStore(server.store.root);
+  await accounts.update('dee@example.com', (a) => ({ ...a, disabledAtMs: Date.now() }));
+  assert.is((await b.call('GET', '/api/v1/account/session')).status, 401);
+  assert.is((await b.signIn('dee@example.com', PASSWORD)).status, 401);
+});
+
 api('bad bodies and unknown paths are 4xx problems', async () => {
   const b = new Browser(server.baseUrl);
   await b.signIn('ana@example.com', PASSWORD);
@@ -221,6 +232,29 @@ api('answers follow the OpenAPI document of the account API', async () => {
   const refused = await b.call('POST', '/api/v1/account/keys', {}, { csrf: null });
   assert.ok(doc.paths['/api/v1/account/keys'].post.responses[String(refused.status)]);
 });
+
+api('behind a trusted https proxy the cookie is Secure; open sign-up makes Free accounts',
+  async () => {
+    const own = await startDashboardServer({ trustProxy: ['127.0.0.1'], signupOpen: true });
+    try {
+      const host = new URL(own.baseUrl).host;
+      const response = await fetch(`${own.baseUrl}/api/v1/account/signup`, {
+        method: 'POST', body: JSON.stringify({ email: 'new@example.com', password: PASSWORD }),
+        headers: { 'content-type': 'application/json', 'x-forwarded-proto': 'https',
+          origin: `https://${host}` },
+      });
+      assert.is(response.status, 200);
+      assert.match(response.headers.get('set-cookie') ?? '', /; Secure$/);
+      assert.is(((await response.json()) as any).account.plan, 'Free');
+      const plain = new Browser(own.baseUrl);
+      assert.is((await plain.call('POST', '/api/v1/account/signup',
+        { email: 'new@example.com', password: PASSWORD })).status, 409);
+      assert.is((await plain.call('POST', '/api/v1/account/signup',
+        { email: 'x@example.com', password: 'short' })).status, 400);
+    } finally {
+      await own.close();
+    }
+  });
 
 api('five failed sign-ins in 15 minutes answer 429 with Retry-After', async () => {
   // A front of its own: the failures count per address too, and would lock the other tests out.

@@ -29,12 +29,13 @@ export interface DashboardServer {
   close(): Promise<void>;
 }
 
-export async function startDashboardServer(options: { clock?: Clock; signupOpen?: boolean } = {}):
-  Promise<DashboardServer> {
+export async function startDashboardServer(
+  options: { clock?: Clock; signupOpen?: boolean; trustProxy?: string[] } = {},
+): Promise<DashboardServer> {
   const clock = options.clock ?? systemClock;
   const dataDir = join(await tempDir('orderflow-dash-'), 'data');
   const config = resolveConfig({ port: 0, dataDir, logLevel: 'silent', allowPrivateWebhooks: true,
-    signupOpen: options.signupOpen ?? false });
+    signupOpen: options.signupOpen ?? false, trustProxy: options.trustProxy ?? [] });
   const store = await openStore({ dataDir, clock });
   const access = createAccessControl({ config, clock, keys: store.keys, usage: store.usage });
   const webhooks = createWebhookSupervisor({ root: store.root, clock, logger: silentLogger,

@@ -109,6 +109,20 @@ s('orderflow users: create, list, set-plan, disable, enable; bad input exits non
     assert.is(await main(['users', 'set-plan', 'ana@example.com', 'Whale', ...dir], io()), 0);
     assert.is(await main(['users', 'set-plan', 'ana@example.com', 'Gold', ...dir], io()), 2);
     assert.is(await main(['users', 'disable', 'nobody@example.com', ...dir], io()), 1);
+    const before = await openStore({ dataDir, clock: new ManualClock(T0), watchKeys: false });
+    let sessionKey = '';
+    try {
+      const accounts = openAccountStore(before.root);
+      const ana = accounts.byEmail('ana@example.com');
+      assert.ok(ana);
+      const { record } = await new SessionManager(accounts, new ManualClock(T0))
+        .start(ana);
+      const created = await before.keys.create({ plan: 'Trader', label: 'dashboard session' });
+      sessionKey = created.record.prefix;
+      await accounts.putSession({ ...record, keyPrefix: sessionKey });
+    } finally {
+      await before.close();
+    }
     assert.is(await main(['users', 'disable', 'ana@example.com', ...dir], io()), 0);
     const listed = io();
     assert.is(await main(['users', 'list', '--json', ...dir], listed), 0);
@@ -121,6 +135,8 @@ s('orderflow users: create, list, set-plan, disable, enable; bad input exits non
       const account = openAccountStore(store.root).byEmail('ana@example.com');
       assert.ok(account);
       assert.is(account.disabledAtMs, null);
+      assert.equal(openAccountStore(store.root).sessionsOf(account.id), [], 'sessions ended');
+      assert.type(store.keys.byPrefix(sessionKey)?.revokedAtMs, 'number');
       assert.is(account.passwordDigest.includes('passphrase'), false);
       assert.ok(await verifyPassword('a long passphrase', account.passwordDigest));
       assert.not.ok(await verifyPassword('a long passphrasf', account.passwordDigest));
