@@ -8,9 +8,12 @@ import type { HttpRequest, HttpResponse, TemplatedApp } from 'uWebSockets.js';
 import type { TrustCheck } from '../client-ip.js';
 import { Exchange } from './exchange.js';
 
-/** The page paths of the single-page app (the client routes between them). */
+/**
+ * The page paths of the single-page app (the client routes between them). `/chart` is where an
+ * entry signal's chart_url points: the page sends it on to the signal's Pair page.
+ */
 export const PAGE_PATHS = [
-  '/', '/signin', '/market', '/signals', '/funding', '/keys', '/alerts', '/usage',
+  '/', '/signin', '/market', '/signals', '/funding', '/keys', '/alerts', '/usage', '/chart',
 ] as const;
 export const PAIR_PAGE_PREFIX = '/pair/';
 

@@ -45,6 +45,17 @@ async function go(path: string): Promise<void> {
   await page.goto(service.baseUrl + path, { waitUntil: 'networkidle2' });
 }
 
+/** axe-core's serious and critical findings on the page as it is now (none expected). */
+async function axeFindings(): Promise<string[]> {
+  // Evaluated through the debugger protocol, which the page's CSP does not govern.
+  await page.evaluate(readFileSync(AXE, 'utf8'));
+  return page.evaluate(async () => {
+    const result = await (window as any).axe.run(document, { resultTypes: ['violations'] });
+    return result.violations.filter((v: any) => ['serious', 'critical'].includes(v.impact))
+      .map((v: any) => `${v.id}: ${v.nodes.map((n: any) => n.target.join(' ')).join(', ')}`);
+  });
+}
+
 async function text(selector: string): Promise<string> {
   await page.waitForSelector(selector, { timeout: 15_000 });
   return page.$eval(selector, (el) => el.textContent ?? '');
@@ -100,7 +111,13 @@ ui('sign in: cookie flags, security headers, no CSP violation', async () => {
   assert.is(headers['content-security-policy'], "default-src 'self'; frame-ancestors 'none'");
   assert.is(headers['x-content-type-options'], 'nosniff');
   assert.is(headers['referrer-policy'], 'same-origin');
-  await page.screenshot({ path: join(SHOTS, 'signin-dark.png') });
+  for (const theme of ['light', 'dark']) {
+    await page.evaluate((t) => localStorage.setItem('orderflow.theme', t), theme);
+    await page.reload({ waitUntil: 'networkidle2' });
+    await page.waitForSelector('#email');
+    assert.equal(await axeFindings(), [], `sign-in (${theme})`);
+    await page.screenshot({ path: join(SHOTS, `signin-${theme}.png`) });
+  }
   await page.type('#email', 'ana@example.com');
   await page.type('#password', 'wrong password!');
   await page.click('button[type=submit]');
@@ -192,7 +209,13 @@ ui('Alerts: a bad threshold is a form error; a good alert is listed', async () =
   await page.screenshot({ path: join(SHOTS, 'alerts-dark.png'), fullPage: true });
 });
 
-ui('Pair: the chart canvas is drawn', async () => {
+ui("Pair: an entry signal's chart_url opens it at the bar; the chart canvas is drawn", async () => {
+  const at = new Date(Date.now() - 3_600_000).toISOString();
+  await go(`/chart?symbol=SOL&timeframe=15m&signal=SOL-15m-1-long&at=${encodeURIComponent(at)}`);
+  await page.waitForSelector('main h1');
+  assert.is(new URL(page.url()).pathname, '/pair/SOL');
+  assert.is(new URL(page.url()).searchParams.get('at'), at);
+  assert.is(await text('main h1'), 'SOL');
   await go('/market');
   await page.waitForSelector('tbody tr a');
   const href = await page.$eval('tbody tr a', (a) => a.getAttribute('href'));
@@ -221,7 +244,6 @@ ui('a request without the CSRF token is refused; another account gets 404', asyn
 });
 
 ui('every page: axe finds no serious or critical issue; screenshots light and dark', async () => {
-  const axe = readFileSync(AXE, 'utf8');
   const pages = [['market', '/market'], ['pair', '/pair/BTC'], ['signals', '/signals'],
     ['funding', '/funding'], ['keys', '/keys'], ['alerts', '/alerts'], ['usage', '/usage']];
   for (const theme of ['dark', 'light']) {
@@ -229,15 +251,7 @@ ui('every page: axe finds no serious or critical issue; screenshots light and da
       await page.evaluate((t) => localStorage.setItem('orderflow.theme', t), theme);
       await go(path);
       await page.waitForSelector('main h1');
-      // Evaluated through the debugger protocol, which the page's CSP does not govern.
-      await page.evaluate(axe);
-      const found = await page.evaluate(async () => {
-        const result = await (window as any).axe.run(document, {
-          resultTypes: ['violations'] });
-        return result.violations.filter((v: any) => ['serious', 'critical'].includes(v.impact))
-          .map((v: any) => `${v.id}: ${v.nodes.map((n: any) => n.target.join(' ')).join(', ')}`);
-      });
-      assert.equal(found, [], `${name} (${theme})`);
+      assert.equal(await axeFindings(), [], `${name} (${theme})`);
       await page.screenshot({ path: join(SHOTS, `${name}-${theme}.png`), fullPage: true });
     }
   }

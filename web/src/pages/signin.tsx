@@ -34,7 +34,7 @@ export function SignIn(props: { onSignedIn: () => void }) {
         {error && <p class="status error" role="alert">{error}</p>}
         <button type="submit" class="primary" disabled={busy}>Sign in</button>
       </form>
-      <p class="hint">Accounts are created by the operator:
+      <p class="hint">Accounts are created by the operator:{' '}
         <code>orderflow users create --email E --plan P</code></p>
     </main>
   );
