@@ -1,11 +1,12 @@
 // Wires the dashboard (static pages and the account API) to the store, access control and the
-// webhook supervisor; its built files are web/dist beside bin/ (npm ci builds them).
-import { fileURLToPath } from 'node:url';
+// webhook supervisor; its built files are <project>/web/dist (npm ci builds them).
+import { join } from 'node:path';
 import type { ServiceConfig } from '../actors/config.js';
 import type { AlertRecord } from '../actors/signals/alerts.js';
 import type { WebhookSupervisor } from '../actors/webhooks/supervisor.js';
 import type { Clock } from '../core/clock.js';
 import type { Logger } from '../core/logger.js';
+import { projectRoot } from '../core/bundle-cache.js';
 import { romeDayKey } from '../core/rome-time.js';
 import type { AccessControl } from '../http/access-types.js';
 import { createTrustCheck } from '../http/client-ip.js';
@@ -15,7 +16,9 @@ import { openAlertStore } from '../persistence/alerts.js';
 import type { Store } from '../persistence/store.js';
 import { openTable } from '../persistence/table.js';
 
-export const DASHBOARD_DIST_DIR = fileURLToPath(new URL('../web/dist', import.meta.url));
+/** Found from the project root, not from this file: `npm start` runs a bundle of it kept under
+ *  node_modules/.cache, from where a relative path would point elsewhere. */
+export const DASHBOARD_DIST_DIR = join(projectRoot, 'web', 'dist');
 
 export interface DashboardWiring {
   readonly config: ServiceConfig;

@@ -39,11 +39,13 @@ export function putMarketFixture(snapshots: SnapshotStore, nowMs: number): void 
       stale: false, asOf: null };
     put(`cvd/${row.symbol}`, cvd, cvd);
   }
-  put('funding-arb', { items: rows.map((r, i) => ({ symbol: r.symbol, longVenue: 'exchange_b',
+  put('funding-arb', { pairs: rows.map((r, i) => ({ symbol: r.symbol, longVenue: 'exchange_b',
     shortVenue: 'home', spreadAnnualized: 3.5 + i * 2.25 })) });
   const signals = {
-    BTC: { symbol: 'BTC', direction: 'long', score: 62, grade: 'A', regime: 'trending' },
-    SOL: { symbol: 'SOL', direction: 'short', score: -41, grade: 'B', regime: 'ranging' },
+    BTC: { symbol: 'BTC', score: 62, direction: 'LONG', vpin: 0.41, cvd: 2.4e6,
+      regime: 'trending', fundingRate: 0.0000125, fundingAnnualized: 10.95, stale: false },
+    SOL: { symbol: 'SOL', score: -41, direction: 'SHORT', vpin: 0.58, cvd: -7.1e5,
+      regime: 'ranging', fundingRate: 0.0000302, fundingAnnualized: 26.46, stale: false },
   };
   snapshots.put('signals', new TextEncoder().encode(JSON.stringify(signals)),
     { version: 1, updatedAtMs: nowMs, cadenceMs: 1_000, data: signals });

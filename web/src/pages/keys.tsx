@@ -44,8 +44,8 @@ export function Keys(props: { plan: string }) {
         <label for="key-label">Label</label>
         <input id="key-label" name="label" maxLength={100} placeholder="e.g. trading bot" />
         <label for="key-plan">Plan</label>
-        <select id="key-plan" name="plan" value={props.plan}>
-          {allowed.map((p) => <option value={p}>{p}</option>)}
+        <select id="key-plan" name="plan">
+          {allowed.map((p) => <option value={p} selected={p === props.plan}>{p}</option>)}
         </select>
         <button type="submit" class="primary">Create key</button>
       </form>

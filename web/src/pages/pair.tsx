@@ -16,7 +16,9 @@ async function history(symbol: string): Promise<Point[] | null> {
   try {
     const body = await data(`/api/v1/history/${encodeURIComponent(symbol)}` +
       '?metrics=candle,cvd,vpin,openInterest&interval=5m&limit=500');
-    return (body.points as any[]).map((p) => ({ ...p, t: Date.parse(p.t) / 1000 }));
+    // `t` as ISO 8601 or epoch ms: uPlot's time axis is in seconds.
+    return (body.points as any[]).map((p) => ({ ...p,
+      t: (typeof p.t === 'number' ? p.t : Date.parse(p.t)) / 1000 }));
   } catch (error) {
     if (error instanceof ApiError && [400, 403, 404].includes(error.problem.status)) return null;
     throw error;

@@ -8,10 +8,15 @@ type Signal = Record<string, any> & { symbol: string };
 const columns: Column<Signal>[] = [
   { key: 'symbol', label: 'Pair', value: (s) => s.symbol,
     render: (s) => <Link href={`/pair/${encodeURIComponent(s.symbol)}`}>{s.symbol}</Link> },
-  { key: 'direction', label: 'Direction', value: (s) => String(s.direction ?? s.side ?? '—') },
+  { key: 'direction', label: 'Direction', value: (s) => String(s.direction ?? '—') },
   { key: 'score', label: 'Score', numeric: true, value: (s) => s.score ?? null,
-    render: (s) => f.num(s.score, 0) },
-  { key: 'grade', label: 'Grade', value: (s) => String(s.grade ?? '—') },
+    render: (s) => <span class={f.signClass(s.score)}>{f.num(s.score, 0)}</span> },
+  { key: 'vpin', label: 'VPIN', numeric: true, value: (s) => s.vpin ?? null,
+    render: (s) => f.num(s.vpin, 3) },
+  { key: 'cvd', label: 'CVD', numeric: true, value: (s) => s.cvd ?? null,
+    render: (s) => f.usd(s.cvd) },
+  { key: 'fundingAnnualized', label: 'Funding APR', numeric: true,
+    value: (s) => s.fundingAnnualized ?? null, render: (s) => f.pct(s.fundingAnnualized) },
   { key: 'regime', label: 'Regime', value: (s) => String(s.regime ?? '—') },
 ];
 
