@@ -18,7 +18,7 @@ export function usd(value: number | null | undefined): string {
   const abs = Math.abs(value);
   const [div, unit] = abs >= 1e9 ? [1e9, ' B'] : abs >= 1e6 ? [1e6, ' M'] : abs >= 1e3
     ? [1e3, ' K'] : [1, ''];
-  return `$${(value / div).toFixed(div === 1 ? 0 : 2)}${unit}`;
+  return `${value < 0 ? '-' : ''}$${(abs / div).toFixed(div === 1 ? 0 : 2)}${unit}`;
 }
 
 export function num(value: number | null | undefined, digits = 2): string {
