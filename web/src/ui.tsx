@@ -1,6 +1,7 @@
 // Shared pieces: navigation, the sortable table, status lines and the polling hook.
 import type { ComponentChildren } from 'preact';
 import { useEffect, useRef, useState } from 'preact/hooks';
+import { nextPollMs } from './pace.js';
 
 export function navigate(path: string): void {
   history.pushState(null, '', path);
@@ -63,27 +64,44 @@ export function SortTable<T>(props: { rows: T[]; columns: Column<T>[]; rowKey: (
   );
 }
 
-/** Calls load now and every periodMs while mounted; keeps the last good value and the error. */
+/**
+ * Calls load now and again while mounted, every periodMs or slower when the daily quota left
+ * would not last until its reset (pace.ts); keeps the last good value and the error.
+ */
 export function usePoll<T>(load: () => Promise<T>, periodMs: number, deps: unknown[] = []) {
-  const [state, setState] = useState<{ value: T | null; error: string | null }>(
-    { value: null, error: null });
+  const [state, setState] = useState<{ value: T | null; error: string | null;
+    nextMs: number }>({ value: null, error: null, nextMs: periodMs });
   const alive = useRef(true);
   useEffect(() => {
     alive.current = true;
     let timer = 0;
     const tick = async () => {
+      let next: { value?: T; error: string | null };
       try {
-        const value = await load();
-        if (alive.current) setState({ value, error: null });
+        next = { value: await load(), error: null };
       } catch (error) {
-        if (alive.current) setState((s) => ({ value: s.value, error: (error as Error).message }));
+        next = { error: (error as Error).message };
       }
-      if (alive.current) timer = window.setTimeout(tick, periodMs);
+      const nextMs = await nextPollMs(periodMs);
+      if (!alive.current) return;
+      setState((s) => ({ value: next.value ?? s.value, error: next.error, nextMs }));
+      timer = window.setTimeout(tick, nextMs);
     };
     void tick();
     return () => { alive.current = false; clearTimeout(timer); };
   }, deps);
   return state;
+}
+
+/** "Refreshes every 10 s", or longer with the reason, for the page header. */
+export function Cadence(props: { nextMs: number; minMs: number }) {
+  const seconds = Math.round(props.nextMs / 1000);
+  const text = seconds < 120 ? `${seconds} s` : `${Math.round(seconds / 60)} min`;
+  return (
+    <span class="hint" aria-live="off">Refreshes every {text}
+      {props.nextMs > props.minMs ? ' (paced to last the daily quota until its reset)' : ''}
+    </span>
+  );
 }
 
 export function CopyButton(props: { text: string; label?: string }) {

@@ -2,7 +2,7 @@
 import { useState } from 'preact/hooks';
 import { data } from '../api.js';
 import * as f from '../format.js';
-import { Link, SortTable, Status, usePoll, type Column } from '../ui.js';
+import { Cadence, Link, SortTable, Status, usePoll, type Column } from '../ui.js';
 
 interface Row {
   symbol: string; price: number; change24h: number; volume24h: number; openInterest: number;
@@ -29,7 +29,8 @@ const columns: Column<Row>[] = [
 export function Market() {
   const [filter, setFilter] = useState('');
   const [trackedOnly, setTrackedOnly] = useState(false);
-  const { value, error } = usePoll(() => data<{ pairs: Row[] }>('/api/v1/screener'), 10_000);
+  const { value, error, nextMs } = usePoll(() => data<{ pairs: Row[] }>('/api/v1/screener'),
+    10_000);
   const rows = (value?.pairs ?? []).filter((r) => !r.delisted &&
     r.symbol.toLowerCase().includes(filter.trim().toLowerCase()) && (!trackedOnly || r.tracked));
   return (
@@ -43,6 +44,7 @@ export function Market() {
           <label><input type="checkbox" checked={trackedOnly}
             onChange={(e) => setTrackedOnly((e.target as HTMLInputElement).checked)} />
             {' '}Tracked only</label>
+          <Cadence nextMs={nextMs} minMs={10_000} />
         </div>
       </header>
       <Status error={error} loading={!value && !error}

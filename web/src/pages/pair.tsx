@@ -5,6 +5,7 @@ import { useEffect, useRef, useState } from 'preact/hooks';
 import uPlot from 'uplot';
 import { ApiError, data } from '../api.js';
 import * as f from '../format.js';
+import { nextPollMs } from '../pace.js';
 import { Status } from '../ui.js';
 
 interface Point { t: number; open?: number; high?: number; low?: number; close?: number;
@@ -124,7 +125,7 @@ export function Pair(props: { symbol: string; at: string | null }) {
       } catch (e) {
         if (alive) setError((e as Error).message);
       }
-      if (alive) timer = window.setTimeout(poll, 5_000);
+      if (alive) timer = window.setTimeout(poll, await nextPollMs(5_000));
     };
     void (async () => {
       try {
