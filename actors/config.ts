@@ -51,6 +51,8 @@ export interface ServiceConfig {
   /** false with `--limits off`: burst guard and daily quotas off (loopback only). */
   readonly limitsEnabled: boolean;
   readonly allowPrivateWebhooks: boolean;
+  /** `--signup open`: anyone may create a dashboard account (default closed). */
+  readonly signupOpen: boolean;
   readonly homeWsUrl: string;
   readonly homeInfoUrl: string;
   readonly corsOrigins: readonly string[];
@@ -85,6 +87,7 @@ export const defaultConfig: ServiceConfig = Object.freeze({
   clockStartMs: null,
   limitsEnabled: true,
   allowPrivateWebhooks: false,
+  signupOpen: false,
   homeWsUrl: 'wss://api.hyperliquid.xyz/ws',
   homeInfoUrl: 'https://api.hyperliquid.xyz/info',
   corsOrigins: Object.freeze(['*']),

@@ -12,6 +12,10 @@ const commands: Record<string, { summary: string; load: () => Promise<Command> }
     summary: 'create, list, revoke and re-plan API keys',
     load: async () => (await import('./commands/keys.js')).command,
   },
+  users: {
+    summary: 'create, list, re-plan and disable dashboard accounts',
+    load: async () => (await import('./commands/users.js')).command,
+  },
   webhooks: {
     summary: 'register, rotate, test and replay webhook endpoints',
     load: async () => (await import('./commands/webhooks.js')).command,

@@ -6,6 +6,7 @@ import { UsageError } from './cli.js';
 export interface ServeFlags {
   port?: string; host?: string; 'data-dir'?: string; feed?: string; speed?: string;
   'clock-start'?: string; limits?: string; shards?: string; 'log-level'?: string;
+  signup?: string;
 }
 
 type Override = { -readonly [K in keyof ServiceConfig]?: ServiceConfig[K] };
@@ -74,6 +75,13 @@ export function serveOverride(flags: ServeFlags, env: Readonly<Record<string, st
   if (shards !== undefined) out.shards = integer('--shards', shards);
   const level = pick('log-level', 'ORDERFLOW_LOG_LEVEL');
   if (level !== undefined) out.logLevel = level as ServiceConfig['logLevel'];
+  const signup = pick('signup', 'ORDERFLOW_SIGNUP');
+  if (signup !== undefined) {
+    if (signup !== 'open' && signup !== 'closed') {
+      throw new UsageError(`--signup must be open or closed (was '${signup}')`);
+    }
+    out.signupOpen = signup === 'open';
+  }
   if (env.ORDERFLOW_ALLOW_PRIVATE_WEBHOOKS === '1') out.allowPrivateWebhooks = true;
   if (env.ORDERFLOW_HOME_WS_URL) out.homeWsUrl = env.ORDERFLOW_HOME_WS_URL;
   if (env.ORDERFLOW_HOME_INFO_URL) out.homeInfoUrl = env.ORDERFLOW_HOME_INFO_URL;

@@ -22,6 +22,7 @@ import { PositioningViews } from '../actors/runtime/positioning-views.js';
 import { SignalPipeline } from '../actors/runtime/signal-pipeline.js';
 import { startActorRuntime, type ActorRuntime } from '../actors/runtime/supervisor.js';
 import { TrackedSet } from '../actors/runtime/tracked-set.js';
+import { createDashboardFor } from './dashboard.js';
 
 export interface Service {
   readonly baseUrl: string;
@@ -173,9 +174,11 @@ async function startFront(p: Parts) {
     : createSharedAccessControl({ config, clock, keys, usage: store.usage,
       limits: p.shared.limits, redisReady: p.shared.link.ready, fresh: () => true });
   const mcp = mcpMounts(access, snapshots, clock, p.log);
+  const dashboard = createDashboardFor({ config, clock, store, access, webhooks: p.webhooks,
+    logger: p.log.child({ component: 'dashboard' }) });
   const http = await startHttpServer({
     config, clock, logger: p.log.child({ component: 'http' }), snapshots,
-    keys, usage: store.usage, readiness, access, mounts: mcp.mounts,
+    keys, usage: store.usage, readiness, access, mounts: mcp.mounts, dashboard,
   });
   return { http, mcp };
 }

@@ -36,7 +36,9 @@ export interface Problem {
   readonly status: number;
   readonly code:
     | 'invalid_key' | 'plan_required' | 'quota_exceeded' | 'rate_limited' | 'unknown_symbol'
-    | 'not_tracked' | 'bad_request' | 'not_found' | 'method_not_allowed' | 'internal';
+    | 'not_tracked' | 'bad_request' | 'not_found' | 'method_not_allowed' | 'internal'
+    // The account API's (http/dashboard/): no session, refused CSRF/Origin, a clash.
+    | 'unauthorized' | 'forbidden' | 'conflict';
   readonly title: string;
   readonly detail: string;
   readonly extensions?: Readonly<Record<string, unknown>>;

@@ -38,6 +38,8 @@ export interface HttpServerDeps {
    * REST and MCP share burst windows and daily counters; created from the deps otherwise.
    */
   access?: AccessControl;
+  /** The dashboard's own routes (static pages, /api/v1/account/...), registered first. */
+  dashboard?: { register(app: TemplatedApp): void };
 }
 
 export interface HttpServer {
@@ -75,7 +77,9 @@ export async function startHttpServer(deps: HttpServerDeps): Promise<HttpServer>
   // Loaded here, not at the top: the package has only an "import" export condition, and the
   // test runner (uvu -r tsx) loads modules through require(), where a static import fails.
   const uWS = await import('uWebSockets.js');
-  const app = uWS.App().any('/*', dispatch);
+  const app = uWS.App();
+  deps.dashboard?.register(app);
+  app.any('/*', dispatch);
   const token = await listen(app, config.host, config.port);
   const port = uWS.us_socket_local_port(token as unknown as us_socket);
   if (!config.limitsEnabled) {

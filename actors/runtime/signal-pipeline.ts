@@ -166,6 +166,6 @@ function normalizeUrl(url: string): string {
 
 function chartUrl(base: string, signal: EntrySignal): string {
   const query = new URLSearchParams({ symbol: signal.symbol, timeframe: signal.timeframe,
-    signal: signal.signal_id });
+    signal: signal.signal_id, at: signal.bar_time });
   return `${base}?${query.toString()}`;
 }

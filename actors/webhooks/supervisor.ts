@@ -64,7 +64,8 @@ export interface WebhookSupervisor {
   readonly endpoints: EndpointRegistry;
   /** The endpoint's most recent deliveries, newest first (default 50). */
   deliveries(endpointId: string, limit?: number): DeliveryRecord[];
-  replay(eventId: string): Promise<ReplayResult>;
+  /** Replays the event's finished deliveries (only those `only` accepts, when given). */
+  replay(eventId: string, only?: (endpointId: string) => boolean): Promise<ReplayResult>;
   /** Picks up admin changes and starts whatever is due now (tests drive time with this). */
   tick(): Promise<void>;
   stats(): SupervisorStats;
@@ -200,11 +201,12 @@ class Supervisor implements WebhookSupervisor {
     return recentDeliveries(this.outbox, endpointId, limit);
   }
 
-  async replay(eventId: string): Promise<ReplayResult> {
+  async replay(eventId: string, only?: (endpointId: string) => boolean): Promise<ReplayResult> {
     this.refresh();
     const nowMs = this.deps.clock.nowMs();
-    const result = await replayEvent(
-      this.outbox, (id) => this.cache.isActive(id), eventId, nowMs, this.outboxMax);
+    const result = await replayEvent(this.outbox,
+      (id) => this.cache.isActive(id) && (only === undefined || only(id)), eventId, nowMs,
+      this.outboxMax);
     this.runner.pending += result.deliveries;
     this.runner.wake(result.endpointIds, nowMs);
     return result;

@@ -21,6 +21,7 @@ const usage = `usage: orderflow serve [options]
   --log-level L        debug, info, warn, error or silent
   --role R             all (default: one box), ingest or front (both need ORDERFLOW_REDIS_URL;
                        see docs/scale-out.md)
+  --signup open|closed let anyone create a dashboard account (default closed)
 
 Environment: ORDERFLOW_PORT, ORDERFLOW_HOST, ORDERFLOW_DATA_DIR, ORDERFLOW_FEED, ORDERFLOW_SPEED,
 ORDERFLOW_CLOCK_START, ORDERFLOW_LIMITS, ORDERFLOW_SHARDS, ORDERFLOW_LOG_LEVEL,
@@ -44,6 +45,7 @@ export const command: Command = {
       feed: { type: 'string' }, speed: { type: 'string' }, 'clock-start': { type: 'string' },
       limits: { type: 'string' }, shards: { type: 'string' }, 'log-level': { type: 'string' },
       role: { type: 'string' },
+      signup: { type: 'string' },
     });
     const scaleOut = scaleOutOptions(values.role, io.env);
     let config;

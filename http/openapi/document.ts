@@ -6,6 +6,7 @@ import { viewSchemas } from './schemas-views.js';
 import { errorResponses, headers, parameters, securitySchemes } from './responses.js';
 import { operations, type Operation } from './operations.js';
 import { webhookSection } from './webhooks.js';
+import { accountPaths, accountSecuritySchemes } from './account.js';
 
 const KEYED = [{ bearer: [] }, { apiKeyHeader: [] }, { apiKeyQuery: [] }];
 const refTo = (kind: string, name: string) => ({ $ref: `#/components/${kind}/${name}` });
@@ -59,6 +60,7 @@ function operationOf(op: Operation): Schema {
 export function buildOpenApiDocument(): Record<string, unknown> {
   const paths: Record<string, Schema> = {};
   for (const op of operations) paths[op.path] = { get: operationOf(op) };
+  Object.assign(paths, accountPaths());
   return {
     openapi: '3.1.0',
     jsonSchemaDialect: 'https://spec.openapis.org/oas/3.1/dialect/base',
@@ -74,7 +76,8 @@ export function buildOpenApiDocument(): Record<string, unknown> {
     webhooks: webhookSection(),
     components: {
       schemas: { ...viewSchemas, ...opsSchemas },
-      parameters, headers, securitySchemes, responses: errorResponses,
+      parameters, headers, securitySchemes: { ...securitySchemes, ...accountSecuritySchemes },
+      responses: errorResponses,
     },
   };
 }

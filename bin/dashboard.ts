@@ -1,0 +1,48 @@
+// Wires the dashboard (static pages and the account API) to the store, access control and the
+// webhook supervisor; its built files are <project>/web/dist (npm ci builds them).
+import { join } from 'node:path';
+import type { ServiceConfig } from '../actors/config.js';
+import type { AlertRecord } from '../actors/signals/alerts.js';
+import type { WebhookSupervisor } from '../actors/webhooks/supervisor.js';
+import type { Clock } from '../core/clock.js';
+import type { Logger } from '../core/logger.js';
+import { projectRoot } from '../core/bundle-cache.js';
+import { romeDayKey } from '../core/rome-time.js';
+import type { AccessControl } from '../http/access-types.js';
+import { createTrustCheck } from '../http/client-ip.js';
+import { createDashboard, type Dashboard } from '../http/dashboard/index.js';
+import { openAccountStore } from '../persistence/account-store.js';
+import { openAlertStore } from '../persistence/alerts.js';
+import type { Store } from '../persistence/store.js';
+import { openTable } from '../persistence/table.js';
+
+/** Found from the project root, not from this file: `npm start` runs a bundle of it kept under
+ *  node_modules/.cache, from where a relative path would point elsewhere. */
+export const DASHBOARD_DIST_DIR = join(projectRoot, 'web', 'dist');
+
+export interface DashboardWiring {
+  readonly config: ServiceConfig;
+  readonly clock: Clock;
+  readonly store: Store;
+  readonly access: AccessControl;
+  readonly webhooks: WebhookSupervisor;
+  readonly logger: Logger;
+  readonly distDir?: string;
+}
+
+export function createDashboardFor(w: DashboardWiring): Dashboard {
+  const usageTable = openTable<number, [string, string]>(w.store.root, 'usage');
+  const dashboard = createDashboard({
+    accounts: openAccountStore(w.store.root), keys: w.store.keys, access: w.access,
+    webhooks: w.webhooks, alerts: openAlertStore<AlertRecord>(w.store.root),
+    // Today is counted in memory (written behind); earlier days are read from the table.
+    usageOn: (identity, dayKey) => (dayKey === romeDayKey(w.clock.nowMs())
+      ? w.store.usage.get(identity, dayKey) : usageTable.get([dayKey, identity]) ?? 0),
+    clock: w.clock, logger: w.logger, trusted: createTrustCheck(w.config.trustProxy),
+    signupOpen: w.config.signupOpen, allowPrivateWebhooks: w.config.allowPrivateWebhooks,
+  }, w.distDir ?? DASHBOARD_DIST_DIR);
+  if (!dashboard.files.built) {
+    w.logger.warn('the dashboard is not built (web/dist is missing): run npm run build:web');
+  }
+  return dashboard;
+}

@@ -1,0 +1,37 @@
+// What the account API reads and writes: accounts and sessions, the key table, access control
+// (usage figures), the webhook supervisor, the alert table and the usage history.
+import type { AlertRecord } from '../../actors/signals/alerts.js';
+import type { WebhookSupervisor } from '../../actors/webhooks/supervisor.js';
+import type { Clock } from '../../core/clock.js';
+import type { Logger } from '../../core/logger.js';
+import type { KeyRecord } from '../../core/messages.js';
+import type { AccountStore } from '../../persistence/accounts.js';
+import type { AlertStore } from '../../persistence/alerts.js';
+import type { KeyStore } from '../../persistence/key-store.js';
+import type { AccessControl } from '../access-types.js';
+import type { TrustCheck } from '../client-ip.js';
+
+/** The key operations the dashboard needs (the lmdb KeyStore, or a shared one later). */
+export type AccountKeys = Pick<KeyStore, 'create' | 'revoke' | 'byPrefix'>;
+
+export interface AccountApiDeps {
+  readonly accounts: AccountStore;
+  readonly keys: AccountKeys;
+  readonly access: AccessControl;
+  readonly webhooks: WebhookSupervisor;
+  readonly alerts: AlertStore<AlertRecord>;
+  /** Requests counted for `key:<prefix>` on a Europe/Rome day (YYYY-MM-DD), 0 when none. */
+  readonly usageOn: (identity: string, dayKey: string) => number;
+  readonly clock: Clock;
+  readonly logger: Logger;
+  readonly trusted: TrustCheck;
+  /** `--signup open`: anyone may create an account at /signup. */
+  readonly signupOpen: boolean;
+  readonly allowPrivateWebhooks: boolean;
+  /** How long Send test event waits for the receiver's answer (default 12 s). */
+  readonly testWaitMs?: number;
+}
+
+export function isLive(key: KeyRecord | undefined): key is KeyRecord {
+  return key !== undefined && key.revokedAtMs === null;
+}

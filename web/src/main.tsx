@@ -1,0 +1,112 @@
+// The dashboard shell: who is signed in, the navigation, the theme switch and the page routes
+// (/, /market, /pair/{symbol}, /signals, /funding, /keys, /alerts, /usage, /signin, /chart).
+import 'uplot/dist/uPlot.min.css';
+import './styles.css';
+import { render } from 'preact';
+import { useEffect, useState } from 'preact/hooks';
+import { account, ApiError, forget, remember } from './api.js';
+import { Alerts } from './pages/alerts.js';
+import { Funding } from './pages/funding.js';
+import { Keys } from './pages/keys.js';
+import { Market } from './pages/market.js';
+import { Pair } from './pages/pair.js';
+import { Signals } from './pages/signals.js';
+import { SignIn } from './pages/signin.js';
+import { Usage } from './pages/usage.js';
+import { Link, navigate } from './ui.js';
+
+const NAV = [['/market', 'Market'], ['/signals', 'Signals'], ['/funding', 'Funding arb'],
+  ['/keys', 'API Keys'], ['/alerts', 'Alerts'], ['/usage', 'Usage']] as const;
+
+function initialTheme(): string {
+  return localStorage.getItem('orderflow.theme') ??
+    (matchMedia('(prefers-color-scheme: light)').matches ? 'light' : 'dark');
+}
+
+function applyTheme(theme: string): void {
+  document.documentElement.dataset.theme = theme;
+  localStorage.setItem('orderflow.theme', theme);
+}
+
+/** chart_url of an entry signal: /chart?symbol=S&timeframe=T&signal=ID&at=ISO -> its Pair page. */
+function chartRedirect(): string | null {
+  if (location.pathname !== '/chart') return null;
+  const q = new URLSearchParams(location.search);
+  const symbol = q.get('symbol') ?? '';
+  const at = q.get('at');
+  return `/pair/${encodeURIComponent(symbol)}${at ? `?at=${encodeURIComponent(at)}` : ''}`;
+}
+
+function App() {
+  const [path, setPath] = useState(location.pathname);
+  const [me, setMe] = useState<any>(undefined);
+  const [theme, setTheme] = useState(initialTheme);
+  useEffect(() => applyTheme(theme), [theme]);
+  useEffect(() => {
+    const onPop = () => setPath(location.pathname);
+    addEventListener('popstate', onPop);
+    const redirect = chartRedirect();
+    if (redirect) history.replaceState(null, '', redirect);
+    setPath(location.pathname);
+    return () => removeEventListener('popstate', onPop);
+  }, []);
+  const loadMe = () => account('GET', 'session').then((body) => {
+    remember(body.csrfToken, JSON.parse(sessionStorage.getItem('orderflow.session') ?? '{}').key
+      ?? null);
+    setMe(body.account);
+  }, (error) => {
+    if (error instanceof ApiError && error.problem.status === 401) setMe(null);
+    else setMe(null);
+  });
+  useEffect(() => { void loadMe(); }, []);
+  useEffect(() => {
+    const title = NAV.find(([href]) => href === path)?.[1] ??
+      (path.startsWith('/pair/') ? decodeURIComponent(path.slice(6)) : 'Sign in');
+    document.title = `${title} · orderflow`;
+  }, [path]);
+  if (me === undefined) return <p class="status">Loading…</p>;
+  if (me === null) {
+    return <SignIn onSignedIn={() => {
+      if (path === '/signin' || path === '/') navigate('/market');
+      void loadMe();
+    }} />;
+  }
+  const signOut = async () => {
+    await account('DELETE', 'session').catch(() => {});
+    forget();
+    setMe(null);
+    navigate('/signin');
+  };
+  const q = new URLSearchParams(location.search);
+  let page;
+  if (path.startsWith('/pair/')) {
+    page = <Pair symbol={decodeURIComponent(path.slice(6))} at={q.get('at')} />;
+  } else if (path === '/signals') page = <Signals />;
+  else if (path === '/funding') page = <Funding />;
+  else if (path === '/keys') page = <Keys plan={me.plan} />;
+  else if (path === '/alerts') page = <Alerts />;
+  else if (path === '/usage') page = <Usage />;
+  else page = <Market />;
+  return (
+    <>
+      <a class="skip" href="#main">Skip to content</a>
+      <header class="top">
+        <span class="brand">orderflow</span>
+        <nav aria-label="Main"><ul>{NAV.map(([href, label]) => (
+          <li><Link href={href} current={path === href ||
+            (href === '/market' && (path === '/' || path.startsWith('/pair/')))}>{label}</Link></li>
+        ))}</ul></nav>
+        <div class="who">
+          <button type="button" onClick={() => setTheme(theme === 'dark' ? 'light' : 'dark')}
+            aria-label={`Switch to ${theme === 'dark' ? 'light' : 'dark'} theme`}>
+            {theme === 'dark' ? 'Light' : 'Dark'}</button>
+          <span class="email">{me.email} · {me.plan}</span>
+          <button type="button" onClick={signOut}>Sign out</button>
+        </div>
+      </header>
+      {page}
+    </>
+  );
+}
+
+render(<App />, document.getElementById('app') as HTMLElement);

@@ -1,0 +1,65 @@
+// Signals: the live entry signals per pair, and the track record once history exists.
+import { ApiError, data } from '../api.js';
+import * as f from '../format.js';
+import { Link, SortTable, Status, usePoll, type Column } from '../ui.js';
+
+type Signal = Record<string, any> & { symbol: string };
+
+const columns: Column<Signal>[] = [
+  { key: 'symbol', label: 'Pair', value: (s) => s.symbol,
+    render: (s) => <Link href={`/pair/${encodeURIComponent(s.symbol)}`}>{s.symbol}</Link> },
+  { key: 'direction', label: 'Direction', value: (s) => String(s.direction ?? '—') },
+  { key: 'score', label: 'Score', numeric: true, value: (s) => s.score ?? null,
+    render: (s) => <span class={f.signClass(s.score)}>{f.num(s.score, 0)}</span> },
+  { key: 'vpin', label: 'VPIN', numeric: true, value: (s) => s.vpin ?? null,
+    render: (s) => f.num(s.vpin, 3) },
+  { key: 'cvd', label: 'CVD', numeric: true, value: (s) => s.cvd ?? null,
+    render: (s) => f.usd(s.cvd) },
+  { key: 'fundingAnnualized', label: 'Funding APR', numeric: true,
+    value: (s) => s.fundingAnnualized ?? null, render: (s) => f.pct(s.fundingAnnualized) },
+  { key: 'regime', label: 'Regime', value: (s) => String(s.regime ?? '—') },
+];
+
+function flatten(body: any): Signal[] {
+  const pairs = body?.pairs ?? body?.signals ?? body;
+  if (Array.isArray(pairs)) return pairs;
+  return Object.entries(pairs ?? {}).map(([symbol, value]) => ({ symbol, ...(value as object) }));
+}
+
+export function Signals() {
+  const live = usePoll(() => data('/api/v1/signals'), 10_000);
+  const record = usePoll(async () => {
+    try {
+      return await data('/api/v1/signals/performance?window=30d&groupBy=grade');
+    } catch (error) {
+      if (error instanceof ApiError && error.problem.status === 404) return { groups: [] };
+      throw error;
+    }
+  }, 60_000);
+  const rows = flatten(live.value);
+  const groups: any[] = record.value?.groups ?? [];
+  return (
+    <main id="main">
+      <header class="page-head"><h1>Signals</h1></header>
+      <Status error={live.error} loading={!live.value && !live.error}
+        empty={live.value && rows.length === 0 ? 'No live signal right now.' : undefined} />
+      {rows.length > 0 && <SortTable caption="Live signals" rows={rows} columns={columns}
+        rowKey={(s) => s.symbol} initial="score" />}
+      <h2>Track record (30 days)</h2>
+      <Status error={record.error}
+        empty={record.value && groups.length === 0
+          ? 'No track record yet: it fills in as signals are evaluated.' : undefined} />
+      {groups.length > 0 && (
+        <div class="table-wrap"><table>
+          <caption class="sr-only">Track record by grade</caption>
+          <thead><tr><th scope="col">Group</th><th scope="col" class="num">Signals</th>
+            <th scope="col" class="num">Hit rate</th><th scope="col" class="num">Expectancy</th>
+          </tr></thead>
+          <tbody>{groups.map((g) => (
+            <tr><td>{g.group ?? g.key}</td><td class="num">{g.count}</td>
+              <td class="num">{f.pct((g.hitRate ?? 0) * 100, 1)}</td>
+              <td class="num">{f.num(g.expectancyR, 2)} R</td></tr>))}</tbody>
+        </table></div>)}
+    </main>
+  );
+}
