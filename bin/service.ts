@@ -20,6 +20,7 @@ import { PositioningViews } from '../actors/runtime/positioning-views.js';
 import { SignalPipeline } from '../actors/runtime/signal-pipeline.js';
 import { startActorRuntime, type ActorRuntime } from '../actors/runtime/supervisor.js';
 import { TrackedSet } from '../actors/runtime/tracked-set.js';
+import { HistoryRecorder } from '../actors/runtime/history-recorder.js';
 
 export interface Service {
   readonly baseUrl: string;
@@ -47,6 +48,8 @@ const positioningCadenceMs = 15_000;
 const alertsPollMs = 1_000;
 const outcomesEveryMs = 5_000;
 const pruneEveryMs = 3_600_000;
+/** History is trimmed to its retention in the background this often. */
+const historyPruneEveryMs = 600_000;
 
 /** Everything on the main thread that the feeds and the shards feed. */
 interface Parts {
@@ -61,6 +64,7 @@ interface Parts {
   readonly signals: SignalPipeline;
   readonly tracked: TrackedSet;
   readonly feeds: MarketFeeds;
+  readonly history: HistoryRecorder;
   runtime: ActorRuntime | null;
   marketNowMs: number;
 }
@@ -86,8 +90,10 @@ async function createParts(config: ServiceConfig, deps: ServiceDeps): Promise<Pa
       views.screenerRows.find((row) => row.symbol === symbol)?.fundingAnnualized ?? null,
   });
   const feeds = createMarketFeeds(config, { clock, logger: log, tracker: positioning.tracker });
+  const history = new HistoryRecorder(store.root, { minuteRetentionDays: config.historyMinuteDays,
+    hourRetentionDays: config.historyHourDays }, clock, log.child({ component: 'history' }));
   return { config, clock, log, store, snapshots, positioning, views, webhooks, signals, feeds,
-    tracked: new TrackedSet(config.shards), runtime: null, marketNowMs: 0 };
+    history, tracked: new TrackedSet(config.shards), runtime: null, marketNowMs: 0 };
 }
 
 /** Starts the universe feed; resolves once the first universe is in (or after a bound). */
@@ -135,6 +141,7 @@ function startTimers(p: Parts): NodeJS.Timeout[] {
     setInterval(background('outcome evaluation', () => signals.evaluateOutcomes()),
       outcomesEveryMs),
     setInterval(background('pruning', () => signals.prune()), pruneEveryMs),
+    setInterval(background('history trimming', () => p.history.prune()), historyPruneEveryMs),
     setInterval(() => positioning.refreshFunding(), config.universeCadenceMs),
     setInterval(refreshWallets, positioningCadenceMs),
   ];
@@ -160,6 +167,7 @@ async function startFront(p: Parts) {
   const http = await startHttpServer({
     config, clock, logger: p.log.child({ component: 'http' }), snapshots,
     keys: store.keys, usage: store.usage, readiness, access, mounts: mcp.mounts,
+    history: { store: p.history.store, signals: p.signals.signalStore, clock },
   });
   return { http, mcp };
 }
@@ -184,6 +192,7 @@ function startShards(p: Parts, allowCrash: boolean): Promise<ActorRuntime> {
         p.positioning.applyWhalePrints(message.whalePrints);
         p.signals.onOutbound(message.outbound);
       },
+      onHistory: (message) => p.history.onHistory(message),
     },
   });
 }
@@ -195,6 +204,7 @@ async function stopParts(p: Parts, timers: readonly NodeJS.Timeout[],
   await p.feeds.stop();
   await runtime?.stop();
   await p.signals.close();
+  await p.history.close();
   await p.webhooks.stop();
   await p.store.close();
 }
