@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { open } from 'lmdb';
 import { ManualClock } from '../../../core/clock.js';
 import { openHistoryStore, type HistoryStore } from '../../../persistence/history.js';
-import { openSignalStore } from '../../../persistence/signals.js';
+import { openSignalStore, type SignalStore } from '../../../persistence/signals.js';
 import type { EntrySignal } from '../../../actors/signals/types.js';
 import { resolveConfig, type ServiceConfig } from '../../../actors/config.js';
 import { silentLogger } from '../../../core/logger.js';
@@ -31,6 +31,8 @@ export interface TestServer {
 
 export async function startTestServer(options: {
   config?: Partial<ServiceConfig>; nowMs?: number; mounts?: RawMount[];
+  /** A history store of the test's own (else an empty one in a temp folder). */
+  history?: HistoryStore; signals?: SignalStore<EntrySignal>;
 } = {}): Promise<TestServer> {
   const clock = new ManualClock(options.nowMs ?? T0);
   const keys = new MemoryKeys();
@@ -44,8 +46,8 @@ export async function startTestServer(options: {
   const state = { ready: true };
   const dir = mkdtempSync(join(tmpdir(), 'orderflow-http-'));
   const root = open({ path: dir });
-  const history = openHistoryStore(root);
-  const signals = openSignalStore<EntrySignal>(root);
+  const history = options.history ?? openHistoryStore(root);
+  const signals = options.signals ?? openSignalStore<EntrySignal>(root);
   const server = await startHttpServer({
     config: resolveConfig({ host: '127.0.0.1', port: 0, ...options.config }),
     clock, logger: silentLogger, snapshots: store, keys, usage,
