@@ -95,7 +95,7 @@ export function historyHandler(snapshots: SnapshotStore, source: HistorySource |
       `${toMs.toString(36)}-${q.limit}-${q.interval}-${metricsMask(q)}-${q.format}"`;
     const base = {
       cacheControl: `max-age=${HISTORY_CADENCE_MS / 1000}`, etag,
-      lastModified: updatedAtMs === null ? undefined : new Date(updatedAtMs).toUTCString(),
+      lastModified: new Date(updatedAtMs ?? nowMs).toUTCString(),
       cadence: String(HISTORY_CADENCE_MS),
     };
     if (etagMatches(ctx.info.ifNoneMatch, etag)) {

@@ -36,11 +36,11 @@ const bad = (detail: string): { ok: false; problem: Problem } =>
   ({ ok: false, problem: problems.badRequest(detail) });
 
 /** A JSON answer computed per request, with a strong ETag of its bytes (304 when unchanged). */
-function answer(ctx: HandlerContext, value: unknown) {
+function answer(ctx: HandlerContext, value: unknown, nowMs: number) {
   const body = JSON.stringify(value);
   const etag = `"s${createHash('sha1').update(body).digest('base64url').slice(0, 22)}"`;
   const base = { contentType: JSON_TYPE, cacheControl: `max-age=${SIGNALS_CADENCE_MS / 1000}`,
-    etag, cadence: String(SIGNALS_CADENCE_MS) };
+    etag, cadence: String(SIGNALS_CADENCE_MS), lastModified: new Date(nowMs).toUTCString() };
   return ok({ ...base, body: etagMatches(ctx.info.ifNoneMatch, etag) ? '' : body });
 }
 
@@ -111,7 +111,7 @@ export function signalHistoryHandler(source: SignalSource | null): Handler {
     return answer(ctx, {
       from: iso(fromMs), to: iso(toMs), count: page.signals.length,
       signals: page.signals.map(entryOf), nextCursor, cadenceMs: SIGNALS_CADENCE_MS,
-    });
+    }, nowMs);
   };
 }
 
@@ -130,6 +130,6 @@ export function signalPerformanceHandler(source: SignalSource | null): Handler {
     return answer(ctx, {
       window: window.value, groupBy: groupBy.value, from: iso(fromMs), to: iso(nowMs),
       groups: rows, cadenceMs: SIGNALS_CADENCE_MS,
-    });
+    }, nowMs);
   };
 }

@@ -6,6 +6,7 @@ import { viewSchemas } from './schemas-views.js';
 import { errorResponses, headers, parameters, securitySchemes } from './responses.js';
 import { operations, type Operation } from './operations.js';
 import { webhookSection } from './webhooks.js';
+import { historyParameters, historySchemas } from './schemas-history.js';
 
 const KEYED = [{ bearer: [] }, { apiKeyHeader: [] }, { apiKeyQuery: [] }];
 const refTo = (kind: string, name: string) => ({ $ref: `#/components/${kind}/${name}` });
@@ -18,7 +19,8 @@ function okResponse(op: Operation): Schema {
   const rate = op.key === 'none' ? [] : ['RateLimit', 'RateLimit-Policy'];
   const content = op.csv
     ? { 'text/csv': { schema: { type: 'string' } } }
-    : { [op.contentType ?? 'application/json']: { schema: op.schema } };
+    : { [op.contentType ?? 'application/json']: { schema: op.schema },
+      ...op.alternates };
   return { description: op.okDescription ?? 'OK', headers: headerRefs([...feedHeaders, ...rate]),
     content };
 }
@@ -73,8 +75,8 @@ export function buildOpenApiDocument(): Record<string, unknown> {
     paths,
     webhooks: webhookSection(),
     components: {
-      schemas: { ...viewSchemas, ...opsSchemas },
-      parameters, headers, securitySchemes, responses: errorResponses,
+      schemas: { ...viewSchemas, ...opsSchemas, ...historySchemas },
+      parameters: { ...parameters, ...historyParameters }, headers, securitySchemes, responses: errorResponses,
     },
   };
 }

@@ -6,6 +6,9 @@ import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { rm } from 'node:fs/promises';
 import { tableFromIPC } from 'apache-arrow';
+import { Ajv2020 } from 'ajv/dist/2020.js';
+import formats from 'ajv-formats';
+import { buildOpenApiDocument } from '../../http/openapi/document.js';
 import { ManualClock } from '../../core/clock.js';
 import type { HistoryPoint } from '../../core/history-point.js';
 import { silentLogger } from '../../core/logger.js';
@@ -74,6 +77,15 @@ function asJson(p: HistoryPoint, fields: readonly (keyof HistoryPoint)[]): Recor
 
 const CANDLE = ['open', 'high', 'low', 'close', 'volume'] as const;
 
+/** The answer's schema in the OpenAPI document. */
+function historySchemaCheck(): (body: unknown) => string | null {
+  const ajv = new Ajv2020({ strict: false, allErrors: true });
+  (formats as unknown as typeof formats.default)(ajv);
+  ajv.addSchema({ ...buildOpenApiDocument(), $id: 'openapi' });
+  const validate = ajv.getSchema('openapi#/components/schemas/History')!;
+  return (body) => (validate(body) ? null : ajv.errorsText(validate.errors));
+}
+
 test('a day with a stop: points, gaps, aggregation, paging, lookback and three formats',
   async () => {
     const dir = await tempDir();
@@ -126,6 +138,7 @@ test('a day with a stop: points, gaps, aggregation, paging, lookback and three f
           gaps: [{ from: iso(STOP_MS - MIN), to: iso(RESTART_MS) }] });
         assert.is(all.json.nextCursor, null);
         assert.is(all.json.updatedAt, iso(DAY_END));
+        assert.is(historySchemaCheck()(all.json), null, 'the answer follows its OpenAPI schema');
 
         // 1h: the hourly rollup, the same rule as aggregating the recorded minutes.
         const hourly = await get(`${base}?interval=1h&${dayQuery}`, pro);
