@@ -76,7 +76,8 @@ export function buildOpenApiDocument(): Record<string, unknown> {
     webhooks: webhookSection(),
     components: {
       schemas: { ...viewSchemas, ...opsSchemas, ...historySchemas },
-      parameters: { ...parameters, ...historyParameters }, headers, securitySchemes, responses: errorResponses,
+      parameters: { ...parameters, ...historyParameters }, headers, securitySchemes,
+      responses: errorResponses,
     },
   };
 }
