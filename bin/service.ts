@@ -160,14 +160,15 @@ async function startFront(p: Parts) {
     return { ready: Object.values(checks).every(Boolean), checks };
   };
   const access = createAccessControl({ config, clock, keys: store.keys, usage: store.usage });
+  const historySource = { store: p.history.store, signals: p.signals.signalStore, clock };
   const mcp = createLazyMounts(['/api/mcp', '/api/mcp/public'], ['GET', 'POST', 'DELETE'],
     async () => (await import('../http/mcp/index.js')).createMcpMounts({
-      access, data: createMcpData(snapshots), clock, logger: p.log.child({ component: 'mcp' }),
+      access, data: createMcpData(snapshots, historySource), clock, logger: p.log.child({ component: 'mcp' }),
     }));
   const http = await startHttpServer({
     config, clock, logger: p.log.child({ component: 'http' }), snapshots,
     keys: store.keys, usage: store.usage, readiness, access, mounts: mcp.mounts,
-    history: { store: p.history.store, signals: p.signals.signalStore, clock },
+    history: historySource,
   });
   return { http, mcp };
 }

@@ -7,7 +7,7 @@ import type { HistoryStore } from '../../persistence/history.js';
 import { bucketOf } from '../../persistence/history-aggregate.js';
 import { readHistoryPage } from '../../persistence/history-query.js';
 import { MINUTE_MS } from '../../core/history-point.js';
-import type { Outcome } from '../access-types.js';
+import type { Identity, Outcome } from '../access-types.js';
 import {
   arrowLibrary, historyArrow, historyCsv, historyJson, type HistoryBody,
 } from '../history-formats.js';
@@ -15,7 +15,9 @@ import { encodeCursor, HISTORY_METRICS, parseHistoryQuery, type HistoryRequest }
   from '../history-params.js';
 import { problems } from '../problems.js';
 import { etagMatches } from '../request.js';
-import type { Handler, HandlerContext } from '../routes.js';
+import type { QueryParams } from '../query.js';
+import type { Payload } from '../respond.js';
+import type { Handler } from '../routes.js';
 import type { SnapshotStore } from '../snapshots.js';
 import { parseSymbol, resolveListedSymbol } from '../symbols.js';
 import { CSV_TYPE, fail, JSON_TYPE, ok } from './payloads.js';
@@ -45,7 +47,7 @@ interface Range {
 }
 
 /** The range asked for, the Pro floor applied: an explicit earlier start is a 403. */
-function resolveRange(ctx: HandlerContext, q: HistoryRequest, nowMs: number): Outcome<Range> {
+function resolveRange(ctx: HistoryAsk, q: HistoryRequest, nowMs: number): Outcome<Range> {
   const iv = q.intervalMs;
   let toMs = q.cursor?.toMs ?? q.endMs ?? bucketOf(nowMs - 1, iv) + iv;
   let fromMs = q.cursor?.fromMs ??
@@ -72,59 +74,72 @@ function metricsMask(q: HistoryRequest): number {
   return q.metrics.reduce((mask, m) => mask | (1 << HISTORY_METRICS.indexOf(m)), 0);
 }
 
+/** What an answer depends on besides the store: REST passes its request, MCP its tool call. */
+export interface HistoryAsk {
+  readonly segment: string;
+  readonly params: QueryParams;
+  readonly identity: Identity | null;
+  readonly ifNoneMatch: string;
+}
+
 export function historyHandler(snapshots: SnapshotStore, source: HistorySource | null):
   Handler {
-  return (ctx) => {
-    if (source === null) return fail(problems.notReady('the history'));
-    const parsed = parseSymbol(ctx.segment);
-    if (!parsed.ok) return parsed;
-    const { store } = source;
-    const symbol = store.updatedAtMs(parsed.symbol) !== null ? parsed.symbol
-      : resolveListedSymbol(snapshots, parsed.symbol);
-    if (symbol === undefined) return fail(problems.unknownSymbol(parsed.symbol));
-    const query = parseHistoryQuery(ctx.params, symbol);
-    if (!query.ok) return query;
-    const q = query.value;
-    const nowMs = historyNowMs(source);
-    const range = resolveRange(ctx, q, nowMs);
-    if (!range.ok) return range;
-    const { fromMs, toMs } = range.value;
-    const updatedAtMs = store.updatedAtMs(symbol);
-    // The answer is a function of these and of what was recorded up to updatedAtMs.
-    const etag = `"h${(updatedAtMs ?? 0).toString(36)}-${fromMs.toString(36)}-` +
-      `${toMs.toString(36)}-${q.limit}-${q.interval}-${metricsMask(q)}-${q.format}"`;
-    const base = {
-      cacheControl: `max-age=${HISTORY_CADENCE_MS / 1000}`, etag,
-      lastModified: new Date(updatedAtMs ?? nowMs).toUTCString(),
-      cadence: String(HISTORY_CADENCE_MS),
-    };
-    if (etagMatches(ctx.info.ifNoneMatch, etag)) {
-      return ok({ ...base, contentType: JSON_TYPE, body: '' });
-    }
-    const lib = q.format === 'arrow' ? arrowLibrary() : null;
-    if (q.format === 'arrow' && lib === null) return fail(problems.notReady('the Arrow encoder'));
-    const page = readHistoryPage(store, { symbol, intervalMs: q.intervalMs, fromMs, toMs,
-      limit: q.limit, nowMs });
-    const nextCursor = page.nextFromMs === null ? null : encodeCursor({ symbol,
-      interval: q.interval, metrics: q.metrics.join(','), fromMs: page.nextFromMs, toMs });
-    const body: HistoryBody = { symbol, interval: q.interval, metrics: q.metrics,
-      points: page.points, coverage: page.coverage, nextCursor, updatedAtMs,
-      cadenceMs: HISTORY_CADENCE_MS };
-    if (q.format === 'json') {
-      return ok({ ...base, contentType: JSON_TYPE, body: historyJson(body) });
-    }
-    const headers: [string, string][] = [
-      ['X-Coverage-From', new Date(page.coverage.fromMs).toISOString()],
-      ['X-Coverage-To', new Date(page.coverage.toMs).toISOString()],
-    ];
-    if (nextCursor !== null) headers.push(['X-Next-Cursor', nextCursor]);
-    const file = `${symbol.replace(':', '_')}-${q.interval}`;
-    if (q.format === 'csv') {
-      headers.push(['Content-Disposition', `attachment; filename="${file}.csv"`]);
-      return ok({ ...base, contentType: CSV_TYPE, body: historyCsv(body), headers });
-    }
-    headers.push(['Content-Disposition', `attachment; filename="${file}.arrows"`]);
-    return ok({ ...base, contentType: ARROW_TYPE, body: historyArrow(lib!, body), headers });
+  return (ctx) => historyAnswer(snapshots, source, { segment: ctx.segment,
+    params: ctx.params, identity: ctx.identity, ifNoneMatch: ctx.info.ifNoneMatch });
+}
+
+/** The answer of GET /api/v1/history/{symbol} (also behind the MCP tool get_history). */
+export function historyAnswer(snapshots: SnapshotStore, source: HistorySource | null,
+  ctx: HistoryAsk): Outcome<Payload> {
+  if (source === null) return fail(problems.notReady('the history'));
+  const parsed = parseSymbol(ctx.segment);
+  if (!parsed.ok) return parsed;
+  const { store } = source;
+  const symbol = store.updatedAtMs(parsed.symbol) !== null ? parsed.symbol
+    : resolveListedSymbol(snapshots, parsed.symbol);
+  if (symbol === undefined) return fail(problems.unknownSymbol(parsed.symbol));
+  const query = parseHistoryQuery(ctx.params, symbol);
+  if (!query.ok) return query;
+  const q = query.value;
+  const nowMs = historyNowMs(source);
+  const range = resolveRange(ctx, q, nowMs);
+  if (!range.ok) return range;
+  const { fromMs, toMs } = range.value;
+  const updatedAtMs = store.updatedAtMs(symbol);
+  // The answer is a function of these and of what was recorded up to updatedAtMs.
+  const etag = `"h${(updatedAtMs ?? 0).toString(36)}-${fromMs.toString(36)}-` +
+    `${toMs.toString(36)}-${q.limit}-${q.interval}-${metricsMask(q)}-${q.format}"`;
+  const base = {
+    cacheControl: `max-age=${HISTORY_CADENCE_MS / 1000}`, etag,
+    lastModified: new Date(updatedAtMs ?? nowMs).toUTCString(),
+    cadence: String(HISTORY_CADENCE_MS),
   };
+  if (etagMatches(ctx.ifNoneMatch, etag)) {
+    return ok({ ...base, contentType: JSON_TYPE, body: '' });
+  }
+  const lib = q.format === 'arrow' ? arrowLibrary() : null;
+  if (q.format === 'arrow' && lib === null) return fail(problems.notReady('the Arrow encoder'));
+  const page = readHistoryPage(store, { symbol, intervalMs: q.intervalMs, fromMs, toMs,
+    limit: q.limit, nowMs });
+  const nextCursor = page.nextFromMs === null ? null : encodeCursor({ symbol,
+    interval: q.interval, metrics: q.metrics.join(','), fromMs: page.nextFromMs, toMs });
+  const body: HistoryBody = { symbol, interval: q.interval, metrics: q.metrics,
+    points: page.points, coverage: page.coverage, nextCursor, updatedAtMs,
+    cadenceMs: HISTORY_CADENCE_MS };
+  if (q.format === 'json') {
+    return ok({ ...base, contentType: JSON_TYPE, body: historyJson(body) });
+  }
+  const headers: [string, string][] = [
+    ['X-Coverage-From', new Date(page.coverage.fromMs).toISOString()],
+    ['X-Coverage-To', new Date(page.coverage.toMs).toISOString()],
+  ];
+  if (nextCursor !== null) headers.push(['X-Next-Cursor', nextCursor]);
+  const file = `${symbol.replace(':', '_')}-${q.interval}`;
+  if (q.format === 'csv') {
+    headers.push(['Content-Disposition', `attachment; filename="${file}.csv"`]);
+    return ok({ ...base, contentType: CSV_TYPE, body: historyCsv(body), headers });
+  }
+  headers.push(['Content-Disposition', `attachment; filename="${file}.arrows"`]);
+  return ok({ ...base, contentType: ARROW_TYPE, body: historyArrow(lib!, body), headers });
 }
 

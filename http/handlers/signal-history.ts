@@ -6,12 +6,13 @@ import {
   filterSignals, PERFORMANCE_GROUPS, PERFORMANCE_WINDOWS, signalPerformance, trackedSignals,
   WINDOW_MS, type TrackedSignal,
 } from '../../actors/signals/track-record.js';
-import type { Problem } from '../access-types.js';
+import type { Outcome, Problem } from '../access-types.js';
+import type { Payload } from '../respond.js';
 import { parseInstant } from '../history-params.js';
 import { problems } from '../problems.js';
 import { enumParam, intParam, type QueryParams } from '../query.js';
 import { etagMatches } from '../request.js';
-import type { Handler, HandlerContext } from '../routes.js';
+import type { Handler } from '../routes.js';
 import { parseSymbol } from '../symbols.js';
 import { historyNowMs, type HistorySource } from './history.js';
 import { fail, JSON_TYPE, ok } from './payloads.js';
@@ -36,12 +37,12 @@ const bad = (detail: string): { ok: false; problem: Problem } =>
   ({ ok: false, problem: problems.badRequest(detail) });
 
 /** A JSON answer computed per request, with a strong ETag of its bytes (304 when unchanged). */
-function answer(ctx: HandlerContext, value: unknown, nowMs: number) {
+function answer(ifNoneMatch: string, value: unknown, nowMs: number): Outcome<Payload> {
   const body = JSON.stringify(value);
   const etag = `"s${createHash('sha1').update(body).digest('base64url').slice(0, 22)}"`;
   const base = { contentType: JSON_TYPE, cacheControl: `max-age=${SIGNALS_CADENCE_MS / 1000}`,
     etag, cadence: String(SIGNALS_CADENCE_MS), lastModified: new Date(nowMs).toUTCString() };
-  return ok({ ...base, body: etagMatches(ctx.info.ifNoneMatch, etag) ? '' : body });
+  return ok({ ...base, body: etagMatches(ifNoneMatch, etag) ? '' : body });
 }
 
 const iso = (ms: number) => new Date(ms).toISOString();
@@ -108,7 +109,7 @@ export function signalHistoryHandler(source: SignalSource | null): Handler {
     });
     const nextCursor = page.next === null ? null : Buffer.from(JSON.stringify(
       [page.next.signalMs, page.next.signal.signal_id])).toString('base64url');
-    return answer(ctx, {
+    return answer(ctx.info.ifNoneMatch, {
       from: iso(fromMs), to: iso(toMs), count: page.signals.length,
       signals: page.signals.map(entryOf), nextCursor, cadenceMs: SIGNALS_CADENCE_MS,
     }, nowMs);
@@ -116,20 +117,24 @@ export function signalHistoryHandler(source: SignalSource | null): Handler {
 }
 
 export function signalPerformanceHandler(source: SignalSource | null): Handler {
-  return (ctx) => {
-    if (source === null) return fail(problems.notReady('the signal performance'));
-    const window = enumParam(ctx.params, 'window', PERFORMANCE_WINDOWS, '30d');
-    if (!window.ok) return window;
-    const groupBy = enumParam(ctx.params, 'groupBy', PERFORMANCE_GROUPS, 'grade');
-    if (!groupBy.ok) return groupBy;
-    const nowMs = historyNowMs(source);
-    const toMs = nowMs + 1;
-    const fromMs = window.value === 'all' ? 0 : toMs - WINDOW_MS[window.value];
-    const rows = signalPerformance(trackedSignals(source.signals.list()), fromMs, toMs,
-      groupBy.value);
-    return answer(ctx, {
-      window: window.value, groupBy: groupBy.value, from: iso(fromMs), to: iso(nowMs),
-      groups: rows, cadenceMs: SIGNALS_CADENCE_MS,
-    }, nowMs);
-  };
+  return (ctx) => signalPerformanceAnswer(source, ctx.params, ctx.info.ifNoneMatch);
+}
+
+/** The answer of GET /api/v1/signals/performance (also behind get_signal_performance). */
+export function signalPerformanceAnswer(source: SignalSource | null, params: QueryParams,
+  ifNoneMatch: string): Outcome<Payload> {
+  if (source === null) return fail(problems.notReady('the signal performance'));
+  const window = enumParam(params, 'window', PERFORMANCE_WINDOWS, '30d');
+  if (!window.ok) return window;
+  const groupBy = enumParam(params, 'groupBy', PERFORMANCE_GROUPS, 'grade');
+  if (!groupBy.ok) return groupBy;
+  const nowMs = historyNowMs(source);
+  const toMs = nowMs + 1;
+  const fromMs = window.value === 'all' ? 0 : toMs - WINDOW_MS[window.value];
+  const rows = signalPerformance(trackedSignals(source.signals.list()), fromMs, toMs,
+    groupBy.value);
+  return answer(ifNoneMatch, {
+    window: window.value, groupBy: groupBy.value, from: iso(fromMs), to: iso(nowMs),
+    groups: rows, cadenceMs: SIGNALS_CADENCE_MS,
+  }, nowMs);
 }
