@@ -163,7 +163,8 @@ async function startFront(p: Parts) {
   const historySource = { store: p.history.store, signals: p.signals.signalStore, clock };
   const mcp = createLazyMounts(['/api/mcp', '/api/mcp/public'], ['GET', 'POST', 'DELETE'],
     async () => (await import('../http/mcp/index.js')).createMcpMounts({
-      access, data: createMcpData(snapshots, historySource), clock, logger: p.log.child({ component: 'mcp' }),
+      access, data: createMcpData(snapshots, historySource), clock,
+      logger: p.log.child({ component: 'mcp' }),
     }));
   const http = await startHttpServer({
     config, clock, logger: p.log.child({ component: 'http' }), snapshots,
