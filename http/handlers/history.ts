@@ -15,6 +15,9 @@ import { encodeCursor, HISTORY_METRICS, parseHistoryQuery, type HistoryRequest }
   from '../history-params.js';
 import { problems } from '../problems.js';
 import { etagMatches } from '../request.js';
+import { withPrebuiltHeaders } from '../respond.js';
+import { createHistoryCache } from '../history-cache.js';
+import type { LRUCache } from 'lru-cache';
 import type { QueryParams } from '../query.js';
 import type { Payload } from '../respond.js';
 import type { Handler } from '../routes.js';
@@ -84,13 +87,14 @@ export interface HistoryAsk {
 
 export function historyHandler(snapshots: SnapshotStore, source: HistorySource | null):
   Handler {
+  const cache = createHistoryCache();
   return (ctx) => historyAnswer(snapshots, source, { segment: ctx.segment,
-    params: ctx.params, identity: ctx.identity, ifNoneMatch: ctx.info.ifNoneMatch });
+    params: ctx.params, identity: ctx.identity, ifNoneMatch: ctx.info.ifNoneMatch }, cache);
 }
 
 /** The answer of GET /api/v1/history/{symbol} (also behind the MCP tool get_history). */
 export function historyAnswer(snapshots: SnapshotStore, source: HistorySource | null,
-  ctx: HistoryAsk): Outcome<Payload> {
+  ctx: HistoryAsk, cache?: LRUCache<string, Payload>): Outcome<Payload> {
   if (source === null) return fail(problems.notReady('the history'));
   const parsed = parseSymbol(ctx.segment);
   if (!parsed.ok) return parsed;
@@ -106,9 +110,11 @@ export function historyAnswer(snapshots: SnapshotStore, source: HistorySource | 
   if (!range.ok) return range;
   const { fromMs, toMs } = range.value;
   const updatedAtMs = store.updatedAtMs(symbol);
-  // The answer is a function of these and of what was recorded up to updatedAtMs.
-  const etag = `"h${(updatedAtMs ?? 0).toString(36)}-${fromMs.toString(36)}-` +
-    `${toMs.toString(36)}-${q.limit}-${q.interval}-${metricsMask(q)}-${q.format}"`;
+  // The answer is a function of these and of what was recorded up to updatedAtMs (nowMs ends
+  // the coverage of a range reaching past it).
+  const etag = `"h${(updatedAtMs ?? 0).toString(36)}-${nowMs.toString(36)}-` +
+    `${fromMs.toString(36)}-${toMs.toString(36)}-${q.limit}-${q.interval}-${metricsMask(q)}-` +
+    `${q.format}"`;
   const base = {
     cacheControl: `max-age=${HISTORY_CADENCE_MS / 1000}`, etag,
     lastModified: new Date(updatedAtMs ?? nowMs).toUTCString(),
@@ -117,6 +123,30 @@ export function historyAnswer(snapshots: SnapshotStore, source: HistorySource | 
   if (etagMatches(ctx.ifNoneMatch, etag)) {
     return ok({ ...base, contentType: JSON_TYPE, body: '' });
   }
+  // The tag names everything the bytes depend on but the symbol.
+  const cacheKey = symbol + etag;
+  const cached = cache?.get(cacheKey);
+  if (cached !== undefined) return ok(cached);
+  const built = buildAnswer(store, symbol, q, fromMs, toMs, nowMs, updatedAtMs, base);
+  if (built.ok && cache !== undefined) {
+    const payload = withPrebuiltHeaders(built.value);
+    cache.set(cacheKey, payload);
+    return ok(payload);
+  }
+  return built;
+}
+
+interface AnswerBase {
+  readonly cacheControl: string;
+  readonly etag: string;
+  readonly lastModified: string;
+  readonly cadence: string;
+}
+
+/** The page in the asked format (the store read and the serialization: what the cache saves). */
+function buildAnswer(store: HistoryStore, symbol: string, q: HistoryRequest, fromMs: number,
+  toMs: number, nowMs: number, updatedAtMs: number | null, base: AnswerBase):
+  Outcome<Payload> {
   const lib = q.format === 'arrow' ? arrowLibrary() : null;
   if (q.format === 'arrow' && lib === null) return fail(problems.notReady('the Arrow encoder'));
   const page = readHistoryPage(store, { symbol, intervalMs: q.intervalMs, fromMs, toMs,

@@ -236,6 +236,18 @@ test('a day with a stop: points, gaps, aggregation, paging, lookback and three f
         assert.is(foreign.status, 400);
         assert.match(foreign.json.detail, /^cursor /);
         assert.is((await get(`${t.url}/api/v1/history/NOPE`, whale)).status, 404);
+
+        // A repeated poll is the same answer until a new minute is recorded; then it moves on.
+        const poll = async () => (await get(`${base}?interval=1m&limit=3`, whale)).json;
+        const polled = await poll();
+        assert.equal(await poll(), polled);
+        assert.is(polled.points[2].t, iso(DAY_END - MIN));
+        recorder.onHistory({ type: 'shardHistory', shardId: 0, generation: 1,
+          points: [{ ...recorded[recorded.length - 1], tMs: DAY_END, close: 123.25 }] });
+        await recorder.close();
+        const moved = await poll();
+        assert.is(moved.points[2].t, iso(DAY_END));
+        assert.is(moved.points[2].close, 123.25);
       } finally {
         await t.close();
       }
