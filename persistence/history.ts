@@ -1,12 +1,14 @@
 // Recorded history of the tracked pairs (DECISIONS.md "History"): 1-minute points written in
 // batches, rolled up to 1-hour points once their hour is over, both trimmed to their retention
-// in the background. Tables 'history-1m' and 'history-1h', key [symbol, tMs], value one
-// Float64Array row (NaN for a missing value): ~120 bytes a point.
+// in the background. Table 'history-1m' holds one row per symbol and hour of minute slots
+// (persistence/history-minutes.ts); 'history-1h' one row per symbol and hour, key [symbol, tMs],
+// value a Float64Array (NaN for a missing value).
 import type { Database, RootDatabase } from 'lmdb';
 import {
   HISTORY_FIELDS, HOUR_MS, MINUTE_MS, regimeCode, regimeOfCode, type HistoryPoint,
 } from '../core/history-point.js';
 import { aggregatePoints, bucketOf } from './history-aggregate.js';
+import { openMinuteRows } from './history-minutes.js';
 import { openTable } from './table.js';
 
 export interface HistoryStoreOptions {
@@ -117,12 +119,12 @@ export function openHistoryStore(root: RootDatabase, override: Partial<HistorySt
   HistoryStore {
   const options = { ...defaultHistoryStoreOptions, ...override };
   checkOptions(options);
-  const minuteTable: Table = openTable<Float64Array, Key>(root, 'history-1m');
+  const minuteRows = openMinuteRows(root, 'history-1m');
   const hourTable: Table = openTable<Float64Array, Key>(root, 'history-1h');
   // Newest 1-minute point per symbol (its tMs), loaded once and kept by add().
   const newest = new Map<string, number>();
-  for (const symbol of symbolsOf(minuteTable)) {
-    const tMs = newestKey(minuteTable, symbol);
+  for (const symbol of minuteRows.symbols()) {
+    const tMs = minuteRows.newest(symbol);
     if (tMs !== null) newest.set(symbol, tMs);
   }
   let newestAll = newest.size === 0 ? null : Math.max(...newest.values());
@@ -139,7 +141,7 @@ export function openHistoryStore(root: RootDatabase, override: Partial<HistorySt
   };
 
   const rollHours = async (symbol: string, fromMs: number, toMs: number): Promise<number> => {
-    const hours = aggregatePoints(readRange(minuteTable, symbol, fromMs, toMs), HOUR_MS);
+    const hours = aggregatePoints(minuteRows.range(symbol, fromMs, toMs), HOUR_MS);
     for (const hour of hours) lastWrite = hourTable.put([symbol, hour.tMs], toRow(hour));
     await lastWrite;
     return hours.length;
@@ -155,9 +157,8 @@ export function openHistoryStore(root: RootDatabase, override: Partial<HistorySt
     for (const hourMs of late ?? []) written += await rollHours(symbol, hourMs, hourMs + HOUR_MS);
     let fromMs = rolledEnd(symbol);
     if (fromMs === null) {
-      for (const key of minuteTable.getKeys({ start: [symbol, -Infinity], limit: 1 })) {
-        if (key[0] === symbol) fromMs = bucketOf(key[1], HOUR_MS);
-      }
+      const firstMs = minuteRows.first(symbol);
+      if (firstMs !== null) fromMs = bucketOf(firstMs, HOUR_MS);
     }
     if (fromMs === null || fromMs >= currentHourMs) return written;
     return written + await rollHours(symbol, fromMs, currentHourMs);
@@ -175,7 +176,7 @@ export function openHistoryStore(root: RootDatabase, override: Partial<HistorySt
     const batch = pending;
     pending = [];
     for (const point of batch) {
-      lastWrite = minuteTable.put([point.symbol, point.tMs], toRow(point));
+      lastWrite = minuteRows.put(point);
     }
     if (rollWanted.size > 0) lastWrite = lastWrite.then(runRollups);
   };
@@ -220,12 +221,12 @@ export function openHistoryStore(root: RootDatabase, override: Partial<HistorySt
       await lastWrite;
       if (rollWanted.size > 0) await runRollups();
     },
-    minutes: (symbol, fromMs, toMs, limit) => readRange(minuteTable, symbol, fromMs, toMs, limit),
+    minutes: (symbol, fromMs, toMs, limit) => minuteRows.range(symbol, fromMs, toMs, limit),
     hours(symbol, fromMs, toMs) {
       const end = rolledEnd(symbol);
       const rolled = end === null ? [] : readRange(hourTable, symbol, fromMs, Math.min(toMs, end));
       const restFromMs = Math.max(fromMs, end ?? -Infinity);
-      const rest = aggregatePoints(readRange(minuteTable, symbol, restFromMs, toMs), HOUR_MS);
+      const rest = aggregatePoints(minuteRows.range(symbol, restFromMs, toMs), HOUR_MS);
       return rolled.concat(rest);
     },
     updatedAtMs(symbol) {
@@ -248,7 +249,8 @@ export function openHistoryStore(root: RootDatabase, override: Partial<HistorySt
         }
         await lastWrite;
       };
-      await trim(minuteTable, options.minuteRetentionMs);
+      deleted += await minuteRows.prune(nowMarketMs - options.minuteRetentionMs,
+        options.pruneBatchMax);
       await trim(hourTable, options.hourRetentionMs);
       return deleted;
     },

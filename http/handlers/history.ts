@@ -129,7 +129,10 @@ export function historyAnswer(snapshots: SnapshotStore, source: HistorySource | 
   if (cached !== undefined) return ok(cached);
   const built = buildAnswer(store, symbol, q, fromMs, toMs, nowMs, updatedAtMs, base);
   if (built.ok && cache !== undefined) {
-    const payload = withPrebuiltHeaders(built.value);
+    // Bytes, not a string: uWS would encode a string to UTF-8 on every send.
+    const { body } = built.value;
+    const payload = withPrebuiltHeaders({ ...built.value,
+      body: typeof body === 'string' ? Buffer.from(body) : body });
     cache.set(cacheKey, payload);
     return ok(payload);
   }

@@ -52,9 +52,16 @@ test('points, rollups, reopen, paging once each with gaps, late point, retention
     const all = [...Array.from({ length: 180 }, (_, i) => minutePoint('BTC', i)),
       ...Array.from({ length: 30 }, (_, i) => minutePoint('BTC', 240 + i))];
     history.add(all.slice(0, 100));
+    await history.flush();
+    // Stopped at 1:40 and started again: the rest of hour 1 joins the minutes already stored.
+    await store.close();
+    store = await open(dir);
+    history = openHistoryStore(store.root);
     history.add(all.slice(100, 180));
     await history.flush();
     assert.is(history.minutes('BTC', T0, T0 + 5 * HOUR).length, 180);
+    assert.equal(history.minutes('BTC', T0, T0 + 5 * HOUR), all.slice(0, 180));
+    assert.equal(history.minutes('BTC', T0 + 30 * MIN, T0 + 5 * HOUR, 7), all.slice(30, 37));
     assert.is(history.updatedAtMs('BTC'), T0 + 180 * MIN);
     // Hours 0 and 1 are over (the newest point is in hour 2): rolled.
     const rolled = history.hours('BTC', T0, T0 + 2 * HOUR);
