@@ -2,8 +2,9 @@
 // remembers what must leave the shard (whale addresses, closed bars), and builds its views.
 import * as kernels from '../../kernels/pair-analytics.js';
 import type { PairAnalytics } from '../../kernels/pair-analytics.js';
-import { createPairSnapshot, snapshotPairAnalytics, type PairAnalyticsSnapshot }
-  from '../../kernels/pair-snapshot.js';
+import {
+  createPairSnapshot, snapshotPairAnalytics, snapshotPairScalars, type PairAnalyticsSnapshot,
+} from '../../kernels/pair-snapshot.js';
 import type {
   AssetCtxEvent, BookEvent, MarketEvent, PairOutbound, PairViews, WhalePrint,
 } from '../../core/messages.js';
@@ -81,7 +82,8 @@ class KernelPairEngine implements PairEngine, MailboxReader {
   private readonly wallNowMs: () => number;
   private readonly signals: PairSignals;
   private readonly minutes: PairMinutes;
-  private readonly snapshotNow = () => snapshotPairAnalytics(this.state, this.snapshot);
+  /** The scalars a closed minute records (the lists and histories are the views' alone). */
+  private readonly snapshotNow = () => snapshotPairScalars(this.state, this.snapshot);
 
   constructor(private readonly symbol: string, private readonly options: PairEngineOptions) {
     this.snapshot = createPairSnapshot(this.state.options);
