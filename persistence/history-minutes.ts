@@ -55,6 +55,19 @@ function checkRow(symbol: string, hourMs: number, row: unknown): Float64Array {
   return row;
 }
 
+/** Every symbol of a table keyed [symbol, time], one seek per symbol. */
+export function symbolsOf(table: Database<unknown, Key>): string[] {
+  const out: string[] = [];
+  let start: Key | undefined;
+  for (;;) {
+    let next: string | undefined;
+    for (const key of table.getKeys({ start, limit: 1 })) next = key[0];
+    if (next === undefined) return out;
+    out.push(next);
+    start = [next, Infinity];
+  }
+}
+
 export interface MinuteRows {
   /** Writes a point into its hour's row; resolves when that row's write is committed. */
   put(point: HistoryPoint): Promise<unknown>;
@@ -137,21 +150,11 @@ export function openMinuteRows(root: RootDatabase, name: string): MinuteRows {
     },
     first: (symbol) => edge(symbol, false),
     newest: (symbol) => edge(symbol, true),
-    symbols() {
-      const out: string[] = [];
-      let start: Key | undefined;
-      for (;;) {
-        let next: string | undefined;
-        for (const key of table.getKeys({ start, limit: 1 })) next = key[0];
-        if (next === undefined) return out;
-        out.push(next);
-        start = [next, Infinity];
-      }
-    },
+    symbols: () => symbolsOf(table),
     async prune(cutoffMs, max) {
       let deleted = 0;
       let last: Promise<unknown> = Promise.resolve();
-      for (const symbol of this.symbols()) {
+      for (const symbol of symbolsOf(table)) {
         const keys = table.getKeys({ start: [symbol, -Infinity],
           end: [symbol, cutoffMs - HOUR_MS + 1], limit: max });
         for (const key of keys) {

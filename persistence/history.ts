@@ -8,7 +8,7 @@ import {
   HISTORY_FIELDS, HOUR_MS, MINUTE_MS, regimeCode, regimeOfCode, type HistoryPoint,
 } from '../core/history-point.js';
 import { aggregatePoints, bucketOf } from './history-aggregate.js';
-import { openMinuteRows } from './history-minutes.js';
+import { openMinuteRows, symbolsOf } from './history-minutes.js';
 import { openTable } from './table.js';
 
 export interface HistoryStoreOptions {
@@ -102,18 +102,6 @@ function newestKey(table: Table, symbol: string): number | null {
   return null;
 }
 
-/** Every symbol of a table, one seek per symbol. */
-function symbolsOf(table: Table): string[] {
-  const out: string[] = [];
-  let start: Key | undefined;
-  for (;;) {
-    let next: string | undefined;
-    for (const key of table.getKeys({ start, limit: 1 })) next = key[0];
-    if (next === undefined) return out;
-    out.push(next);
-    start = [next, Infinity];
-  }
-}
 
 export function openHistoryStore(root: RootDatabase, override: Partial<HistoryStoreOptions> = {}):
   HistoryStore {
