@@ -34,8 +34,8 @@ function point(symbol: string, tMs: number, i: number, base: number): HistoryPoi
     volume: 1.5e6 * (1 + Math.sin(i / 13) ** 2), openInterest: 2.4e9 + i * 17.3,
     fundingRate: 0.0000125, fundingAnnualized: 10.95, cvd: 1e6 * Math.sin(i / 50),
     vpin: 0.3 + 0.2 * Math.sin(i / 300) ** 2, obi: Math.sin(i / 7) * 0.5, ofi: Math.cos(i / 11),
-    kyleLambda: 2.1e-6 * (1 + Math.sin(i / 60) ** 2), signalScore: Math.round(50 * Math.sin(i / 40)),
-    regime: i % 3 === 0 ? 'trending' : 'ranging',
+    kyleLambda: 2.1e-6 * (1 + Math.sin(i / 60) ** 2),
+    signalScore: Math.round(50 * Math.sin(i / 40)), regime: i % 3 === 0 ? 'trending' : 'ranging',
   };
 }
 
