@@ -130,8 +130,8 @@ export async function run(opts: { quick: boolean }): Promise<ReportRow[]> {
       { bench: 'history', figure: `store file with the 1-hour rollups (${pairs} x ${days} d)`,
         value: mb(fileBytes), unit: 'MiB', baseline: null, ratio: null, target: '-', pass: null },
       { bench: 'history', figure: 'recording write rate (points committed per second)',
-        value: ((pairs * days * 1440) / writeMs) * 1000, unit: 'points/s', baseline: null, ratio: null,
-        target: '-', pass: null },
+        value: ((pairs * days * 1440) / writeMs) * 1000, unit: 'points/s', baseline: null,
+        ratio: null, target: '-', pass: null },
     );
 
     // The front with this store, limits off, a Whale key.
