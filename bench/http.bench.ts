@@ -18,6 +18,8 @@ import { getText } from './lib/http-get.js';
 import { createKey, removeDir, startService, tempDataDir, waitFor, waitReady,
   type ServiceChild } from './lib/service.js';
 import { ensureWrk, pacedScript, pinProcess, procCpuUs, runWrk } from './lib/wrk.js';
+import { loopRows, loopStatsReader, medianLoopStats, type LoopStats } from './lib/loop-stats.js';
+import { startLoopStats } from '../bin/loop-stats.js';
 
 const CONNECTIONS = 256;
 
@@ -27,6 +29,8 @@ interface Target {
   readonly cpuUs: () => number;
   /** The same for the thread that answers HTTP alone, when other threads share the process. */
   readonly mainThreadCpuUs?: () => number;
+  /** Ends the server's current main-thread stall window (bin/loop-stats.ts) and reads it. */
+  readonly loopStats?: () => Promise<LoopStats>;
 }
 
 interface Sample {
@@ -39,6 +43,8 @@ interface Sample {
   readonly mainThreadCpuUsPerRequest: number;
   /** CPU the hypervisor gave other guests meanwhile, percent (NaN where unknown). */
   readonly stealPercent: number;
+  /** The server's main-thread stalls during the load, where the target reports them. */
+  readonly loop: LoopStats | null;
 }
 
 interface Scenario {
@@ -55,22 +61,28 @@ const ownCpuUs = () => {
   return used.user + used.system;
 };
 
+/** This process's main-thread stalls: it holds the front alone and every bare server. */
+let ownLoop: ReturnType<typeof startLoopStats> | null = null;
+const ownLoopStats = async () => (ownLoop ??= startLoopStats()).take();
+
 async function sample(target: Target, scenario: Scenario, seconds: number): Promise<Sample> {
   const cpuBeforeUs = target.cpuUs();
   const mainBeforeUs = target.mainThreadCpuUs?.() ?? NaN;
   const ticksBefore = cpuTicks();
+  await target.loopStats?.();
   const r = await runWrk(target.baseUrl + scenario.path,
     { connections: CONNECTIONS, seconds, headers: scenario.headers,
       scriptPath: scenario.scriptPath, cpus: wrkCpus });
   const cpuUs = target.cpuUs() - cpuBeforeUs;
   const mainUs = (target.mainThreadCpuUs?.() ?? NaN) - mainBeforeUs;
   const steal = stealPercent(ticksBefore, cpuTicks()) ?? NaN;
+  const loop = (await target.loopStats?.()) ?? null;
   if (r.non2xx + r.socketErrors > 0) {
     throw new Error(`${scenario.name}: ${r.non2xx} non-2xx/3xx answers and ${r.socketErrors} ` +
       `socket errors under load at ${target.baseUrl} (expected none)`);
   }
   return { rps: r.rps, p50Ms: r.p50Ms, p99Ms: r.p99Ms, cpuUsPerRequest: cpuUs / r.requests,
-    mainThreadCpuUsPerRequest: mainUs / r.requests, stealPercent: steal };
+    mainThreadCpuUsPerRequest: mainUs / r.requests, stealPercent: steal, loop };
 }
 
 function median(values: readonly number[]): number {
@@ -83,7 +95,9 @@ function medianSample(samples: readonly Sample[]): Sample {
   return { rps: of((s) => s.rps), p50Ms: of((s) => s.p50Ms), p99Ms: of((s) => s.p99Ms),
     cpuUsPerRequest: of((s) => s.cpuUsPerRequest),
     mainThreadCpuUsPerRequest: of((s) => s.mainThreadCpuUsPerRequest),
-    stealPercent: of((s) => s.stealPercent) };
+    stealPercent: of((s) => s.stealPercent),
+    loop: samples.every((s) => s.loop !== null)
+      ? medianLoopStats(samples.map((s) => s.loop!)) : null };
 }
 
 /**
@@ -112,7 +126,7 @@ async function bare(body: Uint8Array | null): Promise<Target & { close(): void }
   const token = await new Promise<us_listen_socket>((resolve, reject) => app.listen('127.0.0.1',
     0, (t) => (t ? resolve(t) : reject(new Error('bare server could not listen')))));
   const port = uWS.us_socket_local_port(token as unknown as us_socket);
-  return { baseUrl: `http://127.0.0.1:${port}`, cpuUs: ownCpuUs,
+  return { baseUrl: `http://127.0.0.1:${port}`, cpuUs: ownCpuUs, loopStats: ownLoopStats,
     close: () => { uWS.us_listen_socket_close(token); app.close(); } };
 }
 
@@ -133,13 +147,16 @@ function seed(store: SnapshotStore): { pair: Buffer; screener: Buffer } {
   return { pair, screener };
 }
 
-function rows(name: string, service: Sample, baseline: Sample, target: number): ReportRow[] {
+function rows(name: string, service: Sample, baseline: Sample, target: number,
+  tail: { p99RatioTarget?: number; stalls?: boolean } = {}): ReportRow[] {
+  const { p99RatioTarget } = tail;
   const bench = 'http';
   const rpsRatio = service.rps / baseline.rps;
   const cpuRatio = service.cpuUsPerRequest / baseline.cpuUsPerRequest;
   // A closed loop of N connections has mean latency N / throughput (Little's law), so no p99
   // can be below it: the row says how far the p99 target is from what the load allows.
   const floorMs = (s: Sample) => (CONNECTIONS / s.rps) * 1000;
+  const p99Ratio = service.p99Ms / baseline.p99Ms;
   return [
     { bench, figure: `${name} req/s`, value: service.rps, unit: 'req/s',
       baseline: baseline.rps, ratio: rpsRatio, target: `>= ${target} x bare`,
@@ -150,12 +167,21 @@ function rows(name: string, service: Sample, baseline: Sample, target: number): 
     { bench, figure: `${name} p50`, value: service.p50Ms, unit: 'ms',
       baseline: baseline.p50Ms, ratio: service.p50Ms / baseline.p50Ms, target: '-', pass: null },
     { bench, figure: `${name} p99 @${CONNECTIONS}, saturated (closed loop)`,
-      value: service.p99Ms, unit: 'ms', baseline: baseline.p99Ms,
-      ratio: service.p99Ms / baseline.p99Ms, target: '-', pass: null },
+      value: service.p99Ms, unit: 'ms', baseline: baseline.p99Ms, ratio: p99Ratio,
+      target: p99RatioTarget === undefined ? '-' : `<= ${p99RatioTarget} x bare`,
+      pass: p99RatioTarget === undefined ? null : p99Ratio <= p99RatioTarget },
     { bench, figure: `${name} mean latency floor @${CONNECTIONS} (connections / req/s)`,
       value: floorMs(service), unit: 'ms', baseline: floorMs(baseline),
       ratio: floorMs(service) / floorMs(baseline), target: '-', pass: null },
+    ...(tail.stalls ? stallRows(`${name}, saturated:`, service, baseline) : []),
   ];
+}
+
+/** The main-thread stall rows, when both servers reported them (loop-stats.ts). */
+function stallRows(name: string, service: Sample, baseline: Sample, p999TargetMs?: number):
+  ReportRow[] {
+  return service.loop && baseline.loop ? loopRows(name, service.loop, baseline.loop,
+    p999TargetMs, { ours: service.rps, bare: baseline.rps }) : [];
 }
 
 /**
@@ -165,7 +191,8 @@ function rows(name: string, service: Sample, baseline: Sample, target: number): 
  * p99 target there would be a throughput target (> 51k req/s) in disguise.
  */
 async function pacedRows(front: Target, bareTarget: Target, scenario: Scenario,
-  bareRps: number, rounds: number, seconds: number): Promise<ReportRow[]> {
+  bareRps: number, rounds: number, seconds: number,
+  targets: { p99Ms: number; loopP999Ms?: number } = { p99Ms: 5 }): Promise<ReportRow[]> {
   const offeredRps = bareRps / 2;
   const delayMs = Math.max(1, Math.round((CONNECTIONS / offeredRps) * 1000));
   const dir = await tempDataDir('http-paced');
@@ -176,7 +203,8 @@ async function pacedRows(front: Target, bareTarget: Target, scenario: Scenario,
       `(${delayMs} ms between requests per connection: ~${Math.round(result.bare.rps)} req/s ` +
       'offered, half the bare server\'s saturated rate)', value: result.service.p99Ms,
     unit: 'ms', baseline: result.bare.p99Ms, ratio: result.service.p99Ms / result.bare.p99Ms,
-    target: '< 5 ms', pass: result.service.p99Ms < 5 },
+    target: `< ${targets.p99Ms} ms`, pass: result.service.p99Ms < targets.p99Ms },
+    ...stallRows(`${scenario.name}, paced:`, result.service, result.bare, targets.loopP999Ms),
     // A guest that loses its core for a few ms now and then shows it in every p99 above.
     { bench: 'http', figure: 'CPU steal during the paced rounds (hypervisor)',
       value: result.service.stealPercent, unit: '%', baseline: result.bare.stealPercent,
@@ -198,7 +226,8 @@ async function frontAlone(rounds: number, seconds: number): Promise<ReportRow[]>
     clock: systemClock, logger: silentLogger, snapshots: store, keys, usage: new MemoryUsage(),
     readiness: () => ({ ready: true, checks: {} }),
   });
-  const front: Target = { baseUrl: `http://127.0.0.1:${server.port}`, cpuUs: ownCpuUs };
+  const front: Target = { baseUrl: `http://127.0.0.1:${server.port}`, cpuUs: ownCpuUs,
+    loopStats: ownLoopStats };
   const auth = `Authorization: Bearer ${key}`;
   const etag = store.get('pair/BTC')!.etag;
   const scenarios = [
@@ -215,7 +244,8 @@ async function frontAlone(rounds: number, seconds: number): Promise<ReportRow[]>
       const baseline = await bare(s.body === null ? null : new Uint8Array(s.body));
       try {
         const result = await compare(front, baseline, s, rounds, seconds);
-        report.push(...rows(s.name, result.service, result.bare, s.target));
+        report.push(...rows(s.name, result.service, result.bare, s.target,
+          { stalls: s.name === 'pair with key' }));
         if (s.name === 'pair with key') {
           report.push(...await pacedRows(front, baseline, s, result.bare.rps, rounds, seconds));
         }
@@ -229,12 +259,36 @@ async function frontAlone(rounds: number, seconds: number): Promise<ReportRow[]>
   return report;
 }
 
+/**
+ * The service with its feed and no requests: what the feed alone costs the main thread (CPU per
+ * second: steadier on a busy machine than any delay) and how long it holds the loop.
+ */
+async function feedOnly(pid: number, loopStats: () => Promise<LoopStats>, seconds: number):
+  Promise<ReportRow[]> {
+  const mainCpuUs = procCpuUs(pid, pid);
+  await loopStats();
+  const cpuBeforeUs = mainCpuUs();
+  await new Promise((resolve) => setTimeout(resolve, Math.max(5, seconds) * 1000));
+  const cpuUs = mainCpuUs() - cpuBeforeUs;
+  const stats = await loopStats();
+  const perSecond = (n: number) => (n * 1000) / Math.max(1, stats.windowMs);
+  const row = (figure: string, value: number, unit: string): ReportRow => ({ bench: 'http',
+    figure: `whole service, feed only (no requests): ${figure}`, value, unit, baseline: null,
+    ratio: null, target: '-', pass: null });
+  return [row('main-thread CPU per second', perSecond(cpuUs / 1000), 'ms/s'),
+    row('event-loop delay p99.9', stats.delay.p999Ms, 'ms'),
+    row('event-loop delay max', stats.delay.maxMs, 'ms'),
+    row('GC pauses per second', perSecond(stats.gc.count), '/s'),
+    row('GC pause time per second', perSecond(stats.gc.totalMs), 'ms/s')];
+}
+
 /** `orderflow serve --limits off` on its simulator feed, against bare with its pair bytes. */
 async function wholeService(rounds: number, seconds: number): Promise<ReportRow[]> {
   const dataDir = await tempDataDir('http');
   let child: ServiceChild | null = null;
   try {
-    child = await startService({ dataDir, args: ['--limits', 'off'] });
+    const stalls = loopStatsReader(join(dataDir, 'loop-stats.jsonl'));
+    child = await startService({ dataDir, args: ['--limits', 'off'], env: stalls.env });
     if (pinned) pinProcess(child.pid, '1');
     const key = await createKey(dataDir, 'Whale');
     const auth = { authorization: `Bearer ${key}` };
@@ -245,16 +299,22 @@ async function wholeService(rounds: number, seconds: number): Promise<ReportRow[
     const scenario = { name: 'pair with key, whole service (sim feed running)',
       path: '/api/v1/pair/BTC', headers: [`Authorization: Bearer ${key}`], target: 0.7 };
     try {
-      const service = { baseUrl: child.baseUrl, cpuUs: procCpuUs(child.pid),
-        mainThreadCpuUs: procCpuUs(child.pid, child.pid) };
+      const pid = child.pid;
+      const service = { baseUrl: child.baseUrl, cpuUs: procCpuUs(pid),
+        mainThreadCpuUs: procCpuUs(pid, pid), loopStats: () => stalls.take(pid) };
+      const idle = await feedOnly(pid, () => stalls.take(pid), seconds);
       const result = await compare(service, baseline, scenario, rounds, seconds);
       // The process CPU includes the shard workers: the simulator's share is real cost here.
       // The main thread's alone is the front's cost plus the views it rebuilds meanwhile.
       const main = result.service.mainThreadCpuUsPerRequest;
-      return [...rows(scenario.name, result.service, result.bare, scenario.target),
+      // Targets of the tail (bench/README.md, "Tail latency with the feed running").
+      return [...rows(scenario.name, result.service, result.bare, scenario.target,
+        { p99RatioTarget: 2, stalls: true }),
         { bench: 'http', figure: `${scenario.name} server CPU/request, main thread only`,
           value: main, unit: 'us', baseline: result.bare.cpuUsPerRequest,
-          ratio: main / result.bare.cpuUsPerRequest, target: '-', pass: null }];
+          ratio: main / result.bare.cpuUsPerRequest, target: '-', pass: null },
+        ...await pacedRows(service, baseline, scenario, result.bare.rps, rounds, seconds,
+          { p99Ms: 2, loopP999Ms: 5 }), ...idle];
     } finally {
       baseline.close();
     }
@@ -284,6 +344,8 @@ export async function run(opts: { quick: boolean }): Promise<ReportRow[]> {
   } finally {
     // `npm run bench` runs every bench in this process: give it every core back.
     if (pinned) pinProcess(process.pid, allCpus);
+    ownLoop?.stop();
+    ownLoop = null;
   }
 }
 

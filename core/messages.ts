@@ -169,6 +169,8 @@ export interface PairViews {
   readonly summary: PairSummary;
   /** JSON bytes keyed by view name ('deep-view', 'cvd', ...). */
   readonly views: Readonly<Record<string, Uint8Array>>;
+  /** Each view's strong ETag (core/etag.ts), hashed in the shard: not on the main thread. */
+  readonly etags?: Readonly<Record<string, string>>;
 }
 
 // ---------------------------------------------------------------------------------------------

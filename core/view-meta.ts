@@ -11,6 +11,11 @@ export interface ViewMeta {
   cadenceMs: number;
   /** The view as a value, when the producer has it: saves a parse for CSV and cvd variants. */
   data?: unknown;
+  /**
+   * The bytes' strong ETag (core/etag.ts), when the producer computed it where it made them (a
+   * shard worker): the front then does not hash them again on its own thread.
+   */
+  etag?: string;
 }
 
 /** One view of a lazy family: its meta now, and its bytes made only when a request needs them. */

@@ -15,6 +15,11 @@ export const httpBounds = Object.freeze({
   parsedViewsMax: 256,
   /** Snapshot views held by the store: every listed market has a handful of views. */
   snapshotViewsMax: 20_000,
+  /**
+   * Request paths -> route match, and symbols -> view names, memoized for the polls' hot path
+   * (no string or object built per request); when full a memo starts afresh.
+   */
+  pathMemoMax: 4_096,
   /** A query string of more parameters than this is refused with 400. */
   queryParamsMax: 16,
   /** Bytes of an X-Forwarded-For header read; entries past it are ignored. */

@@ -4,7 +4,7 @@ import type { HttpRequest, HttpResponse } from 'uWebSockets.js';
 import { limits } from '../actors/config.js';
 import type { Logger } from '../core/logger.js';
 import type {
-  AccessControl, BurstScope, Endpoint, Identity, Problem,
+  AccessControl, BurstScope, Credentials, Endpoint, Identity, Problem,
 } from './access-types.js';
 import type { TrustCheck } from './client-ip.js';
 import type { Cors } from './cors.js';
@@ -14,7 +14,7 @@ import { parseQuery } from './query.js';
 import { etagMatches, readRequest, type RequestInfo } from './request.js';
 import { corsHeaders, sendNotModified, sendPayload, sendPreflight, sendProblem,
   type HeaderList } from './respond.js';
-import type { Route, RouteMatch, RouteTable } from './routes.js';
+import type { HandlerContext, Route, RouteMatch, RouteTable } from './routes.js';
 
 /** What the front tells a mount: the client IP and the CORS headers its answers carry. */
 export interface MountContext {
@@ -45,9 +45,17 @@ export interface DispatchDeps {
 const NONE: HeaderList = [];
 const ROUTE_METHODS = 'GET, HEAD, OPTIONS';
 
+type Mutable<T> = { -readonly [K in keyof T]: T[K] };
+
 /** The pipeline as methods, each one step, sharing the dependencies. */
 class Dispatcher {
   private readonly mounts: ReadonlyMap<string, RawMount>;
+  // One of each, filled per request: the pipeline is synchronous and neither identify nor a
+  // handler keeps them past its return, so a poll makes no object for them.
+  private readonly credentials: Mutable<Credentials> =
+    { authorization: undefined, xApiKey: undefined, queryKey: undefined };
+  private readonly context: Mutable<HandlerContext> =
+    { info: undefined as unknown as RequestInfo, params: new Map(), segment: '', identity: null };
 
   constructor(private readonly deps: DispatchDeps) {
     this.mounts = new Map(deps.mounts.map((m) => [m.path, m]));
@@ -126,8 +134,11 @@ class Dispatcher {
     const { access } = this.deps;
     // x-api-key is read only when it can matter: Authorization wins when sent (DECISIONS.md).
     const { authorization } = info;
-    const xApiKey = authorization === undefined ? info.xApiKey : undefined;
-    const found = access.identify({ authorization, xApiKey, queryKey }, info);
+    const { credentials } = this;
+    credentials.authorization = authorization;
+    credentials.xApiKey = authorization === undefined ? info.xApiKey : undefined;
+    credentials.queryKey = queryKey;
+    const found = access.identify(credentials, info);
     if (!found.ok) {
       this.fail(res, info, route.name, found.problem);
       return undefined;
@@ -152,7 +163,12 @@ class Dispatcher {
       if (admitted === undefined) return;
       identity = admitted;
     }
-    const result = route.handle({ info, params: query.params, segment, identity });
+    const { context } = this;
+    context.info = info;
+    context.params = query.params;
+    context.segment = segment;
+    context.identity = identity;
+    const result = route.handle(context);
     if (!result.ok) {
       return this.fail(res, info, route.name, result.problem,
         this.rateHeaders(identity, route.scope));

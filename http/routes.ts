@@ -1,6 +1,7 @@
 // The route table's vocabulary and its matcher: one entry per REST path, with its plan-table
 // endpoint, burst scope, documented query parameters and handler.
 import type { BurstScope, Endpoint, Identity, Outcome } from './access-types.js';
+import { httpBounds } from './bounds.js';
 import type { QueryParams } from './query.js';
 import type { RequestInfo } from './request.js';
 import type { Payload } from './respond.js';
@@ -43,22 +44,28 @@ export interface RouteTable {
 }
 
 export function createRouteTable(routes: readonly Route[]): RouteTable {
-  const exact = new Map<string, Route>();
+  const exact = new Map<string, RouteMatch>();
+  // Polls repeat their paths: a matched one answers from here, with no slice or object made.
+  const matched = new Map<string, RouteMatch>();
   const prefixed: Route[] = [];
   for (const route of routes) {
     if (route.segment) prefixed.push(route);
     else if (exact.has(route.path)) throw new Error(`route ${route.path} declared twice`);
-    else exact.set(route.path, route);
+    else exact.set(route.path, { route, segment: '' });
   }
   return {
     routes,
     match(path) {
-      const route = exact.get(path);
-      if (route !== undefined) return { route, segment: '' };
+      const found = exact.get(path) ?? matched.get(path);
+      if (found !== undefined) return found;
       for (const candidate of prefixed) {
         if (!path.startsWith(candidate.path)) continue;
         const segment = path.slice(candidate.path.length);
-        if (segment !== '' && segment.indexOf('/') < 0) return { route: candidate, segment };
+        if (segment === '' || segment.indexOf('/') >= 0) continue;
+        if (matched.size >= httpBounds.pathMemoMax) matched.clear();
+        const match = { route: candidate, segment };
+        matched.set(path, match);
+        return match;
       }
       return undefined;
     },

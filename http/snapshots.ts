@@ -1,9 +1,8 @@
 // The store of serialized views the front serves: bytes plus the validators computed once per put,
 // and families of views encoded on request from a producer's state (lazy views).
-import { createHash } from 'node:crypto';
 import { LRUCache } from 'lru-cache';
 import { httpBounds } from './bounds.js';
-import { bytesOf } from './bytes.js';
+import { strongEtag } from '../core/etag.js';
 import type { LazyViewSource, ViewMeta } from '../core/view-meta.js';
 
 export type { LazyView, LazyViewSource, ViewMeta } from '../core/view-meta.js';
@@ -20,11 +19,7 @@ export interface ViewEntry extends ViewMeta {
   cadenceHeader: string;
 }
 
-/** Strong ETag of some bytes: SHA-1 in base64url, quoted (collisions need intent, not chance). */
-export function strongEtag(body: Buffer): string {
-  return '"' + createHash('sha1').update(bytesOf(body)).digest('base64url') + '"';
-}
-
+export { strongEtag } from '../core/etag.js';
 
 /**
  * Built entries of lazy views kept: the most requested wallets are answered from here, the rest
@@ -43,7 +38,8 @@ function entryOf(body: Uint8Array | Buffer, meta: ViewMeta): ViewEntry {
     cadenceMs: meta.cadenceMs,
     data: meta.data,
     body: buffer,
-    etag: strongEtag(buffer),
+    // A producer's own tag is of these very bytes (same function, another thread).
+    etag: meta.etag ?? strongEtag(buffer),
     lastModified: new Date(meta.updatedAtMs).toUTCString(),
     cacheControl: `max-age=${Math.floor(meta.cadenceMs / 1000)}`,
     cadenceHeader: String(meta.cadenceMs),
@@ -60,7 +56,11 @@ export class SnapshotStore {
     sizeCalculation: (entry) => Math.max(1, entry.body.byteLength),
   });
 
-  /** Stores a view. The bytes are wrapped, not copied: a published view is never mutated. */
+  /**
+   * Stores a view: the one place a snapshot (name, bytes, version, updatedAtMs, cadenceMs, and
+   * the ETag when its producer computed it) enters the front's store. The bytes are wrapped,
+   * not copied: a published view is never mutated.
+   */
   put(name: string, body: Uint8Array | Buffer, meta: ViewMeta): void {
     if (typeof name !== 'string' || name.length === 0) throw new TypeError('view name is empty');
     if (!Number.isFinite(meta.updatedAtMs) || !Number.isInteger(meta.cadenceMs)) {

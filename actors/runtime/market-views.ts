@@ -3,6 +3,7 @@
 import type {
   AssetCtx, MarketMeta, PairSummary, PairViews, UniverseEvent,
 } from '../../core/messages.js';
+import type { ViewMeta } from '../../core/view-meta.js';
 import { viewName } from '../topics.js';
 import { encodeFeedView, fundingAnnualizedPct } from '../views/encode.js';
 import { pairDetail, screenerRow, HOME_FUNDING_INTERVAL_HOURS, type ScreenerRow }
@@ -10,9 +11,7 @@ import { pairDetail, screenerRow, HOME_FUNDING_INTERVAL_HOURS, type ScreenerRow 
 
 /** Where views go: the HTTP front's SnapshotStore satisfies it. */
 export interface ViewSink {
-  put(name: string, body: Uint8Array, meta: {
-    version: number; updatedAtMs: number; cadenceMs: number; data?: unknown;
-  }): void;
+  put(name: string, body: Uint8Array, meta: ViewMeta): void;
   get(name: string): { etag: string; version: number } | undefined;
   delete(name: string): void;
 }
@@ -26,6 +25,24 @@ interface TrackedPair {
 
 type Market = MarketMeta & { ctx: AssetCtx };
 
+/** The per-pair views every tracked pair must have before the service is ready. */
+const firstViewKinds = ['deep-view', 'cvd', 'pair'] as const;
+
+/**
+ * What a market's pair detail was last built from. Its bytes are a function of these alone, so
+ * a refresh that finds them all the same object or value skips the build, the encode and the
+ * compare: a tracked pair's detail is built when its shard publishes, and the once-per-cadence
+ * refresh no longer builds it a second time (nor the untracked markets' between universes).
+ */
+interface DetailInputs {
+  readonly market: Market;
+  readonly pair: TrackedPair | undefined;
+  readonly isTracked: boolean;
+  readonly stale: boolean;
+  readonly universeAtMs: number;
+  readonly row: ScreenerRow;
+}
+
 export class MarketViews {
   private markets: readonly Market[] = [];
   private readonly marketBySymbol = new Map<string, Market>();
@@ -33,6 +50,10 @@ export class MarketViews {
   private readonly tracked = new Map<string, TrackedPair>();
   private trackedSet: ReadonlySet<string> = new Set();
   private rows: ScreenerRow[] = [];
+  /** The tracked pairs in the last signals view built: readiness waits for every one. */
+  private signalsSymbols: ReadonlySet<string> = new Set();
+  private rowsNewestMs = -1;
+  private readonly details = new Map<string, DetailInputs>();
 
   constructor(private readonly sink: ViewSink, private readonly cadenceMs: number,
     private readonly universeCadenceMs: number,
@@ -60,6 +81,9 @@ export class MarketViews {
     this.universeAtMs = event.tsMs;
     this.marketBySymbol.clear();
     for (const market of event.markets) this.marketBySymbol.set(market.symbol, market);
+    for (const symbol of [...this.details.keys()]) {
+      if (!this.marketBySymbol.has(symbol)) this.details.delete(symbol);
+    }
   }
 
   setTracked(symbols: readonly string[]): void {
@@ -71,18 +95,41 @@ export class MarketViews {
     }
   }
 
-  /** Stores a shard's per-pair views as they are and keeps the summaries for the rest. */
-  applyPairViews(views: readonly PairViews[], wallNowMs: number): void {
+  /**
+   * Tracked pairs a client cannot yet read in full: no deep view, CVD view or pair detail
+   * stored, or absent from the signals view. `/readyz` answers 200 only when this is 0.
+   */
+  unpublishedCount(): number {
+    let missing = 0;
+    for (const symbol of this.trackedSet) {
+      const served = this.signalsSymbols.has(symbol) &&
+        firstViewKinds.every((kind) => this.sink.get(viewName(kind, symbol)) !== undefined);
+      if (!served) missing += 1;
+    }
+    return missing;
+  }
+
+  /**
+   * Stores a shard's per-pair views as they are and keeps the summaries for the rest. Answers
+   * whether a pair published for the first time: the caller then rebuilds the signals view at
+   * once, so a pair is whole (and the service ready) without waiting for the next cadence.
+   */
+  applyPairViews(views: readonly PairViews[], wallNowMs: number): boolean {
+    let first = false;
     for (const pair of views) {
       if (!this.trackedSet.has(pair.symbol)) continue;
+      if (!this.tracked.has(pair.symbol)) first = true;
       this.tracked.set(pair.symbol, {
         summary: pair.summary, lastPublishWallMs: wallNowMs, updatedAtMs: pair.updatedAtMs,
       });
       for (const [kind, bytes] of Object.entries(pair.views)) {
-        const body = kind === 'deep-view'
+        const spliced = kind === 'deep-view';
+        const body = spliced
           ? spliceField(bytes, 'smartMoney', this.smartMoneyJson(pair.symbol)) : bytes;
+        // Stored as sent: the shard's ETag is of these bytes; a spliced view is hashed here.
         this.sink.put(viewName(kind, pair.symbol), body, {
           version: pair.version, updatedAtMs: pair.updatedAtMs, cadenceMs: this.cadenceMs,
+          etag: spliced ? undefined : pair.etags?.[kind],
         });
       }
       // The pair detail follows its summary at once rather than at the next refresh, so it is
@@ -90,6 +137,7 @@ export class MarketViews {
       const market = this.marketBySymbol.get(pair.symbol);
       if (market) this.putPairDetail(market, wallNowMs);
     }
+    return first;
   }
 
   /** Builds and stores one market's pair detail; returns its screener row. */
@@ -98,11 +146,17 @@ export class MarketViews {
     const isTracked = this.trackedSet.has(market.symbol);
     const stale = isTracked && (!pair || pair.summary.stale ||
       wallNowMs - pair.lastPublishWallMs > 3 * this.cadenceMs);
+    const last = this.details.get(market.symbol);
+    if (last !== undefined && last.market === market && last.pair === pair &&
+      last.isTracked === isTracked && last.stale === stale &&
+      last.universeAtMs === this.universeAtMs) return last.row;
     const row = screenerRow(market, pair?.summary, isTracked, stale);
     const updatedAtMs = Math.max(this.universeAtMs, pair?.updatedAtMs ?? 0);
     const asOfMs = pair?.summary.asOfMs ?? this.universeAtMs;
     this.putIfChanged(viewName('pair', market.symbol), pairDetail(row, pair?.summary, asOfMs),
       updatedAtMs, isTracked ? this.cadenceMs : this.universeCadenceMs);
+    this.details.set(market.symbol,
+      { market, pair, isTracked, stale, universeAtMs: this.universeAtMs, row });
     return row;
   }
 
@@ -114,7 +168,13 @@ export class MarketViews {
       rows.push(this.putPairDetail(market, wallNowMs));
       newestMs = Math.max(newestMs, this.tracked.get(market.symbol)?.updatedAtMs ?? 0);
     }
+    // Every row the same object and the same newest time: screener and signals would encode to
+    // the bytes they already have.
+    const unchanged = newestMs === this.rowsNewestMs && rows.length === this.rows.length &&
+      rows.every((row, i) => row === this.rows[i]);
     this.rows = rows;
+    this.rowsNewestMs = newestMs;
+    if (unchanged) return;
     this.putIfChanged('screener', { pairs: rows, count: rows.length }, newestMs,
       this.universeCadenceMs);
     this.putSignals(rows, newestMs);
@@ -122,9 +182,11 @@ export class MarketViews {
 
   private putSignals(rows: readonly ScreenerRow[], updatedAtMs: number): void {
     const body: Record<string, unknown> = {};
+    const symbols = new Set<string>();
     for (const row of rows) {
       const summary = this.tracked.get(row.symbol)?.summary;
       if (!row.tracked || !summary) continue;
+      symbols.add(row.symbol);
       body[row.symbol] = {
         symbol: row.symbol,
         score: summary.score ?? 0,
@@ -140,6 +202,7 @@ export class MarketViews {
     // Signals are keyed per pair, so freshness travels in headers, not in the body.
     const bytes = new TextEncoder().encode(JSON.stringify(body));
     this.putBytesIfChanged('signals', bytes, updatedAtMs, this.cadenceMs, body);
+    this.signalsSymbols = symbols;
   }
 
   private putIfChanged(name: string, body: Record<string, unknown>, updatedAtMs: number,

@@ -20,9 +20,10 @@ import { refreshWalletViews, type Market, type WalletRefreshTarget } from './wal
 const fundingRowsMax = 4_000;
 /**
  * Main-thread time a wallet refresh takes per event-loop turn before it lets HTTP and the feeds
- * in: a refresh of 10,000 wallets is seconds of work on a loaded core, never one stall.
+ * in: a refresh of 10,000 wallets is seconds of work on a loaded core, never one stall. 2 ms (was
+ * 8) keeps it out of the front's tail: polls queued behind a slice wait for all of it.
  */
-const refreshSliceMs = 8;
+const refreshSliceMs = 2;
 
 /** Where the views go: the HTTP front's SnapshotStore, which also serves lazy view families. */
 export interface PositioningSink extends ViewSink {
@@ -81,7 +82,7 @@ export class PositioningViews {
   }
 
   /**
-   * Rebuilds the wallet views in slices of ~8 ms (a small set finishes within this call). One
+   * Rebuilds the wallet views in slices of ~2 ms (a small set finishes within this call). One
    * rebuild at a time: a call while one runs is skipped and counted, the next cadence catches up.
    */
   refreshWallets(nowMs: number, markets: readonly Market[], tracked: readonly string[]): void {

@@ -35,6 +35,13 @@ function release(ref: ThreadedRef | null): void {
   if (interval) clearInterval(interval);
 }
 
+/** A promise and its resolve (Promise.withResolvers needs Node 22). */
+function lostSignal(): { promise: Promise<void>; resolve: () => void } {
+  let resolve!: () => void;
+  const promise = new Promise<void>((done) => { resolve = done; });
+  return { promise, resolve };
+}
+
 export class ShardHandle {
   state: ShardState = 'starting';
   restarts = 0;
@@ -44,6 +51,8 @@ export class ShardHandle {
   private heartbeat: NodeJS.Timeout | null = null;
   private pingSeq = 0;
   private restartTimer: NodeJS.Timeout | null = null;
+  /** Settles when the running generation fails: what is still waiting on it stops waiting. */
+  private lost = lostSignal();
 
   constructor(
     readonly shardId: number,
@@ -64,6 +73,7 @@ export class ShardHandle {
       mode: 'threaded', name: shardActorName(this.shardId), customParameters: params,
     });
     this.ref = ref;
+    this.lost = lostSignal();
     this.worker = ref.actor?.worker ?? null;
     // Without an 'error' listener a worker's uncaught error is rethrown in the main thread.
     this.worker?.on('error', (error) => this.failed(`worker error: ${error.message}`));
@@ -89,8 +99,16 @@ export class ShardHandle {
   async setSymbols(symbols: readonly string[]): Promise<void> {
     this.symbols = symbols;
     // Wrapped: comedy spreads an array argument into several handler arguments.
-    if (this.state === 'running') {
-      await this.requestWithin(limits.shardAssignTimeoutMs, shardTopics.setPairs, { symbols });
+    if (this.state !== 'running') return;
+    const generation = this.generation;
+    try {
+      await Promise.race([this.lost.promise,
+        this.requestWithin(limits.shardAssignTimeoutMs, shardTopics.setPairs, { symbols })]);
+    } catch (error) {
+      // A shard that failed meanwhile (a missed heartbeat on a loaded machine while it created
+      // its pairs) never answers; its restart starts it with `symbols`: not an error.
+      if (this.generation !== generation || this.state !== 'running') return;
+      throw error;
     }
   }
 
@@ -138,6 +156,7 @@ export class ShardHandle {
   private failed(reason: string): void {
     if (this.state !== 'running') return;
     this.state = 'restarting';
+    this.lost.resolve();
     this.clearTimers();
     this.log.error('shard failed; restarting it', { shardId: this.shardId, reason });
     const worker = this.worker;

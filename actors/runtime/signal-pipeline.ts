@@ -90,7 +90,7 @@ export class SignalPipeline {
     this.evaluating = true;
     try {
       await this.bars.flush();
-      const due = await this.scheduler.evaluateDue(this.marketNowMs, this.deps.clock.nowMs());
+      const due = await this.scheduler.evaluateDue(this.marketNowMs);
       for (const { pending, outcome } of due) {
         // Outcomes of signals no endpoint was sent are evaluated for the track record only.
         const endpoints = pending.entryEventId === '' ? []
@@ -131,13 +131,13 @@ export class SignalPipeline {
     const endpoints = this.endpointsForSignal(signal);
     if (endpoints.length === 0) {
       // Every signal gets its outcome for the track record; with no entry event to follow.
-      await this.scheduler.schedule(signal, '', this.deps.clock.nowMs());
+      await this.scheduler.schedule(signal, '');
       return;
     }
     const data = { ...signal, chart_url: chartUrl(this.deps.chartBaseUrl, signal) };
     const { eventId } = await this.deps.webhooks.publish('entry_signal.created', data, endpoints,
       { eventId: eventIdForSignal(signal.signal_id) });
-    await this.scheduler.schedule(signal, eventId, this.deps.clock.nowMs());
+    await this.scheduler.schedule(signal, eventId);
   }
 
   private endpointsForSignal(signal: EntrySignal): string[] {

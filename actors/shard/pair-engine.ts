@@ -9,7 +9,7 @@ import type {
   AssetCtxEvent, BookEvent, MarketEvent, PairOutbound, PairViews, WhalePrint,
 } from '../../core/messages.js';
 import { BOOK_LEVELS_MAX, type Mailbox, type MailboxReader } from './mailbox.js';
-import { encodePairViews, pairSummary, type Freshness } from './pair-views.js';
+import { encodePairViews, etagsOf, pairSummary, type Freshness } from './pair-views.js';
 import { PairSignals } from './pair-signals.js';
 import { PairMinutes } from './pair-minutes.js';
 import type { HistoryPoint } from '../../core/history-point.js';
@@ -220,11 +220,11 @@ class KernelPairEngine implements PairEngine, MailboxReader {
       updatedAtMs: this.updatedAtMs, cadenceMs: this.options.cadenceMs, stale,
       asOfMs: s.tsMs ?? this.updatedAtMs,
     };
+    const views = encodePairViews(this.symbol, s, this.whaleAddresses, freshness);
     const out: PairPublish = {
       views: {
         symbol: this.symbol, version: this.version, updatedAtMs: this.updatedAtMs,
-        summary: pairSummary(this.symbol, s, freshness),
-        views: encodePairViews(this.symbol, s, this.whaleAddresses, freshness),
+        summary: pairSummary(this.symbol, s, freshness), views, etags: etagsOf(views),
       },
       whalePrints: this.whalePrints,
       outbound: this.outbound,

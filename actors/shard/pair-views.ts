@@ -4,6 +4,7 @@ import type { PairAnalyticsSnapshot } from '../../kernels/pair-snapshot.js';
 import { absorptionsJson, cvdHistoryJson, whalesJson } from '../../kernels/pair-json.js';
 import type { PairSummary, Regime, VpinLevel } from '../../core/messages.js';
 import { encodeFeedView, isoMs } from '../views/encode.js';
+import { strongEtag } from '../../core/etag.js';
 
 export interface Freshness {
   readonly updatedAtMs: number;
@@ -70,4 +71,11 @@ export function encodePairViews(symbol: string, s: PairAnalyticsSnapshot,
     'deep-view': encodeFeedView(deepViewBody(symbol, s, addresses, f), f.updatedAtMs, f.cadenceMs),
     cvd: encodeFeedView(cvdBody(symbol, s, f), f.updatedAtMs, f.cadenceMs),
   };
+}
+
+/** Each view's strong ETag, computed here so the main thread serves the bytes without hashing. */
+export function etagsOf(views: Readonly<Record<string, Uint8Array>>): Record<string, string> {
+  const etags: Record<string, string> = {};
+  for (const [kind, bytes] of Object.entries(views)) etags[kind] = strongEtag(bytes);
+  return etags;
 }

@@ -5,6 +5,7 @@ import { startService } from '../service.js';
 import type { Command } from '../cli.js';
 import { parseOptions, UsageError } from '../cli.js';
 import { serveOverride } from '../serve-config.js';
+import { writeLoopStatsOnSignal } from '../loop-stats.js';
 
 const usage = `usage: orderflow serve [options]
 
@@ -47,6 +48,9 @@ export const command: Command = {
       throw error;
     }
     const logger = createLogger({ level: config.logLevel });
+    // Bench instrumentation (bench/README.md, "Tail latency"): not a user setting.
+    const loopStatsFile = io.env.ORDERFLOW_LOOP_STATS_FILE;
+    if (loopStatsFile) writeLoopStatsOnSignal(loopStatsFile);
     // Signals are handled from the start: one that arrives while the shards boot stops the
     // service as soon as it is up, so nothing opened is left unflushed.
     let stopRequested: string | null = null;
@@ -64,7 +68,7 @@ export const command: Command = {
       logger,
       onListening: (baseUrl) => io.stdout(`orderflow listening on ${baseUrl} (feed ` +
         `${config.feed}, ${config.shards} shards, data ${config.dataDir}); /readyz turns ready ` +
-        'when the shards run\n'),
+        'when every tracked pair has published\n'),
     });
     logger.info('ready', { baseUrl: service.baseUrl });
     let stopping = false;

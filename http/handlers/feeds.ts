@@ -6,13 +6,14 @@ import type { Payload } from '../respond.js';
 import type { Handler } from '../routes.js';
 import type { SnapshotStore, ViewEntry } from '../snapshots.js';
 import { parseAddress, parseSymbol, resolveListedSymbol } from '../symbols.js';
-import { fail, feedPayload, ok } from './payloads.js';
+import { httpBounds } from '../bounds.js';
+import { fail, feedOutcome } from './payloads.js';
 
 /** A view with no path parameter; absent means the producer has not published it yet. */
 export function viewHandler(snapshots: SnapshotStore, name: string): Handler {
   return () => {
     const entry = snapshots.get(name);
-    return entry === undefined ? fail(problems.notReady(name)) : ok(feedPayload(entry));
+    return entry === undefined ? fail(problems.notReady(name)) : feedOutcome(entry);
   };
 }
 
@@ -33,11 +34,27 @@ export function lookupSymbolView(snapshots: SnapshotStore, view: string, segment
   return { ok: true, value: { symbol, entry } };
 }
 
+/**
+ * Serves `<view>/<SYMBOL>`. A segment that named a listed symbol as it is (no decoding, no case
+ * folding) keeps its two store names, so a poll of it concatenates nothing: the same two
+ * lookups as lookupSymbolView, which answers everything else (and every miss).
+ */
 export function symbolViewHandler(snapshots: SnapshotStore, view: string, what: string):
   Handler {
+  const names = new Map<string, readonly [listed: string, entry: string]>();
   return ({ segment }): Outcome<Payload> => {
+    const known = names.get(segment);
+    if (known !== undefined && snapshots.get(known[0]) !== undefined) {
+      const entry = snapshots.get(known[1]);
+      if (entry !== undefined) return feedOutcome(entry);
+    }
     const found = lookupSymbolView(snapshots, view, segment, what);
-    return found.ok ? ok(feedPayload(found.value.entry)) : found;
+    if (!found.ok) return found;
+    if (known === undefined && found.value.symbol === segment) {
+      if (names.size >= httpBounds.pathMemoMax) names.clear();
+      names.set(segment, [`pair/${segment}`, `${view}/${segment}`]);
+    }
+    return feedOutcome(found.value.entry);
   };
 }
 
@@ -50,6 +67,6 @@ export function walletHandler(snapshots: SnapshotStore): Handler {
       return fail(problems.notFound(
         `address must be a tracked wallet (${parsed.address} was not one)`));
     }
-    return ok(feedPayload(entry));
+    return feedOutcome(entry);
   };
 }

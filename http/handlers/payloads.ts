@@ -29,6 +29,15 @@ export function feedPayload(entry: ViewEntry): Payload {
   return payload;
 }
 
+const feedOutcomes = new WeakMap<ViewEntry, Outcome<Payload>>();
+
+/** feedPayload as a handler's answer, made once per entry: a poll builds no object. */
+export function feedOutcome(entry: ViewEntry): Outcome<Payload> {
+  let outcome = feedOutcomes.get(entry);
+  if (outcome === undefined) feedOutcomes.set(entry, outcome = ok(feedPayload(entry)));
+  return outcome;
+}
+
 /** A small answer computed per request (usage, health): never cached by clients. */
 export function jsonPayload(value: unknown, status = 200): Payload {
   return { contentType: JSON_TYPE, body: JSON.stringify(value), cacheControl: 'no-store', status };

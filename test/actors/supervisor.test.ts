@@ -76,6 +76,22 @@ runtimeSuite('a changed tracked set moves pairs without restarting a shard', asy
   assert.ok(runtime.shards[0].pairs.includes(newcomer));
 });
 
+runtimeSuite('a shard that fails while it takes its pairs restarts with them', async () => {
+  restarted = [];
+  const victim = runtime.shards[1];
+  const newcomer = listed[7];
+  const wanted = [...symbols.slice(3), newcomer];
+  // The worker exits just after answering this: the setPairs sent next goes unanswered (as when
+  // a loaded machine makes a booting shard miss its heartbeat). Not an assignment failure.
+  await victim.request('crash', 'exit');
+  await runtime.setTracked([runtime.shards[0].pairs, wanted]);
+  await eventually(() => restarted.includes(1), { timeoutMs: 10_000, message: 'restart' });
+  assert.equal(victim.pairs, wanted);
+  const afterMs = Date.now();
+  await eventually(() => publishedSince(newcomer, afterMs),
+    { timeoutMs: 15_000, message: 'the restarted shard publishes the new pair' });
+});
+
 runtimeSuite('a request to a shard that is gone fails instead of hanging', async () => {
   const victim = runtime.shards[0];
   await victim.request('crash', 'exit');
