@@ -75,6 +75,9 @@ export interface ServiceConfig {
    */
   readonly simWallets: number;
   readonly logLevel: 'debug' | 'info' | 'warn' | 'error' | 'silent';
+  /** Days of 1-minute and of 1-hour history points kept (docs/history.md). */
+  readonly historyMinuteDays: number;
+  readonly historyHourDays: number;
 }
 
 export const defaultConfig: ServiceConfig = Object.freeze({
@@ -101,6 +104,8 @@ export const defaultConfig: ServiceConfig = Object.freeze({
   simSeed: 42,
   simWallets: 300,
   logLevel: 'info',
+  historyMinuteDays: 7,
+  historyHourDays: 180,
 });
 
 /** A configuration value that is not what it should be; the message names the field. */
@@ -151,6 +156,10 @@ export function resolveConfig(override: Partial<ServiceConfig> = {}): ServiceCon
     ['debug', 'info', 'warn', 'error', 'silent'].includes(c.logLevel),
     'logLevel', 'debug, info, warn, error or silent', c.logLevel,
   );
+  check(isInt(c.historyMinuteDays, 1, 3_650), 'historyMinuteDays', 'an integer from 1 to 3650',
+    c.historyMinuteDays);
+  check(isInt(c.historyHourDays, c.historyMinuteDays, 3_650), 'historyHourDays',
+    'an integer from historyMinuteDays to 3650', c.historyHourDays);
   if (!c.limitsEnabled) {
     check(isLoopbackHost(c.host), 'limitsEnabled', 'on unless host is loopback', c.host);
   }

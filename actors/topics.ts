@@ -12,6 +12,8 @@ export const shardTopics = Object.freeze({
 export const supervisorTopics = Object.freeze({
   publish: 'shardPublish',
   events: 'shardEvents',
+  /** Closed 1-minute history points, apart from the view publish (core/history-point.ts). */
+  history: 'shardHistory',
 } as const);
 
 /** Messages a shard sends to one of its pair actors. */

@@ -93,6 +93,13 @@ export function serveOverride(flags: ServeFlags, env: Readonly<Record<string, st
       env.ORDERFLOW_KEYLESS_DAILY_LIMIT);
   }
   if (env.ORDERFLOW_CHART_BASE_URL) out.chartBaseUrl = env.ORDERFLOW_CHART_BASE_URL;
+  if (env.ORDERFLOW_HISTORY_MINUTE_DAYS !== undefined) {
+    out.historyMinuteDays = integer('ORDERFLOW_HISTORY_MINUTE_DAYS',
+      env.ORDERFLOW_HISTORY_MINUTE_DAYS);
+  }
+  if (env.ORDERFLOW_HISTORY_HOUR_DAYS !== undefined) {
+    out.historyHourDays = integer('ORDERFLOW_HISTORY_HOUR_DAYS', env.ORDERFLOW_HISTORY_HOUR_DAYS);
+  }
   if (env.ORDERFLOW_SIM_WALLETS !== undefined) {
     out.simWallets = integer('ORDERFLOW_SIM_WALLETS', env.ORDERFLOW_SIM_WALLETS);
   }

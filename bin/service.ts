@@ -23,6 +23,7 @@ import { SignalPipeline } from '../actors/runtime/signal-pipeline.js';
 import { startActorRuntime, type ActorRuntime } from '../actors/runtime/supervisor.js';
 import { TrackedSet } from '../actors/runtime/tracked-set.js';
 import { createDashboardFor } from './dashboard.js';
+import { HistoryRecorder } from '../actors/runtime/history-recorder.js';
 
 export interface Service {
   readonly baseUrl: string;
@@ -52,6 +53,8 @@ const positioningCadenceMs = 15_000;
 const alertsPollMs = 1_000;
 const outcomesEveryMs = 5_000;
 const pruneEveryMs = 3_600_000;
+/** History is trimmed to its retention in the background this often. */
+const historyPruneEveryMs = 600_000;
 
 /** Everything on the main thread that the feeds and the shards feed. */
 interface Parts {
@@ -68,6 +71,7 @@ interface Parts {
   readonly feeds: MarketFeeds;
   readonly shared: SharedState | null;
   readonly publisher: SnapshotPublisher | null;
+  readonly history: HistoryRecorder;
   runtime: ActorRuntime | null;
   marketNowMs: number;
 }
@@ -99,8 +103,11 @@ async function createParts(config: ServiceConfig, deps: ServiceDeps): Promise<Pa
       views.screenerRows.find((row) => row.symbol === symbol)?.fundingAnnualized ?? null,
   });
   const feeds = createMarketFeeds(config, { clock, logger: log, tracker: positioning.tracker });
+  const history = new HistoryRecorder(store.root, { minuteRetentionDays: config.historyMinuteDays,
+    hourRetentionDays: config.historyHourDays }, clock, log.child({ component: 'history' }));
   return { config, clock, log, store, snapshots, positioning, views, webhooks, signals, feeds,
-    shared, publisher, tracked: new TrackedSet(config.shards), runtime: null, marketNowMs: 0 };
+    shared, publisher, history, tracked: new TrackedSet(config.shards), runtime: null,
+    marketNowMs: 0 };
 }
 
 /** Starts the universe feed; resolves once the first universe is in (or after a bound). */
@@ -148,6 +155,7 @@ function startTimers(p: Parts): NodeJS.Timeout[] {
     setInterval(background('outcome evaluation', () => signals.evaluateOutcomes()),
       outcomesEveryMs),
     setInterval(background('pruning', () => signals.prune()), pruneEveryMs),
+    setInterval(background('history trimming', () => p.history.prune()), historyPruneEveryMs),
     setInterval(() => positioning.refreshFunding(), config.universeCadenceMs),
     setInterval(refreshWallets, positioningCadenceMs),
   ];
@@ -173,12 +181,14 @@ async function startFront(p: Parts) {
     ? createAccessControl({ config, clock, keys, usage: store.usage })
     : createSharedAccessControl({ config, clock, keys, usage: store.usage,
       limits: p.shared.limits, redisReady: p.shared.link.ready, fresh: () => true });
-  const mcp = mcpMounts(access, snapshots, clock, p.log);
+  const historySource = { store: p.history.store, signals: p.signals.signalStore, clock };
+  const mcp = mcpMounts(access, snapshots, clock, p.log, historySource);
   const dashboard = createDashboardFor({ config, clock, store, access, webhooks: p.webhooks,
     logger: p.log.child({ component: 'dashboard' }) });
   const http = await startHttpServer({
     config, clock, logger: p.log.child({ component: 'http' }), snapshots,
     keys, usage: store.usage, readiness, access, mounts: mcp.mounts, dashboard,
+    history: historySource,
   });
   return { http, mcp };
 }
@@ -203,6 +213,7 @@ function startShards(p: Parts, allowCrash: boolean): Promise<ActorRuntime> {
         p.positioning.applyWhalePrints(message.whalePrints);
         p.signals.onOutbound(message.outbound);
       },
+      onHistory: (message) => p.history.onHistory(message),
     },
   });
 }
@@ -214,6 +225,7 @@ async function stopParts(p: Parts, timers: readonly NodeJS.Timeout[],
   await p.feeds.stop();
   await runtime?.stop();
   await p.signals.close();
+  await p.history.close();
   await p.webhooks.stop();
   p.publisher?.stop();
   await p.shared?.close();

@@ -3,6 +3,12 @@
 import type { AccessControl, BurstScope, Endpoint } from './access-types.js';
 import { cvdHandler } from './handlers/cvd.js';
 import { exportHandler } from './handlers/export.js';
+import { historyHandler } from './handlers/history.js';
+import {
+  signalHistoryHandler, signalPerformanceHandler, SIGNALS_HISTORY_QUERY,
+  SIGNALS_PERFORMANCE_QUERY, type SignalSource,
+} from './handlers/signal-history.js';
+import { HISTORY_QUERY } from './history-params.js';
 import { symbolViewHandler, viewHandler, walletHandler } from './handlers/feeds.js';
 import {
   healthHandler, metricsHandler, readyHandler, staticHandler, usageHandler, type Readiness,
@@ -20,6 +26,8 @@ export interface RouteDeps {
   readonly metricsPublic: boolean;
   readonly renderMetrics: () => string;
   readonly openapi: Payload;
+  /** Recorded history and stored signals; without them those routes answer 503. */
+  readonly history?: SignalSource | null;
 }
 
 const V1 = '/api/v1/';
@@ -57,6 +65,14 @@ export function apiRoutes(deps: RouteDeps): Route[] {
     api('wallets', 'wallets', 'wallets', viewHandler(snapshots, 'wallets')),
     api('wallet', 'wallets/', 'wallets', walletHandler(snapshots)),
     api('export', 'export/', 'export', exportHandler(snapshots, variants)),
+    api('history', 'history/', 'history', historyHandler(snapshots, deps.history ?? null),
+      { scope: 'history', query: HISTORY_QUERY }),
+    api('signals-history', 'signals/history', 'history',
+      signalHistoryHandler(deps.history ?? null),
+      { scope: 'history', query: SIGNALS_HISTORY_QUERY }),
+    api('signals-performance', 'signals/performance', 'history',
+      signalPerformanceHandler(deps.history ?? null),
+      { scope: 'history', query: SIGNALS_PERFORMANCE_QUERY }),
     open('openapi', V1 + 'openapi.json', staticHandler(deps.openapi), ['api_key']),
     open('healthz', '/healthz', healthHandler),
     open('readyz', '/readyz', readyHandler(deps.readiness)),

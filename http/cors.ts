@@ -4,7 +4,8 @@ import { headerBlock, type HeaderBlock } from './header-block.js';
 
 export const EXPOSED_HEADERS = [
   'ETag', 'Last-Modified', 'Cache-Control', 'Retry-After', 'RateLimit', 'RateLimit-Policy',
-  'X-Producer-Cadence-Ms', 'Mcp-Session-Id', 'X-Producer-Stale',
+  'X-Producer-Cadence-Ms', 'Mcp-Session-Id', 'X-Producer-Stale', 'X-Next-Cursor',
+  'X-Coverage-From', 'X-Coverage-To',
 ].join(', ');
 export const PREFLIGHT_ALLOWED_HEADERS =
   'Authorization, x-api-key, If-None-Match, Content-Type, Mcp-Session-Id, Mcp-Protocol-Version, ' +

@@ -1,13 +1,25 @@
 // The MCP tools' data: the served views parsed back to objects, once per view version, so a tool
 // returns exactly what the REST endpoint it mirrors would.
 import { LRUCache } from 'lru-cache';
+import type { Outcome } from './access-types.js';
+import { historyAnswer } from './handlers/history.js';
+import { signalPerformanceAnswer, type SignalSource } from './handlers/signal-history.js';
 import type { McpData } from './mcp/types.js';
+import type { Payload } from './respond.js';
 import type { SnapshotStore } from './snapshots.js';
+
+/** A REST answer as the JSON value a tool returns. */
+function jsonOf(answer: Outcome<Payload>): Outcome<unknown> {
+  if (!answer.ok) return answer;
+  const { body } = answer.value;
+  return { ok: true, value: JSON.parse(typeof body === 'string' ? body
+    : Buffer.from(body).toString('utf8')) };
+}
 
 /** Parsed views held (one per name; a new version replaces the old). */
 const parsedViewsMax = 512;
 
-export function createMcpData(snapshots: SnapshotStore): McpData {
+export function createMcpData(snapshots: SnapshotStore, history?: SignalSource): McpData {
   const parsed = new LRUCache<string, { version: number; value: unknown }>({ max: parsedViewsMax });
   const read = (name: string): unknown | undefined => {
     const entry = snapshots.get(name);
@@ -29,5 +41,10 @@ export function createMcpData(snapshots: SnapshotStore): McpData {
       return snapshots.get(`pair/${symbol}`) ? 'not_tracked' : undefined;
     },
     fundingArb: () => read('funding-arb'),
+    ...(history === undefined ? {} : {
+      history: (symbol, params, identity) => jsonOf(historyAnswer(snapshots, history,
+        { segment: symbol, params, identity, ifNoneMatch: '' })),
+      signalPerformance: (params) => jsonOf(signalPerformanceAnswer(history, params, '')),
+    }),
   };
 }

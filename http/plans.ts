@@ -22,6 +22,7 @@ export const minimumPlan: Readonly<Record<Endpoint, Plan | null>> = Object.freez
   'liquidation-map': 'Whale',
   'wallets': 'Whale',
   'export': 'Whale',
+  'history': 'Pro',
 });
 
 /** Whether a plan's surface includes the endpoint (open endpoints are reached by every plan). */

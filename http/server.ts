@@ -18,6 +18,7 @@ import { openApiPayload } from './openapi/payload.js';
 import { createRouteTable } from './routes.js';
 import type { SnapshotStore } from './snapshots.js';
 import { VariantCache } from './variants.js';
+import type { SignalSource } from './handlers/signal-history.js';
 
 export type { RawMount } from './dispatch.js';
 
@@ -40,6 +41,8 @@ export interface HttpServerDeps {
   access?: AccessControl;
   /** The dashboard's own routes (static pages, /api/v1/account/...), registered first. */
   dashboard?: { register(app: TemplatedApp): void };
+  /** Recorded history and stored signals (GET /api/v1/history, /api/v1/signals/*). */
+  history?: SignalSource;
 }
 
 export interface HttpServer {
@@ -67,7 +70,7 @@ export async function startHttpServer(deps: HttpServerDeps): Promise<HttpServer>
   }) + (deps.metrics?.() ?? '');
   const table = createRouteTable(apiRoutes({
     snapshots, variants, access, readiness: deps.readiness, metricsPublic: config.metricsPublic,
-    renderMetrics, openapi: openApiPayload(),
+    renderMetrics, openapi: openApiPayload(), history: deps.history,
   }));
   const mounts = deps.mounts ?? [];
   const dispatch = createDispatcher({

@@ -117,6 +117,18 @@ function fillBarsAndLists(state: PairAnalytics, out: PairAnalyticsSnapshot): voi
 export function snapshotPairAnalytics(
   state: PairAnalytics, out: PairAnalyticsSnapshot,
 ): PairAnalyticsSnapshot {
+  snapshotPairScalars(state, out);
+  fillBarsAndLists(state, out);
+  return out;
+}
+
+/**
+ * The scalar figures only (price, VPIN, CVD, OBI, OFI, Kyle's lambda, regime, score), not the
+ * bars, whale and absorption lists or CVD histories: what a 1-minute history point reads.
+ */
+export function snapshotPairScalars(
+  state: PairAnalytics, out: PairAnalyticsSnapshot,
+): PairAnalyticsSnapshot {
   const o = state.options;
   const p = out.parts;
   const newest = Math.max(state.lastTradeTsMs, state.lastBookTsMs);
@@ -151,6 +163,5 @@ export function snapshotPairAnalytics(
   out.score = orNull(score);
   out.direction = DIRECTION_NAMES[directionOf(o, score)];
   out.whaleThresholdUsd = state.whale.thresholdUsd;
-  fillBarsAndLists(state, out);
   return out;
 }

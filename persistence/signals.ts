@@ -1,6 +1,7 @@
 // Emitted entry signals (so none fires twice, also across a restart) and the persisted
 // schedule of their 4-hour outcomes. Tables: 'signals' (id -> record) and 'signal-due'
-// ([dueMs, id] -> 1, the pending outcomes in due order).
+// ([dueMs, id] -> 1, the pending outcomes in due order). A completed outcome keeps its figures
+// (`result`): the signals' track record (GET /api/v1/signals/performance) is read from them.
 import type { Database, RootDatabase } from 'lmdb';
 import { openTable } from './table.js';
 
@@ -27,18 +28,23 @@ export interface SignalRecord<S extends StoredSignal = StoredSignal> {
   readonly claimedAtMs: number;
   readonly outcome: PendingOutcome<S> | null;
   readonly outcomeDone: boolean;
+  /** The evaluated outcome (actors/signals/types.ts SignalOutcome), once done. */
+  readonly result?: Readonly<Record<string, unknown>>;
 }
 
 export interface SignalStoreOptions {
   /** Outcomes waiting at once; scheduling one more is refused (returns false). */
   readonly pendingOutcomesMax: number;
-  /** Records older than this (by claim time) are pruned; outcomes pending are kept. */
+  /**
+   * Records older than this (by claim time) are pruned; outcomes pending are kept. As long as
+   * the 1-hour history: the track record reaches back 90 days.
+   */
   readonly retentionMs: number;
 }
 
 export const defaultSignalStoreOptions: SignalStoreOptions = Object.freeze({
   pendingOutcomesMax: 100_000,
-  retentionMs: 8 * 86_400_000,
+  retentionMs: 180 * 86_400_000,
 });
 
 export interface SignalStore<S extends StoredSignal = StoredSignal> {
@@ -49,8 +55,11 @@ export interface SignalStore<S extends StoredSignal = StoredSignal> {
     Promise<boolean>;
   /** Pending outcomes with dueMs <= nowMs, earliest first, at most `max`. */
   due(nowMs: number, max: number): PendingOutcome<S>[];
-  completeOutcome(signalId: string): Promise<void>;
+  /** Marks the outcome done, keeping its figures when given. */
+  completeOutcome(signalId: string, result?: Readonly<Record<string, unknown>>): Promise<void>;
   get(signalId: string): SignalRecord<S> | undefined;
+  /** Every stored record, in id order (the track record filters and sorts them). */
+  list(): Iterable<SignalRecord<S>>;
   pendingCount(): number;
   /** Drops records claimed before nowMs - retentionMs with no outcome pending; counts them. */
   prune(nowMs: number): Promise<number>;
@@ -99,16 +108,20 @@ export function openSignalStore<S extends StoredSignal = StoredSignal>(root: Roo
       }
       return out;
     },
-    async completeOutcome(signalId) {
+    async completeOutcome(signalId, result) {
       await root.transaction(() => {
         const record = records.get(signalId);
         if (record?.outcome == null || record.outcomeDone) return;
-        records.put(signalId, { ...record, outcomeDone: true });
+        records.put(signalId, result === undefined ? { ...record, outcomeDone: true }
+          : { ...record, outcomeDone: true, result });
         dueIndex.remove([record.outcome.dueMs, signalId]);
         pending -= 1;
       });
     },
     get: (signalId) => records.get(signalId),
+    *list() {
+      for (const { value } of records.getRange({})) yield value;
+    },
     pendingCount: () => pending,
     async prune(nowMs) {
       const beforeMs = nowMs - options.retentionMs;

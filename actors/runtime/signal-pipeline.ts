@@ -6,7 +6,7 @@ import type { Clock } from '../../core/clock.js';
 import type { Logger } from '../../core/logger.js';
 import type { Bar, KeyDirectory, PairOutbound } from '../../core/messages.js';
 import { openBarStore } from '../../persistence/bars.js';
-import { openSignalStore } from '../../persistence/signals.js';
+import { openSignalStore, type SignalStore } from '../../persistence/signals.js';
 import { openAlertStore } from '../../persistence/alerts.js';
 import type { EntrySignal } from '../signals/types.js';
 import { createOutcomeScheduler } from '../signals/outcome-scheduler.js';
@@ -49,6 +49,11 @@ export class SignalPipeline {
     this.reloadAlerts();
   }
 
+  /** The stored signals and their outcomes, read by the track record (signals/history). */
+  get signalStore(): SignalStore<EntrySignal> {
+    return this.signals;
+  }
+
   /** Picks up alerts added or removed by the admin command line (polled, like keys). */
   reloadAlerts(): void {
     const version = this.alertStore.version();
@@ -87,12 +92,14 @@ export class SignalPipeline {
       await this.bars.flush();
       const due = await this.scheduler.evaluateDue(this.marketNowMs);
       for (const { pending, outcome } of due) {
-        const endpoints = this.endpointsForSignal(pending.signal);
+        // Outcomes of signals no endpoint was sent are evaluated for the track record only.
+        const endpoints = pending.entryEventId === '' ? []
+          : this.endpointsForSignal(pending.signal);
         try {
           if (endpoints.length > 0) {
             await this.deps.webhooks.publish('signal.outcome', { ...outcome }, endpoints);
           }
-          await this.scheduler.complete(pending.signal.signal_id);
+          await this.scheduler.complete(pending.signal.signal_id, outcome);
         } catch (error) {
           this.scheduler.release(pending.signal.signal_id);
           throw error;
@@ -122,7 +129,11 @@ export class SignalPipeline {
     // claim() is durable and answers true once per signal_id, across restarts too.
     if (!(await this.signals.claim(signal, this.deps.clock.nowMs()))) return;
     const endpoints = this.endpointsForSignal(signal);
-    if (endpoints.length === 0) return;
+    if (endpoints.length === 0) {
+      // Every signal gets its outcome for the track record; with no entry event to follow.
+      await this.scheduler.schedule(signal, '');
+      return;
+    }
     const data = { ...signal, chart_url: chartUrl(this.deps.chartBaseUrl, signal) };
     const { eventId } = await this.deps.webhooks.publish('entry_signal.created', data, endpoints,
       { eventId: eventIdForSignal(signal.signal_id) });

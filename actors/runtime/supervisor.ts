@@ -2,6 +2,7 @@
 // worker threads, restarts any that fail, and hands their publishes to the service.
 import type { Logger } from '../../core/logger.js';
 import type { ShardPublish } from '../../core/messages.js';
+import type { ShardHistory } from '../../core/history-point.js';
 import { supervisorTopics } from '../topics.js';
 import type { ShardParams } from '../shard/shard-params.js';
 import { loadComedy } from './comedy-loader.js';
@@ -12,12 +13,15 @@ export interface SupervisorHost {
   /** A shard's once-per-cadence publish, already checked to come from its live generation. */
   onPublish(message: ShardPublish): void;
   onShardRestarted?(shardId: number): void;
+  /** A shard's closed 1-minute history points, from its live generation. */
+  onHistory?(message: ShardHistory): void;
 }
 
 interface SupervisorParams {
   readonly host: {
     ready(self: RootSupervisor, actor: ShardSpawner): void;
     publish(message: ShardPublish): void;
+    history?(message: ShardHistory): void;
   };
 }
 
@@ -32,6 +36,10 @@ class RootSupervisor {
 
   [supervisorTopics.publish](message: ShardPublish): void {
     this.params.host.publish(message);
+  }
+
+  [supervisorTopics.history](message: ShardHistory): void {
+    this.params.host.history?.(message);
   }
 }
 
@@ -73,6 +81,12 @@ export async function startActorRuntime(options: {
           const handle = handles[message.shardId];
           // A publish from a worker generation that was since replaced is dropped.
           if (handle && handle.generation === message.generation) options.host.onPublish(message);
+        },
+        history: (message: ShardHistory) => {
+          const handle = handles[message.shardId];
+          if (handle && handle.generation === message.generation) {
+            options.host.onHistory?.(message);
+          }
         },
       },
     },

@@ -2,14 +2,17 @@
 // remembers what must leave the shard (whale addresses, closed bars), and builds its views.
 import * as kernels from '../../kernels/pair-analytics.js';
 import type { PairAnalytics } from '../../kernels/pair-analytics.js';
-import { createPairSnapshot, snapshotPairAnalytics, type PairAnalyticsSnapshot }
-  from '../../kernels/pair-snapshot.js';
+import {
+  createPairSnapshot, snapshotPairAnalytics, snapshotPairScalars, type PairAnalyticsSnapshot,
+} from '../../kernels/pair-snapshot.js';
 import type {
   AssetCtxEvent, BookEvent, MarketEvent, PairOutbound, PairViews, WhalePrint,
 } from '../../core/messages.js';
 import { BOOK_LEVELS_MAX, type Mailbox, type MailboxReader } from './mailbox.js';
 import { encodePairViews, etagsOf, pairSummary, type Freshness } from './pair-views.js';
 import { PairSignals } from './pair-signals.js';
+import { PairMinutes } from './pair-minutes.js';
+import type { HistoryPoint } from '../../core/history-point.js';
 
 // Hot imports are bound to module-local names once: shard workers load TypeScript through tsx's
 // CommonJS transform, where every use of an imported binding is a getter call.
@@ -31,6 +34,8 @@ export interface PairPublish {
   readonly views: PairViews;
   readonly whalePrints: readonly WhalePrint[];
   readonly outbound: readonly PairOutbound[];
+  /** 1-minute history points closed since the last publish (sent up on their own). */
+  readonly history?: readonly HistoryPoint[];
 }
 
 export interface PairEngine {
@@ -76,11 +81,15 @@ class KernelPairEngine implements PairEngine, MailboxReader {
   private lastEventWallMs = 0;
   private readonly wallNowMs: () => number;
   private readonly signals: PairSignals;
+  private readonly minutes: PairMinutes;
+  /** The scalars a closed minute records (the lists and histories are the views' alone). */
+  private readonly snapshotNow = () => snapshotPairScalars(this.state, this.snapshot);
 
   constructor(private readonly symbol: string, private readonly options: PairEngineOptions) {
     this.snapshot = createPairSnapshot(this.state.options);
     this.wallNowMs = options.wallNowMs ?? Date.now;
     this.signals = new PairSignals(symbol);
+    this.minutes = new PairMinutes(symbol);
   }
 
   onEvent(event: MarketEvent): void {
@@ -122,8 +131,10 @@ class KernelPairEngine implements PairEngine, MailboxReader {
     seller: string | null): void {
     // Trades and books arrive on separate channels: a trade stamped just before the newest book
     // (which already moved market time on) is folded in at that time rather than refused.
-    const bits = onTrade(this.state, Math.max(tsMs, this.state.lastTradeTsMs), price, size,
-      side);
+    const atMs = Math.max(tsMs, this.state.lastTradeTsMs);
+    if (atMs >= this.minutes.endMs) this.minutes.roll(atMs, this.snapshotNow);
+    const bits = onTrade(this.state, atMs, price, size, side);
+    this.minutes.notional += price * size;
     if (bits !== 0) {
       // A whale print closes when the next print starts: its taker is the previous trade's.
       if ((bits & WHALE_PRINT) !== 0 && this.hasLastTrade) {
@@ -149,6 +160,7 @@ class KernelPairEngine implements PairEngine, MailboxReader {
   /** MailboxReader: one book, levels best first, straight into the kernels. */
   book(tsMs: number, bidPx: Float64Array, bidSz: Float64Array, bidLevels: number,
     askPx: Float64Array, askSz: Float64Array, askLevels: number): void {
+    if (tsMs >= this.minutes.endMs) this.minutes.roll(tsMs, this.snapshotNow);
     if (tsMs > this.state.lastTradeTsMs) {
       const bits = onTime(this.state, tsMs);
       if ((bits & WHALE_PRINT) !== 0 && this.hasLastTrade) {
@@ -163,6 +175,8 @@ class KernelPairEngine implements PairEngine, MailboxReader {
   }
 
   private onCtx(ctx: AssetCtxEvent): void {
+    if (ctx.tsMs >= this.minutes.endMs) this.minutes.roll(ctx.tsMs, this.snapshotNow);
+    this.minutes.onCtx(ctx.markPx, ctx.openInterest, ctx.fundingRate);
     onMark(this.state, ctx.markPx);
     onFunding(this.state, ctx.fundingRate);
     if (!this.bucketVolumeSet && ctx.dayNtlVlm > 0) {
@@ -214,6 +228,7 @@ class KernelPairEngine implements PairEngine, MailboxReader {
       },
       whalePrints: this.whalePrints,
       outbound: this.outbound,
+      history: this.minutes.take(),
     };
     this.whalePrints = [];
     this.outbound = [];

@@ -4,6 +4,7 @@
 import { createLogger, type Logger } from '../../core/logger.js';
 import { systemClock } from '../../core/clock.js';
 import type { PairOutbound, PairViews, WhalePrint } from '../../core/messages.js';
+import type { HistoryPoint, ShardHistory } from '../../core/history-point.js';
 import { pairActorName, pairTopics, supervisorTopics } from '../topics.js';
 import { createPairFeed, type PairFeed } from '../feed/pair-feed.js';
 import type { IngestSink } from '../feed/feed-types.js';
@@ -181,6 +182,7 @@ export default class ShardActor {
     const pairs: PairViews[] = [];
     const whalePrints: WhalePrint[] = [];
     const outbound: PairOutbound[] = [];
+    const history: HistoryPoint[] = [];
     for (const [symbol, slot] of this.pairs) {
       try {
         const out =
@@ -189,15 +191,27 @@ export default class ShardActor {
         pairs.push(out.views);
         whalePrints.push(...out.whalePrints);
         outbound.push(...out.outbound);
+        if (out.history !== undefined) for (const point of out.history) history.push(point);
       } catch (error) {
         this.fault(symbol, error as Error);
       }
     }
+    if (history.length > 0) this.sendHistory(history);
     if (pairs.length === 0 && outbound.length === 0 && whalePrints.length === 0) return;
     await this.self.getParent().send(supervisorTopics.publish, {
       type: 'shardPublish', shardId: this.params.shardId, generation: this.params.generation,
       pairs, whalePrints, outbound, droppedEvents: this.droppedEvents(),
     });
+  }
+
+  /** History points travel on their own message, so the view publish keeps its shape. */
+  private sendHistory(points: HistoryPoint[]): void {
+    const message: ShardHistory = {
+      type: 'shardHistory', shardId: this.params.shardId, generation: this.params.generation,
+      points,
+    };
+    this.self.getParent().send(supervisorTopics.history, message).catch((error: Error) =>
+      this.log.warn('history points not sent', { error: error.message }));
   }
 
   private droppedEvents(): number {

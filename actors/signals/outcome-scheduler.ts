@@ -36,7 +36,8 @@ export interface OutcomeScheduler {
    * handed out once per process until `complete` (after the outbox took it) or `release`.
    */
   evaluateDue(nowMarketMs: number): Promise<DueOutcome[]>;
-  complete(signalId: string): Promise<void>;
+  /** Marks the outcome done, storing its figures for the track record. */
+  complete(signalId: string, outcome?: SignalOutcome): Promise<void>;
   /** Hands an outcome out again at the next evaluateDue (its delivery could not be queued). */
   release(signalId: string): void;
 }
@@ -72,8 +73,9 @@ export function createOutcomeScheduler(signals: SignalStore<EntrySignal>, bars: 
       }
       return out;
     },
-    async complete(signalId) {
-      await signals.completeOutcome(signalId);
+    async complete(signalId, outcome) {
+      await signals.completeOutcome(signalId,
+        outcome as unknown as Readonly<Record<string, unknown>> | undefined);
       handedOut.delete(signalId);
     },
     release(signalId) {

@@ -31,10 +31,10 @@ export interface FrontDeps {
 
 /** The MCP endpoints on an access control, loaded on first use (as on one box). */
 export function mcpMounts(access: AccessControl, snapshots: SnapshotStore, clock: Clock,
-  logger: Logger) {
+  logger: Logger, history?: Parameters<typeof createMcpData>[1]) {
   return createLazyMounts(['/api/mcp', '/api/mcp/public'], ['GET', 'POST', 'DELETE'],
     async () => (await import('../../http/mcp/index.js')).createMcpMounts({
-      access, data: createMcpData(snapshots), clock, logger: logger.child({ component: 'mcp' }),
+      access, data: createMcpData(snapshots, history), clock, logger: logger.child({ component: 'mcp' }),
     }));
 }
 

@@ -1,7 +1,7 @@
 // Types the MCP endpoints share with the HTTP front: the raw mount and the data they read.
 import type { Clock } from '../../core/clock.js';
 import type { Logger } from '../../core/logger.js';
-import type { AccessControl } from '../access-types.js';
+import type { AccessControl, Identity, Outcome } from '../access-types.js';
 
 /** The raw mount is the HTTP front's own (one definition for REST and MCP). */
 export type { RawMount } from '../dispatch.js';
@@ -17,6 +17,13 @@ export interface McpData {
   smartMoney(): unknown;
   deepView(symbol: string): unknown | 'not_tracked' | undefined;
   fundingArb(): unknown;
+  /**
+   * GET /api/v1/history/{symbol} as JSON for this identity (its plan's lookback applied), and
+   * GET /api/v1/signals/performance; absent where no store is wired (the tools answer 503).
+   */
+  history?(symbol: string, params: ReadonlyMap<string, string>, identity: Identity):
+    Outcome<unknown>;
+  signalPerformance?(params: ReadonlyMap<string, string>): Outcome<unknown>;
 }
 
 export interface McpDeps {

@@ -7,6 +7,7 @@ import { errorResponses, headers, parameters, securitySchemes } from './response
 import { operations, type Operation } from './operations.js';
 import { webhookSection } from './webhooks.js';
 import { accountPaths, accountSecuritySchemes } from './account.js';
+import { historyParameters, historySchemas } from './schemas-history.js';
 
 const KEYED = [{ bearer: [] }, { apiKeyHeader: [] }, { apiKeyQuery: [] }];
 const refTo = (kind: string, name: string) => ({ $ref: `#/components/${kind}/${name}` });
@@ -19,7 +20,8 @@ function okResponse(op: Operation): Schema {
   const rate = op.key === 'none' ? [] : ['RateLimit', 'RateLimit-Policy'];
   const content = op.csv
     ? { 'text/csv': { schema: { type: 'string' } } }
-    : { [op.contentType ?? 'application/json']: { schema: op.schema } };
+    : { [op.contentType ?? 'application/json']: { schema: op.schema },
+      ...op.alternates };
   return { description: op.okDescription ?? 'OK', headers: headerRefs([...feedHeaders, ...rate]),
     content };
 }
@@ -75,8 +77,9 @@ export function buildOpenApiDocument(): Record<string, unknown> {
     paths,
     webhooks: webhookSection(),
     components: {
-      schemas: { ...viewSchemas, ...opsSchemas },
-      parameters, headers, securitySchemes: { ...securitySchemes, ...accountSecuritySchemes },
+      schemas: { ...viewSchemas, ...opsSchemas, ...historySchemas },
+      parameters: { ...parameters, ...historyParameters }, headers,
+      securitySchemes: { ...securitySchemes, ...accountSecuritySchemes },
       responses: errorResponses,
     },
   };

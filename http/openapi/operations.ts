@@ -19,6 +19,8 @@ export interface Operation {
   readonly contentType?: string;
   readonly okDescription?: string;
   readonly extraResponses?: Readonly<Record<string, Schema>>;
+  /** Other content types of the 200 answer (format=csv, format=arrow). */
+  readonly alternates?: Readonly<Record<string, Schema>>;
 }
 
 const v1 = (path: string) => `/api/v1/${path}`;
@@ -64,6 +66,25 @@ export const operations: readonly Operation[] = [
   feed({ id: 'exportView', path: v1('export/{view}.csv'), tag: 'market', key: 'required',
     plan: 'Whale', csv: true, parameters: ['view'],
     summary: 'A JSON view as CSV (RFC 4180, header line, CRLF)' }),
+  feed({ id: 'getHistory', path: v1('history/{symbol}'), tag: 'orderflow', key: 'required',
+    plan: 'Pro', burst: 30, summary: 'Recorded history of a pair: candle, OI, funding, flow',
+    description: 'Pro reaches back 30 days; Whale and API the whole retention (7 days of ' +
+      '1-minute, 180 days of 1-hour points). Page with nextCursor. format=csv and ' +
+      'format=arrow carry the page range and cursor in X-Coverage-From, X-Coverage-To and ' +
+      'X-Next-Cursor; Arrow answers 503 while its encoder loads (first use).',
+    parameters: ['symbol', 'historyMetrics', 'historyInterval', 'start', 'end', 'historyLimit',
+      'cursor', 'historyFormat'], schema: ref('History'),
+    alternates: { 'text/csv': { schema: { type: 'string' } },
+      'application/vnd.apache.arrow.stream': { schema: { type: 'string',
+        contentMediaType: 'application/vnd.apache.arrow.stream' } } } }),
+  feed({ id: 'getSignalHistory', path: v1('signals/history'), tag: 'orderflow',
+    key: 'required', plan: 'Pro', burst: 30, summary: 'Past entry signals with their outcomes',
+    description: 'Oldest first; default the last 7 days (market time).',
+    parameters: ['signalSymbol', 'timeframe', 'grade', 'start', 'end', 'signalLimit', 'cursor'],
+    schema: ref('SignalHistory') }),
+  feed({ id: 'getSignalPerformance', path: v1('signals/performance'), tag: 'orderflow',
+    key: 'required', plan: 'Pro', burst: 30, summary: 'How the entry signals have done, by group',
+    parameters: ['window', 'groupBy'], schema: ref('SignalPerformance') }),
   { id: 'getOpenApi', path: v1('openapi.json'), tag: 'operations', key: 'none',
     summary: 'This document', parameters: [], schema: { type: 'object' }, feed: false,
     extraResponses: { '304': { $ref: '#/components/responses/NotModified' } } },

@@ -11,7 +11,7 @@ import {
 const side = oneOf(['long', 'short']);
 const grade = described(oneOf(GRADES), 'A+ best; "lowered one step" moves one place right.');
 
-const entrySignal = object({
+export const entrySignal = object({
   signal_id: described(str, '<symbol>-<timeframe>-<bar_time_epoch_ms>-<side>'),
   symbol: str, timeframe: oneOf(TIMEFRAMES), side, grade, score: num, bar_time: time,
   regime: oneOf(SIGNAL_REGIMES), confirmed: bool, flow_source: oneOf(FLOW_SOURCES),
@@ -22,7 +22,7 @@ const entrySignal = object({
   grade_before_session: grade,
 }, ['session', 'grade_before_session']);
 
-const outcome = object({
+export const outcome = object({
   entry_event_id: str, signal_id: str, symbol: str, timeframe: oneOf(TIMEFRAMES), side, grade,
   horizon: oneOf(['4h']),
   signaled_at: described(time, "Market time: the close of the signal's bar."),

@@ -54,6 +54,19 @@ test('flags win over environment variables', () => {
   assert.is(override.replayFile, '/tmp/x');
 });
 
+test('history retention: days from the environment, checked against each other', () => {
+  const override = serveOverride({}, { ORDERFLOW_HISTORY_MINUTE_DAYS: '3',
+    ORDERFLOW_HISTORY_HOUR_DAYS: '90' });
+  const config = resolveConfig(override);
+  assert.equal([config.historyMinuteDays, config.historyHourDays], [3, 90]);
+  assert.equal([defaultConfig.historyMinuteDays, defaultConfig.historyHourDays], [7, 180]);
+  assert.throws(() => resolveConfig({ historyMinuteDays: 7, historyHourDays: 3 }),
+    /historyHourDays/);
+  assert.throws(() => resolveConfig({ historyMinuteDays: 0 }), /historyMinuteDays/);
+  assert.throws(() => serveOverride({}, { ORDERFLOW_HISTORY_HOUR_DAYS: 'x' }),
+    /ORDERFLOW_HISTORY_HOUR_DAYS/);
+});
+
 test('the logger writes JSON lines and redacts credentials', () => {
   const lines: string[] = [];
   const log = createLogger({ level: 'info', json: true, write: (l) => lines.push(l) });

@@ -134,4 +134,30 @@ pipelineSuite('the outcome follows four hours of market time later, from 5m bars
   assert.is(await pipeline.evaluateOutcomes(), 0, 'an outcome is sent once');
 });
 
+pipelineSuite('every outcome is kept for the track record; sent only where asked', async () => {
+  assert.is(pipeline.signalStore.get(signal.signal_id)?.result?.first_level_hit, 't1');
+  // No alert watches SOL: its signal is evaluated and kept, and no webhook goes out for it.
+  const solOpenMs = signalOpenMs + 6 * 3_600_000;
+  const sol = { ...signal, signal_id: `SOL-5m-${solOpenMs}-long`, symbol: 'SOL',
+    bar_time: new Date(solOpenMs).toISOString() };
+  pipeline.onOutbound([{ kind: 'entry_signal', symbol: 'SOL', tsMs: solOpenMs, data: sol }]);
+  await eventually(() => pipeline.signalStore.get(sol.signal_id)?.outcome != null,
+    { message: 'SOL outcome scheduled' });
+  const items = [];
+  for (let k = 0; k < 50; k++) {
+    const openMs = solOpenMs + barMs * (k + 1);
+    items.push({ kind: 'bar' as const, symbol: 'SOL', tsMs: openMs,
+      data: { ...bar(openMs, 97.5, 100.5, 99), symbol: 'SOL' } });
+  }
+  pipeline.onOutbound(items);
+  assert.is(await pipeline.evaluateOutcomes(), 1);
+  const kept = pipeline.signalStore.get(sol.signal_id)!;
+  assert.is(kept.outcomeDone, true);
+  assert.is(kept.result?.first_level_hit, 'stop');
+  await webhooks.tick();
+  await webhooks.idle();
+  assert.is(received.filter((r) => r.type === 'signal.outcome').length, 1, 'BTC only');
+  assert.is(received.filter((r) => r.type === 'entry_signal.created').length, 1);
+});
+
 pipelineSuite.run();

@@ -68,6 +68,9 @@ const samples: [string, string, Record<string, string>][] = [
   ['/api/v1/wallets', '/api/v1/wallets', {}],
   ['/api/v1/wallets/{address}', `/api/v1/wallets/${WALLET}`, {}],
   ['/api/v1/openapi.json', '/api/v1/openapi.json', {}],
+  ['/api/v1/history/{symbol}', '/api/v1/history/BTC?interval=1m&metrics=candle,regime', {}],
+  ['/api/v1/signals/history', '/api/v1/signals/history?grade=B', {}],
+  ['/api/v1/signals/performance', '/api/v1/signals/performance?groupBy=logic', {}],
   ['/healthz', '/healthz', {}],
   ['/readyz', '/readyz', {}],
 ];
@@ -133,6 +136,10 @@ openapi('error answers validate against Problem and are documented per path', as
     ['/api/v1/deep-view/{symbol}', '/api/v1/deep-view/BTC', bearer(t.keyOf.Pro), 403],
     ['/api/v1/cvd/{symbol}', '/api/v1/cvd/xyz:TSLA', bearer(t.keyOf.API), 404],
     ['/api/v1/cvd/{symbol}', '/api/v1/cvd/BTC?limit=0', bearer(t.keyOf.API), 400],
+    ['/api/v1/history/{symbol}', '/api/v1/history/BTC?interval=2h', bearer(t.keyOf.API), 400],
+    ['/api/v1/history/{symbol}', '/api/v1/history/NOPE', bearer(t.keyOf.API), 404],
+    ['/api/v1/signals/performance', '/api/v1/signals/performance', bearer(t.keyOf.Trader),
+      403],
   ];
   for (const [path, url, headers, status] of cases) {
     const r = await get(t.url + url, headers);

@@ -18,6 +18,7 @@ const expected: Record<Endpoint, string> = {
   'liquidation-map': '0000011',
   'wallets':         '0000011',
   'export':          '0000011',
+  'history':         '0000111',
 };
 
 test('the matrix covers every endpoint and every plan', () => {

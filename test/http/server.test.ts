@@ -13,7 +13,7 @@ const sampleUrl: Record<Endpoint, string> = {
   'smart-money': '/api/v1/smart-money', 'deep-view': '/api/v1/deep-view/BTC',
   'funding-arb': '/api/v1/funding-arb', 'usage': '/api/v1/usage', 'cvd': '/api/v1/cvd/BTC',
   'liquidation-map': '/api/v1/liquidation-map/BTC', 'wallets': '/api/v1/wallets',
-  'export': '/api/v1/export/screener.csv',
+  'export': '/api/v1/export/screener.csv', 'history': '/api/v1/history/BTC',
 };
 
 let t: TestServer;

@@ -10,7 +10,7 @@ import type { McpData } from '../../http/mcp/types.js';
 const minimumPlan: Record<Endpoint, Plan> = {
   screener: 'Free', pair: 'Free', usage: 'Free', signals: 'Trader', 'smart-money': 'Pro',
   'deep-view': 'Whale', 'funding-arb': 'Whale', cvd: 'Whale', 'liquidation-map': 'Whale',
-  wallets: 'Whale', export: 'Whale',
+  wallets: 'Whale', export: 'Whale', history: 'Pro',
 };
 
 const ok: Outcome<void> = { ok: true, value: undefined };

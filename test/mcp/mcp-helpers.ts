@@ -5,7 +5,7 @@ import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { ManualClock } from '../../core/clock.js';
 import { silentLogger } from '../../core/logger.js';
 import type { AccessControl } from '../../http/access-types.js';
-import { createMcpMounts, type McpMounts } from '../../http/mcp/index.js';
+import { createMcpMounts, type McpData, type McpMounts } from '../../http/mcp/index.js';
 import { FakeAccess, fakeData } from './mcp-fixtures.js';
 
 export interface TestServer {
@@ -21,13 +21,15 @@ export async function startServer(
     sessionIdleMs?: number; sessionsMax?: number;
     /** Another AccessControl in place of the fake (e.g. the real one). */
     accessFor?: (clock: ManualClock) => AccessControl;
+    /** Data of the test's own in place of the fixed views. */
+    data?: McpData;
   } = {},
 ): Promise<TestServer> {
   const clock = new ManualClock(Date.parse('2026-10-01T12:00:00Z'));
   const access = new FakeAccess(clock);
-  const { accessFor, ...limits } = options;
+  const { accessFor, data, ...limits } = options;
   const mounts = createMcpMounts({ access: accessFor ? accessFor(clock) : access,
-    data: fakeData, clock, logger: silentLogger, ...limits });
+    data: data ?? fakeData, clock, logger: silentLogger, ...limits });
   // uvu -r tsx loads tests as CommonJS, and uWebSockets.js is ESM only: import it dynamically.
   const uWS = await import('uWebSockets.js');
   const app = uWS.App();

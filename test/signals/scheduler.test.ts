@@ -111,7 +111,7 @@ test('an incomplete window waits out its grace; a full schedule refuses more', a
     await signals.claim(other, signalMs);
     assert.is(await scheduler.schedule(other, 'evt_2'), false, 'bound reached');
     assert.is(await scheduler.schedule({ ...signal, signal_id: 'unknown' }, 'e'), false);
-    assert.is(await signals.prune(signalMs + 30 * 86_400_000), 1, 'only the unscheduled one');
+    assert.is(await signals.prune(signalMs + 200 * 86_400_000), 1, 'only the unscheduled one');
   } finally {
     await store.close();
     await rm(dir, { recursive: true, force: true });

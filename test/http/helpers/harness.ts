@@ -1,5 +1,12 @@
 // A real uWS server on port 0 over a seeded store, with keys of every plan and a manual clock.
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { open } from 'lmdb';
 import { ManualClock } from '../../../core/clock.js';
+import { openHistoryStore, type HistoryStore } from '../../../persistence/history.js';
+import { openSignalStore, type SignalStore } from '../../../persistence/signals.js';
+import type { EntrySignal } from '../../../actors/signals/types.js';
 import { resolveConfig, type ServiceConfig } from '../../../actors/config.js';
 import { silentLogger } from '../../../core/logger.js';
 import { PLANS, type KeyRecord, type Plan } from '../../../core/messages.js';
@@ -14,6 +21,8 @@ export interface TestServer {
   readonly store: SnapshotStore;
   readonly keys: MemoryKeys;
   readonly usage: MemoryUsage;
+  /** The recorded history behind /api/v1/history (a real lmdb store in a temp folder). */
+  readonly history: HistoryStore;
   /** A valid key of each plan. */
   readonly keyOf: Readonly<Record<Plan, string>>;
   ready: boolean;
@@ -22,6 +31,8 @@ export interface TestServer {
 
 export async function startTestServer(options: {
   config?: Partial<ServiceConfig>; nowMs?: number; mounts?: RawMount[];
+  /** A history store of the test's own (else an empty one in a temp folder). */
+  history?: HistoryStore; signals?: SignalStore<EntrySignal>;
 } = {}): Promise<TestServer> {
   const clock = new ManualClock(options.nowMs ?? T0);
   const keys = new MemoryKeys();
@@ -33,18 +44,26 @@ export async function startTestServer(options: {
     keys.add(keyOf[plan], plan);
   });
   const state = { ready: true };
+  const dir = mkdtempSync(join(tmpdir(), 'orderflow-http-'));
+  const root = open({ path: dir });
+  const history = options.history ?? openHistoryStore(root);
+  const signals = options.signals ?? openSignalStore<EntrySignal>(root);
   const server = await startHttpServer({
     config: resolveConfig({ host: '127.0.0.1', port: 0, ...options.config }),
     clock, logger: silentLogger, snapshots: store, keys, usage,
     readiness: () => ({ ready: state.ready, checks: { feeds: state.ready, snapshots: true } }),
     metrics: () => '# TYPE orderflow_runtime_test gauge\norderflow_runtime_test 1\n',
-    mounts: options.mounts,
+    mounts: options.mounts, history: { store: history, signals, clock },
   });
   const result: TestServer = {
-    url: `http://127.0.0.1:${server.port}`, server, clock, store, keys, usage, keyOf,
+    url: `http://127.0.0.1:${server.port}`, server, clock, store, keys, usage, history, keyOf,
     get ready() { return state.ready; },
     set ready(value: boolean) { state.ready = value; },
-    close: () => server.close(),
+    close: async () => {
+      await server.close();
+      await root.close();
+      rmSync(dir, { recursive: true, force: true });
+    },
   };
   return result;
 }

@@ -1,0 +1,78 @@
+// The pair's 1-minute history points (DECISIONS.md "History"): market-time minutes, closed by
+// the first event of a later minute. The trade path pays one comparison and one multiply-add;
+// the kernels are read once per closed minute. A minute with no event makes no point (a gap).
+import type { PairAnalyticsSnapshot } from '../../kernels/pair-snapshot.js';
+import type { HistoryPoint } from '../../core/history-point.js';
+import { MINUTE_MS } from '../../core/history-point.js';
+import type { Regime } from '../../core/messages.js';
+import { fundingAnnualizedPct } from '../views/encode.js';
+import { HOME_FUNDING_INTERVAL_HOURS } from '../views/pair-detail.js';
+
+/** Closed minutes held between two publishes (a max-speed replay closes many per second). */
+const pendingPointsMax = 10_000;
+
+export class PairMinutes {
+  /** End of the open minute; an event at or after it closes the minute first. */
+  endMs = -Infinity;
+  /** USD notional of the open minute's trades (the engine adds to it per trade). */
+  notional = 0;
+  private openMs = 0;
+  private open: number | null = null;
+  private high: number | null = null;
+  private low: number | null = null;
+  private close: number | null = null;
+  private openInterest: number | null = null;
+  private fundingRate: number | null = null;
+  private points: HistoryPoint[] = [];
+
+  constructor(private readonly symbol: string) {}
+
+  /**
+   * Closes the open minute (if any) with the kernels' state now, and opens the minute of
+   * `tsMs`. `snapshot` is called only when a minute closes.
+   */
+  roll(tsMs: number, snapshot: () => PairAnalyticsSnapshot): void {
+    if (this.endMs !== -Infinity) this.closeMinute(snapshot());
+    this.openMs = tsMs - (tsMs % MINUTE_MS);
+    this.endMs = this.openMs + MINUTE_MS;
+    this.notional = 0;
+    // A minute opens at the previous close: the mark is continuous between updates.
+    this.open = this.high = this.low = this.close;
+  }
+
+  /** A mark, open interest (base units) and funding update from the asset context. */
+  onCtx(markPx: number, openInterestBase: number, fundingRate: number): void {
+    if (Number.isFinite(markPx) && markPx > 0) {
+      if (this.open === null) this.open = markPx;
+      this.high = this.high === null ? markPx : Math.max(this.high, markPx);
+      this.low = this.low === null ? markPx : Math.min(this.low, markPx);
+      this.close = markPx;
+      if (Number.isFinite(openInterestBase)) this.openInterest = openInterestBase * markPx;
+    }
+    if (Number.isFinite(fundingRate)) this.fundingRate = fundingRate;
+  }
+
+  /** The points closed since the last call, oldest first. */
+  take(): HistoryPoint[] {
+    const out = this.points;
+    if (out.length > 0) this.points = [];
+    return out;
+  }
+
+  private closeMinute(s: PairAnalyticsSnapshot): void {
+    // Before any mark, the candle is the last trade price (flat): better than no candle.
+    const fallback = this.open === null ? s.price : null;
+    this.points.push({
+      symbol: this.symbol, tMs: this.openMs,
+      open: this.open ?? fallback, high: this.high ?? fallback, low: this.low ?? fallback,
+      close: this.close ?? fallback, volume: this.notional, openInterest: this.openInterest,
+      fundingRate: this.fundingRate,
+      fundingAnnualized: this.fundingRate === null ? null
+        : fundingAnnualizedPct(this.fundingRate, HOME_FUNDING_INTERVAL_HOURS),
+      cvd: s.cvd, vpin: s.vpin, obi: s.obi, ofi: s.ofi, kyleLambda: s.kyleLambda,
+      signalScore: s.score === null ? null : Math.round(s.score),
+      regime: s.regime as Regime | null,
+    });
+    if (this.points.length > pendingPointsMax) this.points.shift();
+  }
+}

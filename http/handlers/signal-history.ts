@@ -1,0 +1,140 @@
+// GET /api/v1/signals/history and /api/v1/signals/performance: the stored entry signals with
+// their 4-hour outcomes, and per-group figures over a window (DECISIONS.md "History").
+import { createHash } from 'node:crypto';
+import { GRADES, TIMEFRAMES } from '../../core/messages.js';
+import {
+  filterSignals, PERFORMANCE_GROUPS, PERFORMANCE_WINDOWS, signalPerformance, trackedSignals,
+  WINDOW_MS, type TrackedSignal,
+} from '../../actors/signals/track-record.js';
+import type { Outcome, Problem } from '../access-types.js';
+import type { Payload } from '../respond.js';
+import { parseInstant } from '../history-params.js';
+import { problems } from '../problems.js';
+import { enumParam, intParam, type QueryParams } from '../query.js';
+import { etagMatches } from '../request.js';
+import type { Handler } from '../routes.js';
+import { parseSymbol } from '../symbols.js';
+import { historyNowMs, type HistorySource } from './history.js';
+import { fail, JSON_TYPE, ok } from './payloads.js';
+import type { SignalStore } from '../../persistence/signals.js';
+import type { EntrySignal } from '../../actors/signals/types.js';
+
+export const SIGNALS_HISTORY_QUERY = ['symbol', 'timeframe', 'grade', 'start', 'end', 'limit',
+  'cursor'];
+export const SIGNALS_PERFORMANCE_QUERY = ['window', 'groupBy'];
+export const SIGNALS_LIMIT_DEFAULT = 100;
+export const SIGNALS_LIMIT_MAX = 1_000;
+/** Outcomes are evaluated every 5 s: the producer cadence of both answers. */
+export const SIGNALS_CADENCE_MS = 5_000;
+const DEFAULT_SPAN_MS = 7 * 86_400_000;
+
+export interface SignalSource extends HistorySource {
+  readonly signals: SignalStore<EntrySignal>;
+}
+
+type Parsed<T> = { ok: true; value: T } | { ok: false; problem: Problem };
+const bad = (detail: string): { ok: false; problem: Problem } =>
+  ({ ok: false, problem: problems.badRequest(detail) });
+
+/** A JSON answer computed per request, with a strong ETag of its bytes (304 when unchanged). */
+function answer(ifNoneMatch: string, value: unknown, nowMs: number): Outcome<Payload> {
+  const body = JSON.stringify(value);
+  const etag = `"s${createHash('sha1').update(body).digest('base64url').slice(0, 22)}"`;
+  const base = { contentType: JSON_TYPE, cacheControl: `max-age=${SIGNALS_CADENCE_MS / 1000}`,
+    etag, cadence: String(SIGNALS_CADENCE_MS), lastModified: new Date(nowMs).toUTCString() };
+  return ok({ ...base, body: etagMatches(ifNoneMatch, etag) ? '' : body });
+}
+
+const iso = (ms: number) => new Date(ms).toISOString();
+
+function parseCursor(text: string | undefined): Parsed<{ signalMs: number; signalId: string } |
+  undefined> {
+  if (text === undefined) return { ok: true, value: undefined };
+  try {
+    const value: unknown = JSON.parse(Buffer.from(text, 'base64url').toString('utf8'));
+    if (Array.isArray(value) && value.length === 2 && Number.isSafeInteger(value[0]) &&
+      typeof value[1] === 'string') {
+      return { ok: true, value: { signalMs: value[0] as number, signalId: value[1] } };
+    }
+  } catch {
+    // answered below
+  }
+  return bad('cursor must be the nextCursor of a previous page');
+}
+
+function parseGrade(params: QueryParams): Parsed<string | undefined> {
+  const text = params.get('grade');
+  if (text === undefined) return { ok: true, value: undefined };
+  // An unencoded `+` arrives as a space: `grade=A+` means A+.
+  const grade = text === 'A ' ? 'A+' : text;
+  if ((GRADES as readonly string[]).includes(grade)) return { ok: true, value: grade };
+  return bad(`grade must be one of ${GRADES.join(', ')} (was ${JSON.stringify(text)})`);
+}
+
+function entryOf(item: TrackedSignal): Record<string, unknown> {
+  return { ...item.signal, signaled_at: iso(item.signalMs), outcome: item.outcome };
+}
+
+export function signalHistoryHandler(source: SignalSource | null): Handler {
+  return (ctx) => {
+    if (source === null) return fail(problems.notReady('the signal history'));
+    const { params } = ctx;
+    let symbol: string | undefined;
+    const symbolText = params.get('symbol');
+    if (symbolText !== undefined) {
+      const parsed = parseSymbol(symbolText);
+      if (!parsed.ok) return parsed;
+      symbol = parsed.symbol;
+    }
+    const timeframe = params.has('timeframe')
+      ? enumParam(params, 'timeframe', TIMEFRAMES, '5m') : { ok: true as const, value: undefined };
+    if (!timeframe.ok) return timeframe;
+    const grade = parseGrade(params);
+    if (!grade.ok) return grade;
+    const start = parseInstant('start', params.get('start'));
+    if (!start.ok) return start;
+    const end = parseInstant('end', params.get('end'));
+    if (!end.ok) return end;
+    const limit = intParam(params, 'limit', SIGNALS_LIMIT_DEFAULT, 1, SIGNALS_LIMIT_MAX);
+    if (!limit.ok) return limit;
+    const cursor = parseCursor(params.get('cursor'));
+    if (!cursor.ok) return cursor;
+    const nowMs = historyNowMs(source);
+    const toMs = end.value ?? nowMs + 1;
+    const fromMs = start.value ?? toMs - DEFAULT_SPAN_MS;
+    if (fromMs >= toMs) return fail(problems.badRequest('end must be after start'));
+    const page = filterSignals(trackedSignals(source.signals.list()), {
+      symbol, timeframe: timeframe.value, grade: grade.value, fromMs, toMs, after: cursor.value,
+      limit: limit.value,
+    });
+    const nextCursor = page.next === null ? null : Buffer.from(JSON.stringify(
+      [page.next.signalMs, page.next.signal.signal_id])).toString('base64url');
+    return answer(ctx.info.ifNoneMatch, {
+      from: iso(fromMs), to: iso(toMs), count: page.signals.length,
+      signals: page.signals.map(entryOf), nextCursor, cadenceMs: SIGNALS_CADENCE_MS,
+    }, nowMs);
+  };
+}
+
+export function signalPerformanceHandler(source: SignalSource | null): Handler {
+  return (ctx) => signalPerformanceAnswer(source, ctx.params, ctx.info.ifNoneMatch);
+}
+
+/** The answer of GET /api/v1/signals/performance (also behind get_signal_performance). */
+export function signalPerformanceAnswer(source: SignalSource | null, params: QueryParams,
+  ifNoneMatch: string): Outcome<Payload> {
+  if (source === null) return fail(problems.notReady('the signal performance'));
+  const window = enumParam(params, 'window', PERFORMANCE_WINDOWS, '30d');
+  if (!window.ok) return window;
+  const groupBy = enumParam(params, 'groupBy', PERFORMANCE_GROUPS, 'grade');
+  if (!groupBy.ok) return groupBy;
+  const nowMs = historyNowMs(source);
+  const toMs = nowMs + 1;
+  const fromMs = window.value === 'all' ? 0 : toMs - WINDOW_MS[window.value];
+  const rows = signalPerformance(trackedSignals(source.signals.list()), fromMs, toMs,
+    groupBy.value);
+  return answer(ifNoneMatch, {
+    window: window.value, groupBy: groupBy.value, from: iso(fromMs), to: iso(nowMs),
+    groups: rows, cadenceMs: SIGNALS_CADENCE_MS,
+  }, nowMs);
+}

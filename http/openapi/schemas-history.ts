@@ -1,0 +1,90 @@
+// OpenAPI parts of the recorded history and the signals' track record: parameters and the
+// answer schemas of GET /api/v1/history/{symbol}, /signals/history and /signals/performance.
+import { GRADES, REGIMES, TIMEFRAMES } from '../../core/messages.js';
+import { PERFORMANCE_GROUPS, PERFORMANCE_WINDOWS } from '../../actors/signals/track-record.js';
+import {
+  HISTORY_FORMATS, HISTORY_INTERVALS, HISTORY_LIMIT_DEFAULT, HISTORY_LIMIT_MAX, HISTORY_METRICS,
+} from '../history-params.js';
+import { SIGNALS_LIMIT_DEFAULT, SIGNALS_LIMIT_MAX } from '../handlers/signal-history.js';
+import {
+  array, described, int, nullable, num, object, oneOf, str, time, type Schema,
+} from './schemas-common.js';
+import { entrySignal, outcome } from './webhooks.js';
+
+const query = (name: string, description: string, schema: Schema) =>
+  ({ name, in: 'query', required: false, description, schema });
+const instant = { type: 'string', description: 'ISO 8601 or epoch milliseconds.' };
+
+export const historyParameters: Record<string, Schema> = {
+  historyMetrics: query('metrics', 'Comma list; candle gives open, high, low, close (mark) and ' +
+    'volume (USD notional).', { type: 'string', default: 'candle',
+    pattern: `^(${HISTORY_METRICS.join('|')})(,(${HISTORY_METRICS.join('|')}))*$` }),
+  historyInterval: query('interval', 'Point interval; coarser ones aggregate the recorded ' +
+    'points.', { type: 'string', enum: [...HISTORY_INTERVALS], default: '1h' }),
+  start: query('start', 'First interval (inclusive); default: limit intervals before end. ' +
+    'Pro reaches back 30 days (earlier: 403 naming Whale).', instant),
+  end: query('end', 'End (exclusive); default: now (market time).', instant),
+  historyLimit: query('limit', 'Points per page.', { type: 'integer', minimum: 1,
+    maximum: HISTORY_LIMIT_MAX, default: HISTORY_LIMIT_DEFAULT }),
+  cursor: query('cursor', 'The nextCursor of the previous page (same symbol, interval and ' +
+    'metrics).', { type: 'string' }),
+  historyFormat: query('format', 'json, csv (RFC 4180) or arrow (Apache Arrow IPC stream).',
+    { type: 'string', enum: [...HISTORY_FORMATS], default: 'json' }),
+  signalSymbol: query('symbol', 'Only this pair.', { type: 'string' }),
+  timeframe: query('timeframe', 'Only this signal timeframe.', oneOf(TIMEFRAMES)),
+  grade: query('grade', 'Only this grade (encode A+ as A%2B).', oneOf(GRADES)),
+  signalLimit: query('limit', 'Signals per page.', { type: 'integer', minimum: 1,
+    maximum: SIGNALS_LIMIT_MAX, default: SIGNALS_LIMIT_DEFAULT }),
+  window: query('window', 'Signals of the last 7, 30 or 90 days (market time), or all kept.',
+    { type: 'string', enum: [...PERFORMANCE_WINDOWS], default: '30d' }),
+  groupBy: query('groupBy', 'One row per grade, timeframe, logic (a signal counts under each ' +
+    'of its logics), regime or symbol.', { type: 'string', enum: [...PERFORMANCE_GROUPS],
+    default: 'grade' }),
+};
+
+const n = nullable(num);
+const range = object({ from: time, to: time });
+
+const historyPoint: Schema = {
+  type: 'object', required: ['t'],
+  properties: {
+    t: described(time, 'Interval open (UTC).'), open: n, high: n, low: n, close: n,
+    volume: described(num, 'USD notional traded in the interval.'),
+    openInterest: described(n, 'USD, at the interval close.'),
+    fundingRate: n, fundingAnnualized: described(n, 'Percent.'), cvd: n, vpin: n, obi: n,
+    ofi: n, kyleLambda: n, signalScore: n, regime: nullable(oneOf(REGIMES)),
+  },
+};
+
+const { chart_url: _chartUrl, ...signalProperties } =
+  (entrySignal as { properties: Record<string, Schema> }).properties;
+
+const performanceRow = object({
+  group: str, count: int, evaluated: int, t1Hits: int,
+  stopHits: described(int, 'Stop first, or stop and t1 in the same bar.'),
+  hitRate: described(n, 't1Hits / evaluated.'), avgMovePct: n, avgMaxFavorablePct: n,
+  avgMaxAdversePct: n,
+  expectancyR: described(n, 'Mean result in units of risk: t1 first +r_t1, stop first -1, ' +
+    'neither: the 4-hour move.'),
+});
+
+export const historySchemas: Record<string, Schema> = {
+  History: object({
+    symbol: str, interval: oneOf(HISTORY_INTERVALS), metrics: array(oneOf(HISTORY_METRICS)),
+    points: described(array(historyPoint), 'Oldest first; an interval with no data is absent.'),
+    coverage: object({ from: time, to: time, gaps: described(array(range),
+      'Intervals with no data: feed down, service stopped, outside retention.') }),
+    nextCursor: nullable(str), updatedAt: nullable(time),
+    cadenceMs: described(int, 'Points are recorded once a minute: 60000.'),
+  }),
+  SignalHistory: object({
+    from: time, to: time, count: int,
+    signals: array(object({ ...signalProperties, signaled_at: time, outcome: { oneOf: [
+      outcome, { type: 'null' }] } }, ['session', 'grade_before_session'])),
+    nextCursor: nullable(str), cadenceMs: int,
+  }),
+  SignalPerformance: object({
+    window: oneOf(PERFORMANCE_WINDOWS), groupBy: oneOf(PERFORMANCE_GROUPS), from: time,
+    to: time, groups: array(performanceRow), cadenceMs: int,
+  }),
+};

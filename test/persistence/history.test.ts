@@ -1,0 +1,119 @@
+// The history store on a real lmdb store: batched 1-minute points, hourly rollups (also of a
+// late point and after a reopen), pages that return every point once with their gaps, retention.
+import { test } from 'uvu';
+import * as assert from 'uvu/assert';
+import { rm } from 'node:fs/promises';
+import { ManualClock } from '../../core/clock.js';
+import type { HistoryPoint } from '../../core/history-point.js';
+import { openHistoryStore } from '../../persistence/history.js';
+import { aggregatePoints } from '../../persistence/history-aggregate.js';
+import { readHistoryPage } from '../../persistence/history-query.js';
+import { openStore } from '../../persistence/store.js';
+import { tempDir } from '../helpers/eventually.js';
+
+const T0 = Date.parse('2026-11-20T00:00:00.000Z');
+const MIN = 60_000;
+const HOUR = 3_600_000;
+
+export function minutePoint(symbol: string, i: number, tMs = T0 + i * MIN): HistoryPoint {
+  const base = 100 + Math.sin(i / 7) * 5;
+  return {
+    symbol, tMs, open: base, high: base + 1 + (i % 3), low: base - 1 - (i % 2), close: base + 0.5,
+    volume: 1000 + i, openInterest: 5e6 + i, fundingRate: 0.00001 * (i % 5),
+    fundingAnnualized: 0.00001 * (i % 5) * 24 * 365 * 100, cvd: i * 10, vpin: i % 4 === 0 ? null
+      : 0.3, obi: 0.1, ofi: -i, kyleLambda: 1e-6 * i, signalScore: i % 100,
+    regime: i % 2 === 0 ? 'trending' : null,
+  };
+}
+
+const open = (dir: string) => openStore({ dataDir: dir, clock: new ManualClock(T0),
+  watchKeys: false });
+
+test('aggregation: first open, max high, min low, last close, summed volume, last levels', () => {
+  const points = [0, 1, 2].map((i) => minutePoint('BTC', i));
+  const [bucket] = aggregatePoints(points, 5 * MIN);
+  assert.is(bucket.tMs, T0);
+  assert.is(bucket.open, points[0].open);
+  assert.is(bucket.high, Math.max(...points.map((p) => p.high!)));
+  assert.is(bucket.low, Math.min(...points.map((p) => p.low!)));
+  assert.is(bucket.close, points[2].close);
+  assert.is(bucket.volume, 1000 + 1001 + 1002);
+  assert.is(bucket.cvd, points[2].cvd);
+  assert.is(bucket.regime, points[2].regime);
+  assert.is(aggregatePoints([], HOUR).length, 0);
+});
+
+test('points, rollups, reopen, paging once each with gaps, late point, retention', async () => {
+  const dir = await tempDir();
+  let store = await open(dir);
+  try {
+    let history = openHistoryStore(store.root);
+    // 0:00-2:59 recorded, 3:00-3:59 down, 4:00-4:29 recorded.
+    const all = [...Array.from({ length: 180 }, (_, i) => minutePoint('BTC', i)),
+      ...Array.from({ length: 30 }, (_, i) => minutePoint('BTC', 240 + i))];
+    history.add(all.slice(0, 100));
+    await history.flush();
+    // Stopped at 1:40 and started again: the rest of hour 1 joins the minutes already stored.
+    await store.close();
+    store = await open(dir);
+    history = openHistoryStore(store.root);
+    history.add(all.slice(100, 180));
+    await history.flush();
+    assert.is(history.minutes('BTC', T0, T0 + 5 * HOUR).length, 180);
+    assert.equal(history.minutes('BTC', T0, T0 + 5 * HOUR), all.slice(0, 180));
+    assert.equal(history.minutes('BTC', T0 + 30 * MIN, T0 + 5 * HOUR, 7), all.slice(30, 37));
+    assert.is(history.updatedAtMs('BTC'), T0 + 180 * MIN);
+    // Hours 0 and 1 are over (the newest point is in hour 2): rolled.
+    const rolled = history.hours('BTC', T0, T0 + 2 * HOUR);
+    assert.equal(rolled, aggregatePoints(all.slice(0, 120), HOUR));
+
+    await store.close();
+    store = await open(dir);
+    history = openHistoryStore(store.root);
+    assert.is(history.updatedAtMs('BTC'), T0 + 180 * MIN, 'the newest point is found on reopen');
+    history.add(all.slice(180));
+    await history.flush();
+    const hours = history.hours('BTC', T0, T0 + 5 * HOUR);
+    assert.equal(hours.map((h) => (h.tMs - T0) / HOUR), [0, 1, 2, 4]);
+    assert.equal(hours, aggregatePoints(all, HOUR), 'rolled and unrolled hours agree');
+
+    // Pages of 7 at 5m: every point once, gaps only where the service was down.
+    const seen: number[] = [];
+    const gaps: string[] = [];
+    let fromMs: number | null = T0;
+    while (fromMs !== null) {
+      const page = readHistoryPage(history, { symbol: 'BTC', intervalMs: 5 * MIN, fromMs,
+        toMs: T0 + 5 * HOUR, limit: 7, nowMs: T0 + 270 * MIN });
+      seen.push(...page.points.map((p) => p.tMs));
+      const minuteOf = (ms: number) => (ms - T0) / MIN;
+      gaps.push(...page.coverage.gaps.map((g) => `${minuteOf(g.fromMs)}-${minuteOf(g.toMs)}`));
+      fromMs = page.nextFromMs;
+    }
+    assert.is(seen.length, 36 + 6);
+    assert.is(new Set(seen).size, seen.length);
+    assert.equal(seen, [...seen].sort((a, b) => a - b));
+    assert.equal(gaps, ['180-240']);
+
+    // A late point in a rolled hour rolls that hour again.
+    const late = { ...minutePoint('BTC', 30), high: 1_000 };
+    history.add([late]);
+    await history.flush();
+    assert.is(history.hours('BTC', T0, T0 + HOUR)[0].high, 1_000);
+
+    assert.throws(() => history.add([{ ...late, tMs: T0 + 1 }]), /minute/);
+    assert.throws(() => openHistoryStore(store.root, { minuteRetentionMs: 0 }), /positive/);
+
+    // Retention: 1 hour of minutes and 3 hours of hours at 4:30.
+    const trimmed = openHistoryStore(store.root, { minuteRetentionMs: HOUR,
+      hourRetentionMs: 3 * HOUR });
+    const deleted = await trimmed.prune(T0 + 270 * MIN);
+    assert.ok(deleted > 0);
+    assert.is(trimmed.minutes('BTC', T0, T0 + 5 * HOUR)[0].tMs, T0 + 240 * MIN);
+    assert.equal(trimmed.hours('BTC', T0, T0 + 5 * HOUR).map((h) => (h.tMs - T0) / HOUR), [2, 4]);
+  } finally {
+    await store.close();
+    await rm(dir, { recursive: true, force: true });
+  }
+});
+
+test.run();
