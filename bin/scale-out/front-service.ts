@@ -34,7 +34,8 @@ export function mcpMounts(access: AccessControl, snapshots: SnapshotStore, clock
   logger: Logger, history?: Parameters<typeof createMcpData>[1]) {
   return createLazyMounts(['/api/mcp', '/api/mcp/public'], ['GET', 'POST', 'DELETE'],
     async () => (await import('../../http/mcp/index.js')).createMcpMounts({
-      access, data: createMcpData(snapshots, history), clock, logger: logger.child({ component: 'mcp' }),
+      access, data: createMcpData(snapshots, history), clock,
+      logger: logger.child({ component: 'mcp' }),
     }));
 }
 

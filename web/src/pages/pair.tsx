@@ -21,7 +21,11 @@ async function history(symbol: string): Promise<Point[] | null> {
     return (body.points as any[]).map((p) => ({ ...p,
       t: (typeof p.t === 'number' ? p.t : Date.parse(p.t)) / 1000 }));
   } catch (error) {
-    if (error instanceof ApiError && [400, 403, 404].includes(error.problem.status)) return null;
+    // No history to draw from: not on this plan, not recorded, or not served by this front (a
+    // scale-out front, 503): the page falls back to what the service holds.
+    if (error instanceof ApiError && [400, 403, 404, 503].includes(error.problem.status)) {
+      return null;
+    }
     throw error;
   }
 }
