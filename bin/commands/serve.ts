@@ -17,12 +17,14 @@ const usage = `usage: orderflow serve [options]
   --limits on|off      burst guard and daily quotas (off only on a loopback host)
   --shards N           worker threads for the pair actors (default: number of cores)
   --log-level L        debug, info, warn, error or silent
+  --warmup HOURS       simulator: market hours generated before /readyz (default 168; 0: none)
 
 Environment: ORDERFLOW_PORT, ORDERFLOW_HOST, ORDERFLOW_DATA_DIR, ORDERFLOW_FEED, ORDERFLOW_SPEED,
 ORDERFLOW_CLOCK_START, ORDERFLOW_LIMITS, ORDERFLOW_SHARDS, ORDERFLOW_LOG_LEVEL,
 ORDERFLOW_ALLOW_PRIVATE_WEBHOOKS=1, ORDERFLOW_HOME_WS_URL, ORDERFLOW_HOME_INFO_URL,
 ORDERFLOW_CORS_ORIGINS, ORDERFLOW_TRUST_PROXY, ORDERFLOW_KEYLESS_DAILY_LIMIT,
-ORDERFLOW_SIM_WALLETS (wallets the simulator reports, 1 to 10000; default 300).
+ORDERFLOW_SIM_WALLETS (wallets the simulator reports, 1 to 10000; default 300),
+ORDERFLOW_WARMUP_HOURS.
 SIGINT or SIGTERM stops the service gracefully within 5 s (exit code 0).
 `;
 
@@ -38,6 +40,7 @@ export const command: Command = {
       port: { type: 'string' }, host: { type: 'string' }, 'data-dir': { type: 'string' },
       feed: { type: 'string' }, speed: { type: 'string' }, 'clock-start': { type: 'string' },
       limits: { type: 'string' }, shards: { type: 'string' }, 'log-level': { type: 'string' },
+      warmup: { type: 'string' },
     });
     let config;
     try {
