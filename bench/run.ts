@@ -10,7 +10,7 @@ import { statusRow, writeReport, type BenchOutcome } from './lib/report.js';
 
 /** In order: the cheap in-process benches first, then the ones that start the service. */
 const benches = ['kernels', 'ingest', 'store', 'http', 'webhooks', 'e2e-freshness',
-  'peer-fastify', 'startup', 'memory', 'soak'] as const;
+  'peer-fastify', 'startup', 'warmup', 'memory', 'soak'] as const;
 
 type BenchModule = { run?: (opts: { quick: boolean }) => Promise<ReportRow[]> };
 

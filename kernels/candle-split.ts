@@ -53,8 +53,8 @@ export function resetCandleSplit(s: CandleSplit): void {
 }
 
 /**
- * Splits one candle into prints at openMs + k * min(intervalMs, 4 min) / 4 (k = 0..3): up candles go
- * open -> low -> high -> close, down candles open -> high -> low -> close; moves down are sold,
+ * Splits one candle into prints at openMs + k * min(intervalMs, 4 min) / 4 (k = 0..3): up
+ * candles go open -> low -> high -> close, down ones open -> high -> low -> close; moves down sold,
  * moves up bought, so bars, CVD and Kyle's signed flow see the BVC split. Returns the count.
  */
 export function splitCandle(s: CandleSplit, openMs: number, intervalMs: number, open: number,
