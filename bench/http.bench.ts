@@ -6,9 +6,9 @@
 import { cpus } from 'node:os';
 import { join } from 'node:path';
 import type { TemplatedApp, us_listen_socket, us_socket } from 'uWebSockets.js';
-import { systemClock } from '../actors/clock.js';
+import { systemClock } from '../core/clock.js';
 import { resolveConfig } from '../actors/config.js';
-import { silentLogger } from '../actors/logger.js';
+import { silentLogger } from '../core/logger.js';
 import { startHttpServer } from '../http/server.js';
 import { SnapshotStore } from '../http/snapshots.js';
 import { keyFor, MemoryKeys, MemoryUsage } from '../test/http/helpers/seed.js';

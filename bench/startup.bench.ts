@@ -5,7 +5,7 @@ import { execFile } from 'node:child_process';
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import { systemClock } from '../actors/clock.js';
+import { systemClock } from '../core/clock.js';
 import { openBarStore } from '../persistence/bars.js';
 import { openStore } from '../persistence/store.js';
 import { printRows, quick, type ReportRow } from './harness.js';

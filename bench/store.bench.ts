@@ -1,8 +1,8 @@
 // Store bench: the request hot path (key lookup + quota increment, in memory) and the usage
 // write-behind, each against raw lmdb gets/puts of the same sizes measured in the same run.
 import { rmSync } from 'node:fs';
-import { ManualClock } from '../actors/clock.js';
-import type { KeyRecord } from '../actors/messages.js';
+import { ManualClock } from '../core/clock.js';
+import type { KeyRecord } from '../core/messages.js';
 import {
   digestOf, generateApiKey, keyPrefixOf, keysChangeCountKey,
 } from '../persistence/keys.js';

@@ -7,10 +7,10 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { open } from 'lmdb';
-import { systemClock } from '../actors/clock.js';
+import { systemClock } from '../core/clock.js';
 import { limits } from '../actors/config.js';
-import { silentLogger } from '../actors/logger.js';
-import type { KeyDirectory } from '../actors/messages.js';
+import { silentLogger } from '../core/logger.js';
+import type { KeyDirectory } from '../core/messages.js';
 import { createWebhookSupervisor } from '../actors/webhooks/supervisor.js';
 import { printRows, quick as quickFlag, type ReportRow } from './harness.js';
 

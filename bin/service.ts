@@ -155,6 +155,9 @@ async function startFront(p: Parts) {
       universe: views.universe.length > 0,
       shards: p.runtime !== null && p.runtime.shards.every((s) => s.state === 'running'),
       snapshots: snapshots.get('screener') !== undefined,
+      // Every tracked pair readable in full (deep view, CVD, pair detail, signals entry), so a
+      // client that waited for 200 never meets not_tracked or a missing signals entry.
+      pairs: p.tracked.symbols.length > 0 && views.unpublishedCount() === 0,
       mcp: mcp.loaded(),
       // Every tracked pair has published past the simulator's warm-up (its market hours before
       // the start): its numbers rest on that history from the first answer.
@@ -194,7 +197,7 @@ function startShards(p: Parts, allowCrash: boolean): Promise<ActorRuntime> {
           p.marketNowMs = Math.max(p.marketNowMs, pair.updatedAtMs);
           p.pairMarketMs.set(pair.symbol, pair.updatedAtMs);
         }
-        p.views.applyPairViews(message.pairs, Date.now());
+        if (p.views.applyPairViews(message.pairs, Date.now())) p.views.refresh(Date.now());
         p.positioning.applyWhalePrints(message.whalePrints);
         p.signals.onOutbound(message.outbound);
       },

@@ -12,7 +12,7 @@
 import { checkOption, checkTrade } from './check.js';
 import { BAR_TIMEFRAMES, BAR_TIMEFRAME_MS, DAY_MS, type BarTimeframe } from './timeframes.js';
 
-/** The `Bar` of actors/messages.ts without its symbol (kernels do not know it), mutable. */
+/** The `Bar` of core/messages.ts without its symbol (kernels do not know it), mutable. */
 export interface KernelBar {
   timeframe: BarTimeframe;
   openMs: number;

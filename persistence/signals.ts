@@ -16,7 +16,7 @@ export interface StoredSignal {
 export interface PendingOutcome<S extends StoredSignal = StoredSignal> {
   readonly signal: S;
   readonly entryEventId: string;
-  /** When the entry event was made. */
+  /** The signal's time in market time (its bar's close): the outcome's `signaled_at`. */
   readonly signaledAtMs: number;
   /** Market time the outcome is due: the signal time plus 4 hours. */
   readonly dueMs: number;

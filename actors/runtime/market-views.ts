@@ -26,6 +26,9 @@ interface TrackedPair {
 
 type Market = MarketMeta & { ctx: AssetCtx };
 
+/** The per-pair views every tracked pair must have before the service is ready. */
+const firstViewKinds = ['deep-view', 'cvd', 'pair'] as const;
+
 export class MarketViews {
   private markets: readonly Market[] = [];
   private readonly marketBySymbol = new Map<string, Market>();
@@ -33,6 +36,8 @@ export class MarketViews {
   private readonly tracked = new Map<string, TrackedPair>();
   private trackedSet: ReadonlySet<string> = new Set();
   private rows: ScreenerRow[] = [];
+  /** The tracked pairs in the last signals view built: readiness waits for every one. */
+  private signalsSymbols: ReadonlySet<string> = new Set();
 
   constructor(private readonly sink: ViewSink, private readonly cadenceMs: number,
     private readonly universeCadenceMs: number,
@@ -71,10 +76,30 @@ export class MarketViews {
     }
   }
 
-  /** Stores a shard's per-pair views as they are and keeps the summaries for the rest. */
-  applyPairViews(views: readonly PairViews[], wallNowMs: number): void {
+  /**
+   * Tracked pairs a client cannot yet read in full: no deep view, CVD view or pair detail
+   * stored, or absent from the signals view. `/readyz` answers 200 only when this is 0.
+   */
+  unpublishedCount(): number {
+    let missing = 0;
+    for (const symbol of this.trackedSet) {
+      const served = this.signalsSymbols.has(symbol) &&
+        firstViewKinds.every((kind) => this.sink.get(viewName(kind, symbol)) !== undefined);
+      if (!served) missing += 1;
+    }
+    return missing;
+  }
+
+  /**
+   * Stores a shard's per-pair views as they are and keeps the summaries for the rest. Answers
+   * whether a pair published for the first time: the caller then rebuilds the signals view at
+   * once, so a pair is whole (and the service ready) without waiting for the next cadence.
+   */
+  applyPairViews(views: readonly PairViews[], wallNowMs: number): boolean {
+    let first = false;
     for (const pair of views) {
       if (!this.trackedSet.has(pair.symbol)) continue;
+      if (!this.tracked.has(pair.symbol)) first = true;
       this.tracked.set(pair.symbol, {
         summary: pair.summary, lastPublishWallMs: wallNowMs, updatedAtMs: pair.updatedAtMs,
       });
@@ -90,6 +115,7 @@ export class MarketViews {
       const market = this.marketBySymbol.get(pair.symbol);
       if (market) this.putPairDetail(market, wallNowMs);
     }
+    return first;
   }
 
   /** Builds and stores one market's pair detail; returns its screener row. */
@@ -122,9 +148,11 @@ export class MarketViews {
 
   private putSignals(rows: readonly ScreenerRow[], updatedAtMs: number): void {
     const body: Record<string, unknown> = {};
+    const symbols = new Set<string>();
     for (const row of rows) {
       const summary = this.tracked.get(row.symbol)?.summary;
       if (!row.tracked || !summary) continue;
+      symbols.add(row.symbol);
       body[row.symbol] = {
         symbol: row.symbol,
         score: summary.score ?? 0,
@@ -140,6 +168,7 @@ export class MarketViews {
     // Signals are keyed per pair, so freshness travels in headers, not in the body.
     const bytes = new TextEncoder().encode(JSON.stringify(body));
     this.putBytesIfChanged('signals', bytes, updatedAtMs, this.cadenceMs, body);
+    this.signalsSymbols = symbols;
   }
 
   private putIfChanged(name: string, body: Record<string, unknown>, updatedAtMs: number,

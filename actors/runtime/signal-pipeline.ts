@@ -97,7 +97,7 @@ export class SignalPipeline {
     this.evaluating = true;
     try {
       await this.bars.flush();
-      const due = await this.scheduler.evaluateDue(this.marketNowMs, this.deps.clock.nowMs());
+      const due = await this.scheduler.evaluateDue(this.marketNowMs);
       for (const { pending, outcome } of due) {
         const endpoints = this.endpointsForSignal(pending.signal);
         try {
@@ -138,7 +138,7 @@ export class SignalPipeline {
     const data = { ...signal, chart_url: chartUrl(this.deps.chartBaseUrl, signal) };
     const { eventId } = await this.deps.webhooks.publish('entry_signal.created', data, endpoints,
       { eventId: eventIdForSignal(signal.signal_id) });
-    await this.scheduler.schedule(signal, eventId, this.deps.clock.nowMs());
+    await this.scheduler.schedule(signal, eventId);
   }
 
   private endpointsForSignal(signal: EntrySignal): string[] {

@@ -29,6 +29,9 @@ interface PairSlot {
   readonly mailbox: Mailbox;
 }
 
+/** After new pairs are set: long enough for the feed's first book and trades to reach them. */
+const firstPublishDelayMs = 150;
+
 export default class ShardActor {
   private self!: SelfActor;
   private params!: ShardParams;
@@ -38,6 +41,7 @@ export default class ShardActor {
   private readonly pending = new Set<string>();
   private drainScheduled = false;
   private publishTimer: NodeJS.Timeout | null = null;
+  private firstPublishTimer: NodeJS.Timeout | undefined;
   private feedStarted = false;
   /** Events routed to pairs since removed (the live pairs' counts are in their mailboxes). */
   private retiredEvents = 0;
@@ -79,9 +83,16 @@ export default class ShardActor {
     }
     // Created concurrently: each creation is mostly waiting on comedy's promise hops (~9 ms
     // apiece in turn; 50 pairs at start took ~0.45 s).
-    await Promise.all([...wanted].filter((s) => !this.pairs.has(s)).map((s) => this.addPair(s)));
+    const added = [...wanted].filter((s) => !this.pairs.has(s));
+    await Promise.all(added.map((s) => this.addPair(s)));
     if (this.feedStarted) this.feed?.setSymbols([...this.pairs.keys()]);
     else if (this.pairs.size > 0) this.startFeed();
+    // New pairs publish their first snapshot as soon as their first events are in, not a whole
+    // cadence later: /readyz waits for every tracked pair's first snapshot.
+    if (added.length > 0 && this.publishTimer) {
+      clearTimeout(this.firstPublishTimer);
+      this.firstPublishTimer = setTimeout(() => void this.publish(), firstPublishDelayMs);
+    }
     return this.pairs.size;
   }
 
@@ -105,6 +116,7 @@ export default class ShardActor {
   async stop(): Promise<void> {
     if (this.publishTimer) clearInterval(this.publishTimer);
     this.publishTimer = null;
+    clearTimeout(this.firstPublishTimer);
     await this.feed?.stop();
     this.feed = null;
     for (const symbol of [...this.pairs.keys()]) await this.removePair(symbol);

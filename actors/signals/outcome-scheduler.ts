@@ -28,14 +28,14 @@ export interface DueOutcome {
 
 export interface OutcomeScheduler {
   /** Schedules the outcome of a claimed signal whose entry event was made. */
-  schedule(signal: EntrySignal, entryEventId: string, signaledAtMs: number): Promise<boolean>;
+  schedule(signal: EntrySignal, entryEventId: string): Promise<boolean>;
   /** Pending outcomes due by nowMarketMs (not yet handed out by evaluateDue). */
   due(nowMarketMs: number): PendingOutcome<EntrySignal>[];
   /**
    * Evaluates the due outcomes whose window is complete or whose grace has passed. Each is
    * handed out once per process until `complete` (after the outbox took it) or `release`.
    */
-  evaluateDue(nowMarketMs: number, evaluatedAtMs?: number): Promise<DueOutcome[]>;
+  evaluateDue(nowMarketMs: number): Promise<DueOutcome[]>;
   complete(signalId: string): Promise<void>;
   /** Hands an outcome out again at the next evaluateDue (its delivery could not be queued). */
   release(signalId: string): void;
@@ -50,12 +50,13 @@ export function createOutcomeScheduler(signals: SignalStore<EntrySignal>, bars: 
   const due = (nowMarketMs: number) => signals.due(nowMarketMs, options.batchMax + handedOut.size)
     .filter((p) => !handedOut.has(p.signal.signal_id)).slice(0, options.batchMax);
   return {
-    schedule(signal, entryEventId, signaledAtMs) {
-      const dueMs = signalTimeMs(signal) + OUTCOME_HORIZON_MS;
+    schedule(signal, entryEventId) {
+      const signaledAtMs = signalTimeMs(signal);
+      const dueMs = signaledAtMs + OUTCOME_HORIZON_MS;
       return signals.scheduleOutcome(signal.signal_id, entryEventId, signaledAtMs, dueMs);
     },
     due,
-    async evaluateDue(nowMarketMs, evaluatedAtMs) {
+    async evaluateDue(nowMarketMs) {
       const ready = due(nowMarketMs);
       if (ready.length === 0) return [];
       await bars.flush();
@@ -63,11 +64,8 @@ export function createOutcomeScheduler(signals: SignalStore<EntrySignal>, bars: 
       for (const pending of ready) {
         const fromMs = signalTimeMs(pending.signal);
         const window = bars.range(pending.signal.symbol, fromMs, pending.dueMs);
-        const outcome = evaluateOutcome(pending.signal, window, {
-          entryEventId: pending.entryEventId,
-          signaledAtMs: pending.signaledAtMs,
-          evaluatedAtMs: evaluatedAtMs ?? nowMarketMs,
-        });
+        const outcome = evaluateOutcome(pending.signal, window,
+          { entryEventId: pending.entryEventId });
         if (!outcome.complete && nowMarketMs < pending.dueMs + options.graceMs) continue;
         handedOut.add(pending.signal.signal_id);
         out.push({ pending, outcome });

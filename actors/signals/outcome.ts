@@ -14,10 +14,6 @@ export const OUTCOME_WINDOW_BARS = OUTCOME_HORIZON_MS / OUTCOME_BAR_MS;
 export interface OutcomeMeta {
   /** Id of the entry_signal.created event the outcome follows. */
   readonly entryEventId: string;
-  /** When the signal event was made (default: the signal time, its bar's close). */
-  readonly signaledAtMs?: number;
-  /** When the outcome was evaluated (default: the end of the horizon, market time). */
-  readonly evaluatedAtMs?: number;
 }
 
 /** Bars with signal <= openMs and openMs + 5 min <= signal + 4 h, oldest first. */
@@ -71,8 +67,11 @@ export function evaluateOutcome(signal: EntrySignal, bars5m: readonly Bar[],
     side: signal.side,
     grade: signal.grade,
     horizon: '4h',
-    signaled_at: new Date(meta.signaledAtMs ?? signalMs).toISOString(),
-    evaluated_at: new Date(meta.evaluatedAtMs ?? signalMs + OUTCOME_HORIZON_MS).toISOString(),
+    // Both market time (DECISIONS, Clocks in signal events): the close of the signal's bar and
+    // the end of the horizon, exactly 4 h apart at any replay speed. When the delivery was made
+    // is the envelope's created_at (service time).
+    signaled_at: new Date(signalMs).toISOString(),
+    evaluated_at: new Date(signalMs + OUTCOME_HORIZON_MS).toISOString(),
     price_at_signal: signal.price_at_signal,
     price_after: last,
     move_pct: pct(last),

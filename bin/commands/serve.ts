@@ -67,7 +67,7 @@ export const command: Command = {
       logger,
       onListening: (baseUrl) => io.stdout(`orderflow listening on ${baseUrl} (feed ` +
         `${config.feed}, ${config.shards} shards, data ${config.dataDir}); /readyz turns ready ` +
-        'when the shards run\n'),
+        'when every tracked pair has published\n'),
     });
     logger.info('ready', { baseUrl: service.baseUrl });
     let stopping = false;

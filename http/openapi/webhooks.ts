@@ -24,7 +24,10 @@ const entrySignal = object({
 
 const outcome = object({
   entry_event_id: str, signal_id: str, symbol: str, timeframe: oneOf(TIMEFRAMES), side, grade,
-  horizon: oneOf(['4h']), signaled_at: time, evaluated_at: time, price_at_signal: num,
+  horizon: oneOf(['4h']),
+  signaled_at: described(time, "Market time: the close of the signal's bar."),
+  evaluated_at: described(time, 'Market time: signaled_at plus exactly the 4 h horizon.'),
+  price_at_signal: num,
   price_after: num, move_pct: num, max_favorable_pct: num,
   max_adverse_pct: described(num, 'Worst excursion, <= 0.'),
   first_level_hit: oneOf(FIRST_LEVEL_HITS), t2_hit: bool,

@@ -9,7 +9,7 @@ import { ManualClock } from '../../core/clock.js';
 import { silentLogger } from '../../core/logger.js';
 import type { Bar } from '../../core/messages.js';
 import { SignalPipeline } from '../../actors/runtime/signal-pipeline.js';
-import type { EntrySignal } from '../../actors/signals/types.js';
+import { signalTimeMs, type EntrySignal } from '../../actors/signals/types.js';
 import type { AlertRecord } from '../../actors/signals/alerts.js';
 import { eventIdForSignal } from '../../actors/webhooks/ids.js';
 import { createWebhookSupervisor, type WebhookSupervisor } from
@@ -125,6 +125,12 @@ pipelineSuite('the outcome follows four hours of market time later, from 5m bars
   assert.is(outcome.first_level_hit, 't1');
   assert.is(outcome.horizon, '4h');
   assert.is(outcome.t2_hit, false);
+  // One clock per field: the service clock is two days past the data (a replay), yet both
+  // times are market time, exactly the horizon apart; the delivery time is the envelope's.
+  const event = received.find((r) => r.type === 'signal.outcome')!.body;
+  assert.is(outcome.signaled_at, new Date(signalTimeMs(signal)).toISOString());
+  assert.is(Date.parse(outcome.evaluated_at) - Date.parse(outcome.signaled_at), 4 * 3_600_000);
+  assert.is(Date.parse(event.created_at), clock.nowMs());
   assert.is(await pipeline.evaluateOutcomes(), 0, 'an outcome is sent once');
 });
 

@@ -38,8 +38,8 @@ test('restart between signal and outcome: schedule and bars survive, due at star
     assert.is(await signals.claim(signal, signalMs), true);
     assert.is(await signals.claim(signal, signalMs), false, 'the same signal never twice');
     const scheduler = createOutcomeScheduler(signals, openBarStore(store.root));
-    assert.is(await scheduler.schedule(signal, 'evt_abc', signalMs), true);
-    assert.is(await scheduler.schedule(signal, 'evt_abc', signalMs), false);
+    assert.is(await scheduler.schedule(signal, 'evt_abc'), true);
+    assert.is(await scheduler.schedule(signal, 'evt_abc'), false);
     const barStore = openBarStore(store.root);
     // Two hours of bars arrive, then the service stops.
     const first = ohlc('BTC', signalMs, Array.from({ length: 24 },
@@ -75,7 +75,9 @@ test('restart between signal and outcome: schedule and bars survive, due at star
     assert.is(outcome.signal_id, signal.signal_id);
     assert.is(outcome.complete, true);
     assert.is(outcome.first_level_hit, 't1');
-    assert.is(outcome.evaluated_at, new Date(nowMs).toISOString());
+    // Market time, the end of the horizon: not when the restarted service got round to it.
+    assert.is(outcome.evaluated_at, new Date(signalMs + 4 * HOUR).toISOString());
+    assert.is(outcome.signaled_at, new Date(signalMs).toISOString());
     assert.equal(await restarted.evaluateDue(nowMs), [], 'handed out once until completed');
     await restarted.complete(signal.signal_id);
     assert.is(reopened.pendingCount(), 0);
@@ -96,7 +98,7 @@ test('an incomplete window waits out its grace; a full schedule refuses more', a
     await signals.claim(signal, signalMs);
     const scheduler = createOutcomeScheduler(signals, openBarStore(store.root),
       { graceMs: 600_000 });
-    assert.is(await scheduler.schedule(signal, 'evt_1', signalMs), true);
+    assert.is(await scheduler.schedule(signal, 'evt_1'), true);
     const dueMs = signalMs + 4 * HOUR;
     assert.equal(await scheduler.evaluateDue(dueMs - 1), [], 'not due before 4 h');
     assert.equal(await scheduler.evaluateDue(dueMs), [], 'no bars yet: wait for them');
@@ -107,8 +109,8 @@ test('an incomplete window waits out its grace; a full schedule refuses more', a
     assert.is((await scheduler.evaluateDue(dueMs + 600_000)).length, 1, 'released: again');
     const other = { ...signal, signal_id: 'BTC-5m-1-long' };
     await signals.claim(other, signalMs);
-    assert.is(await scheduler.schedule(other, 'evt_2', signalMs), false, 'bound reached');
-    assert.is(await scheduler.schedule({ ...signal, signal_id: 'unknown' }, 'e', 0), false);
+    assert.is(await scheduler.schedule(other, 'evt_2'), false, 'bound reached');
+    assert.is(await scheduler.schedule({ ...signal, signal_id: 'unknown' }, 'e'), false);
     assert.is(await signals.prune(signalMs + 30 * 86_400_000), 1, 'only the unscheduled one');
   } finally {
     await store.close();
