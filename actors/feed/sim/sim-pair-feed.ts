@@ -32,7 +32,7 @@ export interface SimPairFeedOptions {
  */
 const warmupBacklogMax = 0;
 /** Pairs that take a warm-up slice per event-loop turn (the others wait their turn). */
-const warmupPairsPerTurn = 6;
+const warmupPairsPerTurn = 2;
 
 export function createSimPairFeed(options: SimPairFeedOptions): PairFeed {
   const world = simWorld(options.seed, options.walletsTracked);

@@ -16,13 +16,13 @@ const HOUR_MS = 3_600_000;
 /** Tick-simulated tail of the warm-up: OBI, OFI, whales and absorption learn from real prints. */
 export const warmupTicksMs = 5 * MINUTE_MS;
 /** Candles a pair emits per warm-up step (one step per event-loop turn and pair). */
-const candlesPerStep = 16;
+const candlesPerStep = 8;
 /** Candle lengths, coarsest first, and how far before the start each may begin. */
 const candleTiers: readonly (readonly [number, number])[] = [
   [HOUR_MS, 12 * HOUR_MS], [5 * MINUTE_MS, HOUR_MS], [MINUTE_MS, 0],
 ];
 /** Market time of tick simulation per warm-up step: a busy pair's minute is ~1,500 events. */
-const ticksPerStepMs = MINUTE_MS;
+const ticksPerStepMs = 20_000;
 /** Price samples per candle (the path between them is what high and low see). */
 const samplesPerCandle = 4;
 
