@@ -86,4 +86,6 @@ export interface PairFeed {
   setSymbols(symbols: readonly string[]): void;
   stop(): Promise<void>;
   stats(): FeedStats;
+  /** True while the symbol's warm-up (simulator) runs: its views are not worth publishing. */
+  isWarming?(symbol: string): boolean;
 }

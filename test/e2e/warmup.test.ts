@@ -75,7 +75,7 @@ async function setUp(): Promise<void> {
   cli('alerts', 'add', '--key', prefix, '--kind', 'entry_signal', '--min-grade', 'D',
     '--webhook', url);
   service = await startService(resolveConfig({
-    port: 0, dataDir, shards: 2, cadenceMs: 200, universeCadenceMs: 1_000, logLevel: 'silent',
+    port: 0, dataDir, shards: 2, logLevel: 'silent',
     allowPrivateWebhooks: true, clockStartMs: START_MS, warmupHours: WARMUP_HOURS,
   }), { logger: silentLogger });
 }

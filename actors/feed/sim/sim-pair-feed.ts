@@ -120,5 +120,6 @@ export function createSimPairFeed(options: SimPairFeedOptions): PairFeed {
       target = null;
     },
     stats: (): FeedStats => ({ ...counters.snapshot(), warming: warming.size }),
+    isWarming: (symbol) => warming.has(symbol),
   };
 }
