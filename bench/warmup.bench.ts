@@ -31,17 +31,19 @@ async function timeStart(warmupHours: number): Promise<Start> {
   try {
     const key = await createKey(dataDir, 'Whale');
     const service = await startService({ dataDir,
-      args: ['--warmup', String(warmupHours), '--clock-start', CLOCK_START] });
+      args: ['--warmup', String(warmupHours), '--clock-start', CLOCK_START, '--limits', 'off'] });
     try {
       const readyAtMs = await waitReady(service.baseUrl, 120_000);
-      const screener = await json(`${service.baseUrl}/api/v1/screener`);
+      const screener = await json(`${service.baseUrl}/api/v1/screener`, key);
       const tracked = (screener.pairs as { symbol: string; tracked: boolean }[])
         .filter((p) => p.tracked).map((p) => p.symbol);
       const signals = await json(`${service.baseUrl}/api/v1/signals`, key);
       const missing: Record<string, string[]> = {};
       let complete = 0;
       for (const symbol of tracked) {
-        const pair = await json(`${service.baseUrl}/api/v1/pair/${encodeURIComponent(symbol)}`);
+        // Limits are off (loopback): one request per view and pair, 200 in a few seconds.
+        const pair = await json(`${service.baseUrl}/api/v1/pair/${encodeURIComponent(symbol)}`,
+          key);
         const deep = await json(
           `${service.baseUrl}/api/v1/deep-view/${encodeURIComponent(symbol)}`, key);
         const signal = signals[symbol] ?? signals.signals?.find((s: any) => s.symbol === symbol);
