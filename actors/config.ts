@@ -18,6 +18,8 @@ export const limits = Object.freeze({
    * headroom, not a working size: 100 pairs x 8192 x ~150 B bounds the worst case near 120 MB.
    */
   pairMailboxEventsMax: 8_192,
+  /** The longest simulator warm-up: the bar history the store keeps (7 days) and a week more. */
+  warmupHoursMax: 336,
   /** A request to a shard that gets no answer within this is abandoned. */
   shardRequestTimeoutMs: 2_000,
   /** Assigning pairs creates one actor per pair (all 100 at start): it gets longer. */
@@ -74,6 +76,12 @@ export interface ServiceConfig {
    * limits.walletsTrackedMax; also sizes the population its trades name (docs/feeds.md).
    */
   readonly simWallets: number;
+  /**
+   * Market hours before the start the simulator generates for every tracked pair before
+   * /readyz (`--warmup`, ORDERFLOW_WARMUP_HOURS; 0: none). The default covers every window:
+   * VPIN's level needs 150 volume buckets (three trading days; a week for session markets).
+   */
+  readonly warmupHours: number;
   readonly logLevel: 'debug' | 'info' | 'warn' | 'error' | 'silent';
   /** Days of 1-minute and of 1-hour history points kept (docs/history.md). */
   readonly historyMinuteDays: number;
@@ -103,6 +111,7 @@ export const defaultConfig: ServiceConfig = Object.freeze({
   chartBaseUrl: 'http://127.0.0.1:8080/chart',
   simSeed: 42,
   simWallets: 300,
+  warmupHours: 168,
   logLevel: 'info',
   historyMinuteDays: 7,
   historyHourDays: 180,
@@ -151,6 +160,11 @@ export function resolveConfig(override: Partial<ServiceConfig> = {}): ServiceCon
   check(
     isInt(c.simWallets, 1, limits.walletsTrackedMax),
     'simWallets', `an integer from 1 to ${limits.walletsTrackedMax}`, c.simWallets,
+  );
+  check(
+    typeof c.warmupHours === 'number' && c.warmupHours >= 0 &&
+      c.warmupHours <= limits.warmupHoursMax,
+    'warmupHours', `a number of hours from 0 to ${limits.warmupHoursMax}`, c.warmupHours,
   );
   check(
     ['debug', 'info', 'warn', 'error', 'silent'].includes(c.logLevel),

@@ -7,12 +7,20 @@ export interface ServeFlags {
   port?: string; host?: string; 'data-dir'?: string; feed?: string; speed?: string;
   'clock-start'?: string; limits?: string; shards?: string; 'log-level'?: string;
   signup?: string;
+  warmup?: string;
 }
 
 type Override = { -readonly [K in keyof ServiceConfig]?: ServiceConfig[K] };
 
 function integer(name: string, text: string): number {
   if (!/^\d+$/.test(text)) throw new UsageError(`${name} must be a whole number (was '${text}')`);
+  return Number(text);
+}
+
+function hours(name: string, text: string): number {
+  if (!/^\d+(\.\d+)?$/.test(text)) {
+    throw new UsageError(`${name} must be a number of hours, 0 for none (was '${text}')`);
+  }
   return Number(text);
 }
 
@@ -73,6 +81,8 @@ export function serveOverride(flags: ServeFlags, env: Readonly<Record<string, st
   if (limitsText !== undefined) out.limitsEnabled = onOff('--limits', limitsText);
   const shards = pick('shards', 'ORDERFLOW_SHARDS');
   if (shards !== undefined) out.shards = integer('--shards', shards);
+  const warmup = pick('warmup', 'ORDERFLOW_WARMUP_HOURS');
+  if (warmup !== undefined) out.warmupHours = hours('--warmup', warmup);
   const level = pick('log-level', 'ORDERFLOW_LOG_LEVEL');
   if (level !== undefined) out.logLevel = level as ServiceConfig['logLevel'];
   const signup = pick('signup', 'ORDERFLOW_SIGNUP');

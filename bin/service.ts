@@ -74,6 +74,9 @@ interface Parts {
   readonly history: HistoryRecorder;
   runtime: ActorRuntime | null;
   marketNowMs: number;
+  /** Market time the simulator's warm-up ends (0: none) and each pair's newest market time. */
+  readonly warmupEndMs: number;
+  readonly pairMarketMs: Map<string, number>;
 }
 
 async function createParts(config: ServiceConfig, deps: ServiceDeps): Promise<Parts> {
@@ -105,9 +108,12 @@ async function createParts(config: ServiceConfig, deps: ServiceDeps): Promise<Pa
   const feeds = createMarketFeeds(config, { clock, logger: log, tracker: positioning.tracker });
   const history = new HistoryRecorder(store.root, { minuteRetentionDays: config.historyMinuteDays,
     hourRetentionDays: config.historyHourDays }, clock, log.child({ component: 'history' }));
+  const warmupEndMs = feeds.spec.kind === 'sim' && (feeds.spec.warmupMs ?? 0) > 0
+    ? feeds.spec.startMs : 0;
+  signals.setWarmupEnd(warmupEndMs);
   return { config, clock, log, store, snapshots, positioning, views, webhooks, signals, feeds,
     shared, publisher, history, tracked: new TrackedSet(config.shards), runtime: null,
-    marketNowMs: 0 };
+    marketNowMs: 0, warmupEndMs, pairMarketMs: new Map() };
 }
 
 /** Starts the universe feed; resolves once the first universe is in (or after a bound). */
@@ -173,6 +179,10 @@ async function startFront(p: Parts) {
       // client that waited for 200 never meets not_tracked or a missing signals entry.
       pairs: p.tracked.symbols.length > 0 && views.unpublishedCount() === 0,
       mcp: mcp.loaded(),
+      // Every tracked pair has published past the simulator's warm-up (its market hours before
+      // the start): its numbers rest on that history from the first answer.
+      warmup: p.warmupEndMs === 0 || (p.tracked.symbols.length > 0 && p.tracked.symbols
+        .every((symbol) => (p.pairMarketMs.get(symbol) ?? 0) >= p.warmupEndMs)),
     };
     return { ready: Object.values(checks).every(Boolean), checks };
   };
@@ -208,7 +218,10 @@ function startShards(p: Parts, allowCrash: boolean): Promise<ActorRuntime> {
     logger: p.log.child({ component: 'supervisor' }),
     host: {
       onPublish: (message: ShardPublish) => {
-        for (const pair of message.pairs) p.marketNowMs = Math.max(p.marketNowMs, pair.updatedAtMs);
+        for (const pair of message.pairs) {
+          p.marketNowMs = Math.max(p.marketNowMs, pair.updatedAtMs);
+          p.pairMarketMs.set(pair.symbol, pair.updatedAtMs);
+        }
         if (p.views.applyPairViews(message.pairs, Date.now())) p.views.refresh(Date.now());
         p.positioning.applyWhalePrints(message.whalePrints);
         p.signals.onOutbound(message.outbound);

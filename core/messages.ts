@@ -108,6 +108,25 @@ export interface GapEvent {
   readonly reason: string;
 }
 
+/**
+ * One OHLCV candle where no trades are at hand: the simulator's warm-up and the live venue's
+ * backfill (candleSnapshot). `tsMs` is the open time; volume in base units.
+ */
+export interface CandleEvent {
+  readonly type: 'candle';
+  readonly symbol: string;
+  readonly tsMs: number;
+  readonly intervalMs: number;
+  readonly open: number;
+  readonly high: number;
+  readonly low: number;
+  readonly close: number;
+  readonly volume: number;
+}
+
+/** What an object built from the kernels rests on: candles only, candles and trades, trades. */
+export type Basis = 'candles' | 'mixed' | 'trades';
+
 /** One open position of a wallet. size is signed base units (+ long, - short). */
 export interface WalletPosition {
   readonly symbol: string;
@@ -137,6 +156,7 @@ export type MarketEvent =
   | UniverseEvent
   | FundingEvent
   | GapEvent
+  | CandleEvent
   | WalletStateEvent;
 
 // ---------------------------------------------------------------------------------------------
@@ -158,6 +178,8 @@ export interface PairSummary {
   readonly regime: Regime | null;
   readonly stale: boolean;
   readonly asOfMs: number;
+  /** What the pair's windows were filled from (DECISIONS.md, Warm start). */
+  readonly basis: Basis;
 }
 
 export interface PairViews {

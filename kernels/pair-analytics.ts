@@ -228,6 +228,33 @@ export function onTrade(
   return bits;
 }
 
+/**
+ * One print made from a candle (see candle-split.ts): like onTrade, but it stays out of the
+ * whale and absorption kernels, which learn from real prints (a candle's quarter volume is no
+ * trade's size). Returns the event bitmask.
+ */
+export function onCandlePrint(
+  state: PairAnalytics, tsMs: number, price: number, size: number, side: number,
+): number {
+  checkTrade(tsMs, price, size, side, state.lastTradeTsMs);
+  applyCvd(state.cvd, tsMs, price, size, side);
+  let bits = 0;
+  if (applyVpinAggressor(state.vpin, tsMs, size, side) > 0) {
+    bits = rateNewVpins(state.vpin, state.vpinLevel);
+  }
+  if (applyVpinBvc(state.vpinBvc, tsMs, price, size) > 0) {
+    bits |= rateNewVpins(state.vpinBvc, state.vpinBvcLevel);
+  }
+  const closedBars = applyBars(state.bars, tsMs, price, size, side);
+  if (closedBars !== 0) bits |= barsClosed(state, closedBars);
+  if (advanceWhale(state.whale, tsMs) & WHALE_CLOSED) bits |= WHALE_PRINT;
+  if (advanceAbsorption(state.absorption, tsMs)) bits |= ABSORPTION_EVENT;
+  if (applyKyle(state.kyle, tsMs, price, size, side)) bits |= KYLE_INTERVAL;
+  state.lastTradeTsMs = tsMs;
+  state.lastTradePrice = price;
+  return bits;
+}
+
 function barsClosed(state: PairAnalytics, closedBars: number): number {
   if ((closedBars & BAR_5M_CLOSED) !== 0) feedRegime(state);
   return closedBars;

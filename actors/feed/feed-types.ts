@@ -6,7 +6,9 @@ import type { MarketEvent } from '../../core/messages.js';
  * A sim's `walletsTracked` (default 300) sizes its wallet population in every thread.
  */
 export type FeedSpec =
-  | { kind: 'sim'; seed: number; speed: number; startMs: number; walletsTracked?: number }
+  | { kind: 'sim'; seed: number; speed: number; startMs: number; walletsTracked?: number;
+      /** Market time before startMs each tracked pair is warmed up over (0: none). */
+      warmupMs?: number }
   | { kind: 'live'; wsUrl: string; infoUrl: string }
   | { kind: 'replay'; file: string; speed: number };
 
@@ -19,6 +21,8 @@ export interface FeedStats {
   readonly connected: boolean;
   /** Market time of the newest event emitted, or null before the first. */
   readonly lastEventMs: number | null;
+  /** Pairs whose warm-up (simulator) or backfill (live) is still running. */
+  readonly warming?: number;
 }
 
 export type EventSink = (event: MarketEvent) => void;
@@ -59,6 +63,8 @@ export interface BookFields {
  * else whole.
  */
 export interface PairLane {
+  /** Events queued and not yet applied, where the lane knows (a shard's mailbox does). */
+  readonly length?: number;
   trade(t: TradeFields): void;
   book(b: BookFields): void;
   event(event: MarketEvent): void;
@@ -80,4 +86,6 @@ export interface PairFeed {
   setSymbols(symbols: readonly string[]): void;
   stop(): Promise<void>;
   stats(): FeedStats;
+  /** True while the symbol's warm-up (simulator) runs: its views are not worth publishing. */
+  isWarming?(symbol: string): boolean;
 }

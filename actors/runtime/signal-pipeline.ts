@@ -8,7 +8,7 @@ import type { Bar, KeyDirectory, PairOutbound } from '../../core/messages.js';
 import { openBarStore } from '../../persistence/bars.js';
 import { openSignalStore, type SignalStore } from '../../persistence/signals.js';
 import { openAlertStore } from '../../persistence/alerts.js';
-import type { EntrySignal } from '../signals/types.js';
+import { TIMEFRAME_MS, type EntrySignal } from '../signals/types.js';
 import { createOutcomeScheduler } from '../signals/outcome-scheduler.js';
 import {
   buildAlertPayload, createAlertEngine, matchEntrySignalAlerts, type AlertFire, type AlertRecord,
@@ -40,6 +40,11 @@ export class SignalPipeline {
   /** Newest market time seen: outcomes are due in market time (DECISIONS.md). */
   private marketNowMs = 0;
   private evaluating = false;
+  /**
+   * Market time the simulator's warm-up ends: bars, signals and alert state before it are the
+   * past (stored, remembered) and no webhook is sent for them (DECISIONS.md, Warm start).
+   */
+  private warmupEndMs = 0;
 
   constructor(private readonly deps: SignalPipelineDeps) {
     this.bars = openBarStore(deps.root);
@@ -63,12 +68,18 @@ export class SignalPipeline {
     this.engine.setAlerts(this.alerts);
   }
 
+  setWarmupEnd(marketMs: number): void {
+    this.warmupEndMs = marketMs;
+  }
+
   onOutbound(items: readonly PairOutbound[]): void {
     for (const item of items) {
       this.marketNowMs = Math.max(this.marketNowMs, item.tsMs);
       if (item.kind === 'bar') this.onBar(item.data as unknown as Bar);
       else if (item.kind === 'entry_signal') {
-        void this.onSignal(item.data as unknown as EntrySignal).catch((error: Error) =>
+        const signal = item.data as unknown as EntrySignal;
+        const past = item.tsMs + TIMEFRAME_MS[signal.timeframe] <= this.warmupEndMs;
+        void this.onSignal(signal, past).catch((error: Error) =>
           this.deps.logger.error('entry signal not delivered', { error: error.message }));
       }
     }
@@ -78,10 +89,11 @@ export class SignalPipeline {
   onPrices(prices: readonly { symbol: string; price: number | null }[],
     rows: readonly ScreenerRow[], marketNowMs: number): void {
     this.marketNowMs = Math.max(this.marketNowMs, marketNowMs);
+    const past = this.marketNowMs < this.warmupEndMs;
     for (const { symbol, price } of prices) {
-      if (price !== null) this.fire(this.engine.onPrice(symbol, price, this.marketNowMs));
+      if (price !== null) this.fire(this.engine.onPrice(symbol, price, this.marketNowMs), past);
     }
-    for (const row of rows) this.fire(this.engine.onScreenerRow(row, this.marketNowMs));
+    for (const row of rows) this.fire(this.engine.onScreenerRow(row, this.marketNowMs), past);
   }
 
   /** Evaluates outcomes whose 4 hours (market time) have passed, from the stored 5m bars. */
@@ -122,12 +134,12 @@ export class SignalPipeline {
 
   private onBar(bar: Bar): void {
     if (bar.timeframe === '5m') this.bars.add(bar);
-    this.fire(this.engine.onBar(bar));
+    this.fire(this.engine.onBar(bar), bar.openMs + TIMEFRAME_MS[bar.timeframe] <= this.warmupEndMs);
   }
 
-  private async onSignal(signal: EntrySignal): Promise<void> {
+  private async onSignal(signal: EntrySignal, past = false): Promise<void> {
     // claim() is durable and answers true once per signal_id, across restarts too.
-    if (!(await this.signals.claim(signal, this.deps.clock.nowMs()))) return;
+    if (!(await this.signals.claim(signal, this.deps.clock.nowMs())) || past) return;
     const endpoints = this.endpointsForSignal(signal);
     if (endpoints.length === 0) {
       // Every signal gets its outcome for the track record; with no entry event to follow.
@@ -155,7 +167,9 @@ export class SignalPipeline {
     return [...ids];
   }
 
-  private fire(fires: readonly AlertFire[]): void {
+  /** Queues the firings; `past` (inside the warm-up): the alert state moved, nothing is sent. */
+  private fire(fires: readonly AlertFire[], past = false): void {
+    if (past) return;
     for (const fire of fires) {
       const endpoints = this.endpointIds([fire.alert]);
       if (endpoints.length === 0) continue;

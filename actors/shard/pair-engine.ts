@@ -5,9 +5,11 @@ import type { PairAnalytics } from '../../kernels/pair-analytics.js';
 import {
   createPairSnapshot, snapshotPairAnalytics, snapshotPairScalars, type PairAnalyticsSnapshot,
 } from '../../kernels/pair-snapshot.js';
+import { createCandleSplit, splitCandle } from '../../kernels/candle-split.js';
 import type {
-  AssetCtxEvent, BookEvent, MarketEvent, PairOutbound, PairViews, WhalePrint,
+  AssetCtxEvent, BookEvent, CandleEvent, MarketEvent, PairOutbound, PairViews, WhalePrint,
 } from '../../core/messages.js';
+import { BasisTracker } from './pair-basis.js';
 import { BOOK_LEVELS_MAX, type Mailbox, type MailboxReader } from './mailbox.js';
 import { encodePairViews, etagsOf, pairSummary, type Freshness } from './pair-views.js';
 import { PairSignals } from './pair-signals.js';
@@ -18,7 +20,8 @@ import type { HistoryPoint } from '../../core/history-point.js';
 // CommonJS transform, where every use of an imported binding is a getter call.
 const {
   BAR_15M_CLOSED, BAR_1H_CLOSED, BAR_5M_CLOSED, WHALE_PRINT, createPairAnalytics,
-  gapPairAnalytics, onBook, onFunding, onMark, onTime, onTrade, setPairVpinBucketVolume,
+  gapPairAnalytics, onBook, onCandlePrint, onFunding, onMark, onTime, onTrade,
+  setPairVpinBucketVolume,
 } = kernels;
 
 const barsClosedMask = BAR_5M_CLOSED | BAR_15M_CLOSED | BAR_1H_CLOSED;
@@ -84,6 +87,8 @@ class KernelPairEngine implements PairEngine, MailboxReader {
   private readonly minutes: PairMinutes;
   /** The scalars a closed minute records (the lists and histories are the views' alone). */
   private readonly snapshotNow = () => snapshotPairScalars(this.state, this.snapshot);
+  private readonly candleSplit = createCandleSplit();
+  private readonly basis = new BasisTracker();
 
   constructor(private readonly symbol: string, private readonly options: PairEngineOptions) {
     this.snapshot = createPairSnapshot(this.state.options);
@@ -112,6 +117,7 @@ class KernelPairEngine implements PairEngine, MailboxReader {
         return;
       case 'book': this.onBook(event); return;
       case 'ctx': this.onCtx(event); break;
+      case 'candle': this.onCandle(event); break;
       case 'gap':
         gapPairAnalytics(this.state);
         this.signals.reset();
@@ -142,6 +148,7 @@ class KernelPairEngine implements PairEngine, MailboxReader {
       }
       if ((bits & barsClosedMask) !== 0) this.barsClosed(bits);
     }
+    this.basis.onTrade();
     this.hasLastTrade = true;
     this.lastSide = side;
     this.lastBuyer = buyer;
@@ -186,6 +193,20 @@ class KernelPairEngine implements PairEngine, MailboxReader {
     }
   }
 
+  /** A candle (warm-up, backfill): its BVC-split prints go where trades go, but whales. */
+  private onCandle(c: CandleEvent): void {
+    const split = this.candleSplit;
+    const n = splitCandle(split, c.tsMs, c.intervalMs, c.open, c.high, c.low, c.close, c.volume);
+    for (let i = 0; i < n; i++) {
+      const bits = onCandlePrint(this.state, Math.max(split.tsMs[i], this.state.lastTradeTsMs),
+        split.price[i], split.size[i], split.side[i]);
+      if ((bits & barsClosedMask) !== 0) this.barsClosed(bits);
+    }
+    // A whale print is attributed to the trade before it: a candle is none.
+    this.hasLastTrade = false;
+    this.basis.onCandle(c.tsMs + c.intervalMs);
+  }
+
   private recordWhale(side: 1 | -1, buyer: string | null, seller: string | null): void {
     snapshotPairAnalytics(this.state, this.snapshot);
     const whales = this.snapshot.whales;
@@ -218,7 +239,7 @@ class KernelPairEngine implements PairEngine, MailboxReader {
     const s = snapshotPairAnalytics(this.state, this.snapshot);
     const freshness: Freshness = {
       updatedAtMs: this.updatedAtMs, cadenceMs: this.options.cadenceMs, stale,
-      asOfMs: s.tsMs ?? this.updatedAtMs,
+      asOfMs: s.tsMs ?? this.updatedAtMs, basis: this.basis.basisAt(this.updatedAtMs),
     };
     const views = encodePairViews(this.symbol, s, this.whaleAddresses, freshness);
     const out: PairPublish = {

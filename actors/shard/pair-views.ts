@@ -2,7 +2,7 @@
 // splices in from wallet positions) and CVD with its history, plus the cross-pair summary.
 import type { PairAnalyticsSnapshot } from '../../kernels/pair-snapshot.js';
 import { absorptionsJson, cvdHistoryJson, whalesJson } from '../../kernels/pair-json.js';
-import type { PairSummary, Regime, VpinLevel } from '../../core/messages.js';
+import type { Basis, PairSummary, Regime, VpinLevel } from '../../core/messages.js';
 import { encodeFeedView, isoMs } from '../views/encode.js';
 import { strongEtag } from '../../core/etag.js';
 
@@ -11,6 +11,8 @@ export interface Freshness {
   readonly cadenceMs: number;
   readonly stale: boolean;
   readonly asOfMs: number;
+  /** Candles, mixed or trades: what the windows behind these numbers were filled from. */
+  readonly basis: Basis;
 }
 
 /** Taker addresses of recent whale prints, newest first, matched to the kernel's list by time. */
@@ -22,6 +24,7 @@ export function pairSummary(symbol: string, s: PairAnalyticsSnapshot, f: Freshne
     cvd: s.cvd, obi: s.obi, ofi: s.ofi, kyleLambda: s.kyleLambda,
     score: s.score === null ? null : Math.round(s.score),
     direction: s.direction, regime: s.regime as Regime | null, stale: f.stale, asOfMs: f.asOfMs,
+    basis: f.basis,
   };
 }
 
@@ -50,6 +53,7 @@ export function deepViewBody(symbol: string, s: PairAnalyticsSnapshot, addresses
     regime: s.regime,
     signalScore: s.score === null ? null : Math.round(s.score),
     signalDirection: s.direction,
+    basis: f.basis,
     stale: f.stale,
     asOf: isoMs(f.asOfMs),
   };
@@ -62,7 +66,7 @@ export function cvdBody(symbol: string, s: PairAnalyticsSnapshot, f: Freshness):
   for (const [interval, points] of Object.entries(cvdHistoryJson(s))) {
     history[interval] = points.map((p) => [p.tsMs, p.cvd]);
   }
-  return { symbol, cvd: s.cvd, history, stale: f.stale, asOf: isoMs(f.asOfMs) };
+  return { symbol, cvd: s.cvd, history, basis: f.basis, stale: f.stale, asOf: isoMs(f.asOfMs) };
 }
 
 export function encodePairViews(symbol: string, s: PairAnalyticsSnapshot,

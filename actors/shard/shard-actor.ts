@@ -184,6 +184,10 @@ export default class ShardActor {
     const outbound: PairOutbound[] = [];
     const history: HistoryPoint[] = [];
     for (const [symbol, slot] of this.pairs) {
+      // A pair still warming up publishes once its warm-up reached the start, with everything
+      // it detected meanwhile: its views mid-way (CVD history of days) would cost the shard
+      // and the main thread much and tell a client nothing it should act on.
+      if (this.feed?.isWarming?.(symbol)) continue;
       try {
         const out =
           (await slot.ref.sendAndReceive(pairTopics.publish, nowMs)) as PairPublish | null;

@@ -22,13 +22,15 @@ const usage = `usage: orderflow serve [options]
   --role R             all (default: one box), ingest or front (both need ORDERFLOW_REDIS_URL;
                        see docs/scale-out.md)
   --signup open|closed let anyone create a dashboard account (default closed)
+  --warmup HOURS       simulator: market hours generated before /readyz (default 168; 0: none)
 
 Environment: ORDERFLOW_PORT, ORDERFLOW_HOST, ORDERFLOW_DATA_DIR, ORDERFLOW_FEED, ORDERFLOW_SPEED,
 ORDERFLOW_CLOCK_START, ORDERFLOW_LIMITS, ORDERFLOW_SHARDS, ORDERFLOW_LOG_LEVEL,
 ORDERFLOW_ALLOW_PRIVATE_WEBHOOKS=1, ORDERFLOW_HOME_WS_URL, ORDERFLOW_HOME_INFO_URL,
 ORDERFLOW_CORS_ORIGINS, ORDERFLOW_TRUST_PROXY, ORDERFLOW_KEYLESS_DAILY_LIMIT,
 ORDERFLOW_SIM_WALLETS (wallets the simulator reports, 1 to 10000; default 300),
-ORDERFLOW_ROLE, ORDERFLOW_REDIS_URL (redis://host:port: keys, limits and snapshots shared).
+ORDERFLOW_WARMUP_HOURS, ORDERFLOW_ROLE,
+ORDERFLOW_REDIS_URL (redis://host:port: keys, limits and snapshots shared).
 SIGINT or SIGTERM stops the service gracefully within 5 s (exit code 0).
 `;
 
@@ -46,6 +48,7 @@ export const command: Command = {
       limits: { type: 'string' }, shards: { type: 'string' }, 'log-level': { type: 'string' },
       role: { type: 'string' },
       signup: { type: 'string' },
+      warmup: { type: 'string' },
     });
     const scaleOut = scaleOutOptions(values.role, io.env);
     let config;

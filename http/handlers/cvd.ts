@@ -21,6 +21,8 @@ interface CvdView {
   readonly cadenceMs: number;
   readonly stale: boolean;
   readonly asOf: string | null;
+  /** Candles, mixed or trades (warm-up and backfill fill windows from candles). */
+  readonly basis?: string;
 }
 
 function slice(view: CvdView, interval: CvdInterval, limit: number): string {
@@ -29,7 +31,7 @@ function slice(view: CvdView, interval: CvdInterval, limit: number): string {
     .map(([timeMs, cvd]) => ({ time: new Date(timeMs).toISOString(), cvd }));
   return JSON.stringify({
     symbol: view.symbol, interval, cvd: view.cvd, points, updatedAt: view.updatedAt,
-    cadenceMs: view.cadenceMs, stale: view.stale, asOf: view.asOf,
+    cadenceMs: view.cadenceMs, stale: view.stale, asOf: view.asOf, basis: view.basis ?? 'trades',
   });
 }
 

@@ -6,6 +6,10 @@ import {
 } from './schemas-common.js';
 import { VENUES, WALLET_CATEGORIES } from '../../core/messages.js';
 
+const basis = described(oneOf(['candles', 'mixed', 'trades']),
+  'What the windows behind the numbers were filled from: candles (warm-up or venue backfill, ' +
+  'no trade since), mixed (candle-based windows still filling with trades) or trades.');
+
 const market = {
   symbol: described(str, 'Pair symbol: a ticker, or dex:TICKER for builder markets.'),
   price: described(num, 'Mark price.'),
@@ -31,6 +35,7 @@ const PairDetail = object({
   signalScore: nullable(score),
   signalDirection: nullable(enums.direction),
   regime: nullable(enums.regime),
+  basis: nullable(basis),
   tracked: bool,
   ...staleness,
   ...freshness,
@@ -61,7 +66,7 @@ const DeepView = object({
   }), 'Recent large prints (trades at or above the whale threshold), newest first.')),
   smartMoney: object({ long: usdByCategory, short: usdByCategory, net: num }),
   absorption: array(object({ time, kind: str, notional: num })),
-  regime: nullable(enums.regime), signalScore: nullable(score),
+  regime: nullable(enums.regime), signalScore: nullable(score), basis,
   ...staleness, ...freshness,
 });
 
@@ -109,7 +114,7 @@ export const viewSchemas: Record<string, Schema> = {
   FundingArbList: object({ pairs: array(ref('FundingArb')), ...freshness }),
   Cvd: object({
     symbol: str, interval: oneOf(['1m', '5m', '15m', '1h']), cvd: nullable(num),
-    points: array(object({ time, cvd: num })), ...freshness, ...staleness,
+    points: array(object({ time, cvd: num })), basis, ...freshness, ...staleness,
   }),
   LiquidationMap: object({
     symbol: str, markPrice: num, bandWidthPct: num,

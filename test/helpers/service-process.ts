@@ -18,7 +18,8 @@ export async function startServeProcess(args: readonly string[],
   env: Record<string, string> = {}): Promise<ServiceProcess> {
   const child = spawn(process.execPath,
     [...serviceNodeFlags, binPath, 'serve', '--port', '0', ...args], {
-    env: { ...process.env, ORDERFLOW_LOG_LEVEL: 'warn', ...env },
+    // No simulator warm-up unless a test asks for one: it is tested on its own (e2e/warmup).
+    env: { ...process.env, ORDERFLOW_LOG_LEVEL: 'warn', ORDERFLOW_WARMUP_HOURS: '0', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let out = '';

@@ -104,7 +104,8 @@ openapi('the deep view the shard writes, whale prints included, follows its sche
   onTrade(s, t0 + 2, 101, 0.1, 1);
   const snapshot = snapshotPairAnalytics(s, createPairSnapshot(s.options));
   const bytes = encodePairViews('BTC', snapshot, new Map([[t0 + 1, '0xab']]),
-    { updatedAtMs: t0 + 2, cadenceMs: 1000, stale: false, asOfMs: t0 + 2 })['deep-view'];
+    { updatedAtMs: t0 + 2, cadenceMs: 1000, stale: false, asOfMs: t0 + 2, basis: 'trades' })[
+      'deep-view'];
   // The main thread splices smartMoney in from wallet positions.
   const view = { ...JSON.parse(Buffer.from(bytes).toString()),
     smartMoney: { long: {}, short: {}, net: 0 } };

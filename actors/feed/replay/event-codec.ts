@@ -19,6 +19,10 @@ export function encodeEvent(e: MarketEvent): string {
         fundingRate: e.fundingRate, oraclePx: e.oraclePx, midPx: e.midPx });
     case 'gap':
       return JSON.stringify({ type: e.type, symbol: e.symbol, tsMs: e.tsMs, reason: e.reason });
+    case 'candle':
+      return JSON.stringify({ type: e.type, symbol: e.symbol, tsMs: e.tsMs,
+        intervalMs: e.intervalMs, open: e.open, high: e.high, low: e.low, close: e.close,
+        volume: e.volume });
     case 'funding':
       return JSON.stringify({ type: e.type, symbol: e.symbol, tsMs: e.tsMs,
         venues: e.venues.map((v) => ({ venue: v.venue, rate: v.rate,

@@ -43,6 +43,17 @@ function eventError(e: Record<string, unknown>): string | null {
       return ctxError(e, '');
     case 'gap':
       return isStr(e.reason) ? null : was('reason', 'a string', e.reason);
+    case 'candle':
+      if (!isPos(e.intervalMs)) return was('intervalMs', 'a positive number', e.intervalMs);
+      for (const k of ['open', 'high', 'low', 'close'] as const) {
+        if (!isPos(e[k])) return was(k, 'a positive number', e[k]);
+      }
+      if (!((e.low as number) <= Math.min(e.open as number, e.close as number) &&
+        (e.high as number) >= Math.max(e.open as number, e.close as number))) {
+        return was('high', 'the highest and low the lowest of the candle', e.high);
+      }
+      return isNum(e.volume) && (e.volume as number) >= 0 ? null
+        : was('volume', 'a number >= 0', e.volume);
     case 'funding':
       if (!Array.isArray(e.venues)) return was('venues', 'an array', e.venues);
       for (const v of e.venues) {

@@ -1,11 +1,14 @@
 // The simulator as a shard's PairFeed: one PairSimulator per tracked symbol, paced on market time.
+// A symbol that joins is first warmed up (sim-warmup.ts): the market hours before it joined run
+// through its lane at full speed, a slice per event-loop turn, before it follows the pacer.
 import type { Clock } from '../../../core/clock.js';
 import type { Logger } from '../../../core/logger.js';
 import { FeedCounters } from '../feed-counters.js';
-import type { EventSink, FeedStats, PairFeed } from '../feed-types.js';
+import type { EventSink, FeedStats, IngestSink, PairFeed } from '../feed-types.js';
 import { eventSinkOf } from '../lanes.js';
 import { createPacer, type Pacer } from '../pacer.js';
 import { PairSimulator } from './pair-sim.js';
+import { PairWarmup, warmupPlan } from './sim-warmup.js';
 import { simWorld } from './sim-world.js';
 
 export interface SimPairFeedOptions {
@@ -18,24 +21,61 @@ export interface SimPairFeedOptions {
   readonly stepMs?: number;
   /** Sizes the wallet population trades are attributed to (FeedSpec.walletsTracked). */
   readonly walletsTracked?: number;
+  /** Market time each joining symbol is warmed up over (FeedSpec.warmupMs); 0: none. */
+  readonly warmupMs?: number;
 }
+
+/**
+ * A lane still holding queued events waits a turn before its next warm-up slice: a shard drains
+ * each pair's whole mailbox at once, so slices that pile up would become one long turn and the
+ * shard would miss its heartbeat.
+ */
+const warmupBacklogMax = 0;
+/** Pairs that take a warm-up slice per event-loop turn (the others wait their turn). */
+const warmupPairsPerTurn = 2;
 
 export function createSimPairFeed(options: SimPairFeedOptions): PairFeed {
   const world = simWorld(options.seed, options.walletsTracked);
   const counters = new FeedCounters(options.clock, options.logger);
   const pacer: Pacer = createPacer(options);
+  const warmupMs = options.warmupMs ?? 0;
   // Insertion order is the order symbols are stepped in: deterministic for a given call order.
   const sims = new Map<string, PairSimulator>();
+  const warming = new Map<string, PairWarmup>();
   let wanted: readonly string[] = [];
   let sink: EventSink | null = null;
+  let target: EventSink | IngestSink | null = null;
+  let warmupTurn: NodeJS.Immediate | null = null;
 
   const emit: EventSink = (event) => {
     counters.count(event);
     sink?.(event);
   };
+  const backlog = (symbol: string) =>
+    target && typeof target !== 'function' ? target.lane(symbol)?.length ?? 0 : 0;
+  const warmupStep = () => {
+    warmupTurn = null;
+    if (!sink) return;
+    let stepped = 0;
+    for (const [symbol, warmup] of [...warming]) {
+      if (stepped >= warmupPairsPerTurn) break;
+      if (backlog(symbol) > warmupBacklogMax) continue;
+      stepped++;
+      // Round robin: a pair that took its slice queues behind the others.
+      warming.delete(symbol);
+      if (!warmup.step(emit)) warming.set(symbol, warmup);
+      else options.logger.debug('warm-up done', { symbol, fromMs: warmup.plan.fromMs });
+    }
+    if (warming.size > 0) warmupTurn = setImmediate(warmupStep);
+  };
   const apply = () => {
     const keep = new Set(wanted);
-    for (const symbol of [...sims.keys()]) if (!keep.has(symbol)) sims.delete(symbol);
+    for (const symbol of [...sims.keys()]) {
+      if (!keep.has(symbol)) {
+        sims.delete(symbol);
+        warming.delete(symbol);
+      }
+    }
     for (const symbol of wanted) {
       if (sims.has(symbol)) continue;
       const market = world.bySymbol.get(symbol);
@@ -43,17 +83,27 @@ export function createSimPairFeed(options: SimPairFeedOptions): PairFeed {
         counters.drop(market ? 'delisted_symbol' : 'unknown_coin', { symbol });
         continue;
       }
-      sims.set(symbol, new PairSimulator(world.seed, market, world.picker, pacer.marketMs()));
+      if (warmupMs <= 0) {
+        sims.set(symbol, new PairSimulator(world.seed, market, world.picker, pacer.marketMs()));
+        continue;
+      }
+      const plan = warmupPlan(pacer.marketMs(), warmupMs);
+      const sim = new PairSimulator(world.seed, market, world.picker, plan.ticksFromMs);
+      sims.set(symbol, sim);
+      warming.set(symbol, new PairWarmup(world.seed, market, plan, sim));
     }
+    if (warming.size > 0 && !warmupTurn) warmupTurn = setImmediate(warmupStep);
   };
   return {
-    start(target) {
+    start(to) {
       if (sink) throw new Error('feed already started');
-      sink = eventSinkOf(target);
+      target = to;
+      sink = eventSinkOf(to);
       counters.connected = true;
       apply();
       pacer.start((toMs) => {
-        for (const sim of sims.values()) sim.advanceTo(toMs, emit);
+        // A symbol still warming joins the pacer once its warm-up reached its start.
+        for (const [symbol, sim] of sims) if (!warming.has(symbol)) sim.advanceTo(toMs, emit);
       });
     },
     setSymbols(symbols) {
@@ -62,9 +112,14 @@ export function createSimPairFeed(options: SimPairFeedOptions): PairFeed {
     },
     async stop() {
       pacer.stop();
+      if (warmupTurn) clearImmediate(warmupTurn);
+      warmupTurn = null;
+      warming.clear();
       counters.connected = false;
       sink = null;
+      target = null;
     },
-    stats: (): FeedStats => counters.snapshot(),
+    stats: (): FeedStats => ({ ...counters.snapshot(), warming: warming.size }),
+    isWarming: (symbol) => warming.has(symbol),
   };
 }

@@ -49,16 +49,16 @@ function pairDetail(symbol: string, tracked: boolean, updatedAt: string) {
     fundingRate: 0.0000125, fundingAnnualized: 10.95,
     vpin: tracked ? 0.42 : null, vpinLevel: tracked ? 'elevated' : null,
     signalScore: tracked ? 35 : null, signalDirection: tracked ? 'LONG' : null,
-    regime: tracked ? 'trending' : null, tracked, stale: false, asOf: updatedAt, updatedAt,
-    cadenceMs: 1000,
+    regime: tracked ? 'trending' : null, basis: tracked ? 'trades' : null, tracked, stale: false,
+    asOf: updatedAt, updatedAt, cadenceMs: 1000,
   };
 }
 
 function deepView(symbol: string, updatedAt: string) {
   return {
     symbol, price: 97000.5, cvd: 1.2e6, obi: 0.12, ofi: -3.5, vpin: 0.42, kyleLambda: 0.0000021,
-    regime: 'trending', signalScore: 35, updatedAt, cadenceMs: 1000, stale: false, asOf: updatedAt,
-    cvdHistory: [{ time: updatedAt, cvd: 1.2e6 }],
+    regime: 'trending', signalScore: 35, basis: 'trades', updatedAt, cadenceMs: 1000, stale: false,
+    asOf: updatedAt, cvdHistory: [{ time: updatedAt, cvd: 1.2e6 }],
     whales: [{ address: '0x' + 'ab'.repeat(20), side: 'buy', notional: 2.5e6, price: 96950,
       size: 25.8, time: updatedAt }],
     smartMoney: { long: { fund: 1e6, smart_money: 5e5 }, short: { degen: 2e5 }, net: 1.3e6 },

@@ -1,0 +1,127 @@
+// The simulator's warm-up (DECISIONS.md, Warm start): the market hours before the start, made
+// fast enough to run before /readyz. The past is candles from the shared reference path (pure
+// functions of seed, symbol and time): hourly more than 12 h back (VPIN's volume buckets and
+// their distribution need days of volume, nothing else looks that far), 5-minute for the
+// regime's bars, 1-minute in the last hour for Kyle's intervals; the last minutes are the pair's
+// own tick simulator, which then carries on live. All of it goes through the shard's lanes.
+import type { AssetCtxEvent, CandleEvent, MarketEvent } from '../../../core/messages.js';
+import type { SimMarket } from './catalogue.js';
+import { isSessionOpen } from './catalogue.js';
+import { activity, assetCtxAt, referencePx, roundPx } from './market-model.js';
+import type { PairSimulator } from './pair-sim.js';
+import { hashUnit } from './rng.js';
+
+const MINUTE_MS = 60_000;
+const HOUR_MS = 3_600_000;
+/** Tick-simulated tail of the warm-up: OBI, OFI, whales and absorption learn from real prints. */
+export const warmupTicksMs = 5 * MINUTE_MS;
+/** Candles a pair emits per warm-up step (one step per event-loop turn and pair). */
+const candlesPerStep = 8;
+/** Candle lengths, coarsest first, and how far before the start each may begin. */
+const candleTiers: readonly (readonly [number, number])[] = [
+  [HOUR_MS, 12 * HOUR_MS], [5 * MINUTE_MS, HOUR_MS], [MINUTE_MS, 0],
+];
+/** Market time of tick simulation per warm-up step: a busy pair's minute is ~1,500 events. */
+const ticksPerStepMs = 20_000;
+/** Price samples per candle (the path between them is what high and low see). */
+const samplesPerCandle = 4;
+
+export interface WarmupPlan {
+  /** First candle's open (a whole minute). */
+  readonly fromMs: number;
+  /** Where candles end and the tick simulator starts (a whole minute). */
+  readonly ticksFromMs: number;
+  /** The feed's start: the warm-up ends here and live market time carries on. */
+  readonly toMs: number;
+}
+
+export function warmupPlan(toMs: number, warmupMs: number, ticksMs = warmupTicksMs): WarmupPlan {
+  const floorMinute = (t: number) => Math.floor(t / MINUTE_MS) * MINUTE_MS;
+  const fromMs = floorMinute(toMs - warmupMs);
+  return { fromMs, ticksFromMs: Math.max(fromMs, floorMinute(toMs - Math.min(ticksMs, warmupMs))),
+    toMs };
+}
+
+/** The asset context the venue would report at tMs (the first one sets VPIN's bucket size). */
+export function simCtxAt(seed: number, market: SimMarket, tMs: number): AssetCtxEvent {
+  return { type: 'ctx', symbol: market.symbol, tsMs: tMs, ...assetCtxAt(seed, market, tMs) };
+}
+
+/** The length of the candle that opens at tMs in a warm-up of `plan`. */
+export function candleIntervalAt(plan: WarmupPlan, tMs: number): number {
+  for (const [intervalMs, nearestMs] of candleTiers) {
+    if (tMs % intervalMs === 0 && tMs + intervalMs <= plan.ticksFromMs &&
+      plan.toMs - tMs > nearestMs) return intervalMs;
+  }
+  return MINUTE_MS;
+}
+
+/**
+ * The candle opening at openMs, or null outside the market's session. Prices follow the
+ * reference path; volume is the market's activity-scaled daily volume over the candle's length,
+ * with a jitter (exponential, mean 1, for minutes; milder for longer candles, which sum many
+ * minutes), so volume buckets fill unevenly as on the venue.
+ */
+export function simCandleAt(seed: number, market: SimMarket, openMs: number,
+  intervalMs = MINUTE_MS): CandleEvent | null {
+  if (!isSessionOpen(market.session, openMs) || market.isDelisted) return null;
+  let high = 0;
+  let low = Infinity;
+  let open = 0;
+  let close = 0;
+  for (let k = 0; k <= samplesPerCandle; k++) {
+    const px = roundPx(referencePx(seed, market, openMs + (k * intervalMs) / samplesPerCandle));
+    if (k === 0) open = px;
+    if (k === samplesPerCandle) close = px;
+    if (px > high) high = px;
+    if (px < low) low = px;
+  }
+  const minute = Math.floor(openMs / MINUTE_MS);
+  const u = hashUnit(seed, market.stream, minute, 11);
+  const jitter = intervalMs <= MINUTE_MS ? -Math.log(1 - u * 0.999) : 0.5 + u;
+  const volumeUsd = Math.max(2e4, market.baseVolumeUsd * activity(seed, market, openMs)) *
+    (intervalMs / 86_400_000) * jitter;
+  const volume = volumeUsd / ((open + close) / 2);
+  return { type: 'candle', symbol: market.symbol, tsMs: openMs, intervalMs, open, high, low, close,
+    volume };
+}
+
+/** One pair's warm-up, run a step at a time so the shard keeps draining and answering. */
+export class PairWarmup {
+  private nextCandleMs: number;
+  private nextCtxMs: number;
+  private ticksReachedMs: number;
+
+  constructor(private readonly seed: number, private readonly market: SimMarket,
+    readonly plan: WarmupPlan, private readonly sim: PairSimulator) {
+    this.nextCandleMs = plan.fromMs;
+    this.nextCtxMs = plan.fromMs;
+    this.ticksReachedMs = plan.ticksFromMs;
+  }
+
+  get done(): boolean {
+    return this.ticksReachedMs >= this.plan.toMs;
+  }
+
+  /** Emits the next slice of the warm-up; true when the warm-up reached its end. */
+  step(emit: (event: MarketEvent) => void): boolean {
+    const { seed, market, plan } = this;
+    if (this.nextCandleMs < plan.ticksFromMs) {
+      for (let n = 0; n < candlesPerStep && this.nextCandleMs < plan.ticksFromMs; n++) {
+        const openMs = this.nextCandleMs;
+        if (openMs >= this.nextCtxMs) {
+          emit(simCtxAt(seed, market, openMs));
+          this.nextCtxMs += HOUR_MS;
+        }
+        const intervalMs = candleIntervalAt(plan, openMs);
+        const candle = simCandleAt(seed, market, openMs, intervalMs);
+        if (candle) emit(candle);
+        this.nextCandleMs = openMs + intervalMs;
+      }
+      return false;
+    }
+    this.ticksReachedMs = Math.min(plan.toMs, this.ticksReachedMs + ticksPerStepMs);
+    this.sim.advanceTo(this.ticksReachedMs, emit);
+    return this.done;
+  }
+}
