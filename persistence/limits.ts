@@ -16,8 +16,9 @@ export const storeLimits = Object.freeze({
   usageIpEntriesMax: 1_000_000,
   /** Write-behind cadence of the usage counters (the issue asks for at least once a second). */
   usageFlushMs: 250,
-  /** Usage rows older than this many Rome days are pruned. */
-  usageRetentionDays: 8,
+  /** Usage rows older than this many Rome days are pruned: the dashboard's Usage page shows
+   *  today and the 30 days before (DECISIONS, Dashboard and accounts). One row per key a day. */
+  usageRetentionDays: 31,
   /** Old usage rows removed per write-behind pass, so pruning never stalls the writer. */
   usagePruneBatchMax: 10_000,
   /** How often old usage rows are looked for. */
@@ -26,4 +27,4 @@ export const storeLimits = Object.freeze({
 
 if (storeLimits.keyPollMs >= 1_000) throw new Error('keyPollMs must be under the 1 s promise');
 if (storeLimits.usageFlushMs > 1_000) throw new Error('usageFlushMs must be at most 1 s');
-if (storeLimits.usageRetentionDays < 8) throw new Error('usage must be kept at least 8 days');
+if (storeLimits.usageRetentionDays < 31) throw new Error('usage must be kept at least 31 days');

@@ -1,5 +1,5 @@
 // Daily usage counters: counted in memory on the request path, written behind to lmdb on a
-// cadence and at close, loaded back (today and yesterday) at open, pruned after 8 days.
+// cadence and at close, loaded back (today and yesterday) at open, pruned after 31 days.
 import type { Database } from 'lmdb';
 import type { Clock } from '../core/clock.js';
 import type { Logger } from '../core/logger.js';

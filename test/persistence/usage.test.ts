@@ -73,17 +73,17 @@ test('new IPs past the bound read as exhausted; keys are always counted', async 
   await store.close();
 });
 
-test('rows older than 8 Rome days are pruned; newer ones stay', async () => {
+test('rows older than 31 Rome days are pruned (the Usage page shows 30); newer ones stay', async () => {
   const store = await openStore({ dataDir: await tempDir(), clock: new ManualClock(noonMs) });
   const table = usageTable(store);
-  await table.put(['2026-05-10', 'ip:old'], 5);
-  await table.put(['2026-05-11', 'ip:old'], 6);
-  await table.put(['2026-05-12', 'ip:kept'], 7);
+  await table.put(['2026-04-17', 'ip:old'], 5);
+  await table.put(['2026-04-18', 'ip:old'], 6);
+  await table.put(['2026-04-19', 'ip:kept'], 7);
   store.usage.increment('ip:new', today);
   await store.usage.flush();
-  assert.is(table.get(['2026-05-10', 'ip:old']), undefined);
-  assert.is(table.get(['2026-05-11', 'ip:old']), undefined);
-  assert.is(table.get(['2026-05-12', 'ip:kept']), 7);
+  assert.is(table.get(['2026-04-17', 'ip:old']), undefined);
+  assert.is(table.get(['2026-04-18', 'ip:old']), undefined);
+  assert.is(table.get(['2026-04-19', 'ip:kept']), 7);
   assert.is(table.get([today, 'ip:new']), 1);
   await store.close();
 });
