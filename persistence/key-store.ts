@@ -9,6 +9,7 @@ import {
   type CreatedKey, type CreateKeyInput, type KeyChange, type KeyTables,
 } from './keys.js';
 import { storeLimits } from './limits.js';
+import { moveToPlan, revokeAt } from './key-transitions.js';
 import { isPlan } from '../core/plans.js';
 
 /** What a write-transaction body produced, and whether it wrote anything. */
@@ -105,17 +106,12 @@ export class KeyStore implements KeyDirectory {
 
   /** Marks a key revoked (idempotent: a revoked key keeps its first revocation time). */
   revoke(prefix: string): Promise<KeyChange> {
-    return this.change(prefix, (record) =>
-      record.revokedAtMs !== null ? record : { ...record, revokedAtMs: this.clock.nowMs() });
+    return this.change(prefix, revokeAt(this.clock.nowMs()));
   }
 
   /** Moves a live key to another plan. */
   setPlan(prefix: string, plan: Plan): Promise<KeyChange> {
-    if (!isPlan(plan)) throw new TypeError(`plan must be one of PLANS (was ${plan})`);
-    return this.change(prefix, (record) => {
-      if (record.revokedAtMs !== null) return storeErrors.keyRevoked(prefix, record.revokedAtMs);
-      return record.plan === plan ? record : { ...record, plan };
-    });
+    return this.change(prefix, moveToPlan(prefix, plan));
   }
 
   private async change(

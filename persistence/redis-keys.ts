@@ -12,6 +12,7 @@ import {
   type CreatedKey, type CreateKeyInput, type KeyChange,
 } from './keys.js';
 import { storeLimits } from './limits.js';
+import { moveToPlan, revokeAt } from './key-transitions.js';
 import { redisNames, type RedisLink } from './redis-link.js';
 
 const versionKey = `${redisNames.keys}:version`;
@@ -108,17 +109,12 @@ export class RedisKeyStore implements KeyDirectory {
 
   /** Marks a key revoked (idempotent: a revoked key keeps its first revocation time). */
   revoke(prefix: string): Promise<KeyChange> {
-    return this.change(prefix, (record) =>
-      record.revokedAtMs !== null ? record : { ...record, revokedAtMs: this.clock.nowMs() });
+    return this.change(prefix, revokeAt(this.clock.nowMs()));
   }
 
   /** Moves a live key to another plan. */
   setPlan(prefix: string, plan: Plan): Promise<KeyChange> {
-    if (!isPlan(plan)) throw new TypeError(`plan must be one of PLANS (was ${plan})`);
-    return this.change(prefix, (record) => {
-      if (record.revokedAtMs !== null) return storeErrors.keyRevoked(prefix, record.revokedAtMs);
-      return record.plan === plan ? record : { ...record, plan };
-    });
+    return this.change(prefix, moveToPlan(prefix, plan));
   }
 
   private async change(prefix: string, next: (record: KeyRecord) => KeyRecord | StoreError):
