@@ -73,7 +73,7 @@ test('new IPs past the bound read as exhausted; keys are always counted', async 
   await store.close();
 });
 
-test('rows older than 31 Rome days are pruned (the Usage page shows 30); newer ones stay', async () => {
+test('rows older than 31 Rome days are pruned (Usage shows 30); newer ones stay', async () => {
   const store = await openStore({ dataDir: await tempDir(), clock: new ManualClock(noonMs) });
   const table = usageTable(store);
   await table.put(['2026-04-17', 'ip:old'], 5);
