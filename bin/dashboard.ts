@@ -11,6 +11,7 @@ import { romeDayKey } from '../core/rome-time.js';
 import type { AccessControl } from '../http/access-types.js';
 import { createTrustCheck } from '../http/client-ip.js';
 import { createDashboard, type Dashboard } from '../http/dashboard/index.js';
+import type { AccountKeys } from '../http/dashboard/account-deps.js';
 import { openAccountStore } from '../persistence/account-store.js';
 import { openAlertStore } from '../persistence/alerts.js';
 import type { Store } from '../persistence/store.js';
@@ -24,6 +25,9 @@ export interface DashboardWiring {
   readonly config: ServiceConfig;
   readonly clock: Clock;
   readonly store: Store;
+  /** Where the dashboard's keys are made: the shared key table when Redis is configured, so
+   *  every front (and the access control in use) sees them; the store's own otherwise. */
+  readonly keys?: AccountKeys;
   readonly access: AccessControl;
   readonly webhooks: WebhookSupervisor;
   readonly logger: Logger;
@@ -33,7 +37,7 @@ export interface DashboardWiring {
 export function createDashboardFor(w: DashboardWiring): Dashboard {
   const usageTable = openTable<number, [string, string]>(w.store.root, 'usage');
   const dashboard = createDashboard({
-    accounts: openAccountStore(w.store.root), keys: w.store.keys, access: w.access,
+    accounts: openAccountStore(w.store.root), keys: w.keys ?? w.store.keys, access: w.access,
     webhooks: w.webhooks, alerts: openAlertStore<AlertRecord>(w.store.root),
     // Today is counted in memory (written behind); earlier days are read from the table.
     usageOn: (identity, dayKey) => (dayKey === romeDayKey(w.clock.nowMs())

@@ -193,7 +193,7 @@ async function startFront(p: Parts) {
       limits: p.shared.limits, redisReady: p.shared.link.ready, fresh: () => true });
   const historySource = { store: p.history.store, signals: p.signals.signalStore, clock };
   const mcp = mcpMounts(access, snapshots, clock, p.log, historySource);
-  const dashboard = createDashboardFor({ config, clock, store, access, webhooks: p.webhooks,
+  const dashboard = createDashboardFor({ config, clock, store, keys, access, webhooks: p.webhooks,
     logger: p.log.child({ component: 'dashboard' }) });
   const http = await startHttpServer({
     config, clock, logger: p.log.child({ component: 'http' }), snapshots,
