@@ -11,6 +11,8 @@ import { HOME_FUNDING_INTERVAL_HOURS } from '../views/pair-detail.js';
 /** Closed minutes held between two publishes (a max-speed replay closes many per second). */
 const pendingPointsMax = 10_000;
 
+const noPoints: readonly HistoryPoint[] = Object.freeze([]);
+
 export class PairMinutes {
   /** End of the open minute; an event at or after it closes the minute first. */
   endMs = -Infinity;
@@ -52,10 +54,15 @@ export class PairMinutes {
     if (Number.isFinite(fundingRate)) this.fundingRate = fundingRate;
   }
 
-  /** The points closed since the last call, oldest first. */
-  take(): HistoryPoint[] {
+  /**
+   * The points closed since the last call, oldest first. Never the live list: a caller may
+   * read its answer a turn later (the pair actor's reply crosses a promise), by when a closing
+   * minute pushed into a list handed out empty would be sent twice.
+   */
+  take(): readonly HistoryPoint[] {
     const out = this.points;
-    if (out.length > 0) this.points = [];
+    if (out.length === 0) return noPoints;
+    this.points = [];
     return out;
   }
 
