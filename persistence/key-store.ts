@@ -9,6 +9,7 @@ import {
   type CreatedKey, type CreateKeyInput, type KeyChange, type KeyTables,
 } from './keys.js';
 import { storeLimits } from './limits.js';
+import { KeyIndex } from './key-index.js';
 import { moveToPlan, revokeAt } from './key-transitions.js';
 import { isPlan } from '../core/plans.js';
 
@@ -20,8 +21,7 @@ interface Written<T> {
 const unwritten = <T>(value: T): Written<T> => ({ value, wrote: false });
 
 export class KeyStore implements KeyDirectory {
-  private digestIndex = new Map<string, KeyRecord>();
-  private prefixIndex = new Map<string, KeyRecord>();
+  private keyIndex = new KeyIndex();
   private seenChangeCount = -1;
   private pollTimer: NodeJS.Timeout | null = null;
 
@@ -46,11 +46,11 @@ export class KeyStore implements KeyDirectory {
   }
 
   byDigest(digest: string): KeyRecord | undefined {
-    return this.digestIndex.get(digest);
+    return this.keyIndex.byDigest(digest);
   }
 
   byPrefix(prefix: string): KeyRecord | undefined {
-    return this.prefixIndex.get(prefix);
+    return this.keyIndex.byPrefix(prefix);
   }
 
   /** Re-reads the table when its change counter moved; true when it did. */
@@ -58,16 +58,13 @@ export class KeyStore implements KeyDirectory {
     this.tables.root.resetReadTxn();
     const count = this.changeCount();
     if (count === this.seenChangeCount) return false;
-    const digestIndex = new Map<string, KeyRecord>();
-    const prefixIndex = new Map<string, KeyRecord>();
+    const records: KeyRecord[] = [];
     for (const { value } of this.tables.keys.getRange()) {
       assertKeyRecord(value);
-      digestIndex.set(value.digest, value);
-      prefixIndex.set(value.prefix, value);
+      records.push(value);
     }
     // Swapped whole so a reader never sees a half-built directory.
-    this.digestIndex = digestIndex;
-    this.prefixIndex = prefixIndex;
+    this.keyIndex = KeyIndex.of(records);
     this.seenChangeCount = count;
     return true;
   }
@@ -156,7 +153,7 @@ export class KeyStore implements KeyDirectory {
   private pollOnce(): void {
     try {
       if (this.refresh()) {
-        this.logger.debug('key directory reloaded', { keys: this.prefixIndex.size });
+        this.logger.debug('key directory reloaded', { keys: this.keyIndex.size });
       }
     } catch (error) {
       this.logger.error('key directory reload failed', { error });

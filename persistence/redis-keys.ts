@@ -12,6 +12,7 @@ import {
   type CreatedKey, type CreateKeyInput, type KeyChange,
 } from './keys.js';
 import { storeLimits } from './limits.js';
+import { KeyIndex } from './key-index.js';
 import { moveToPlan, revokeAt } from './key-transitions.js';
 import { redisNames, type RedisLink } from './redis-link.js';
 
@@ -43,8 +44,7 @@ function parseRecord(json: string): KeyRecord {
 }
 
 export class RedisKeyStore implements KeyDirectory {
-  private digestIndex = new Map<string, KeyRecord>();
-  private prefixIndex = new Map<string, KeyRecord>();
+  private keyIndex = new KeyIndex();
   private seenVersion: string | null = null;
   private pollTimer: NodeJS.Timeout | null = null;
 
@@ -72,11 +72,11 @@ export class RedisKeyStore implements KeyDirectory {
   }
 
   byDigest(digest: string): KeyRecord | undefined {
-    return this.digestIndex.get(digest);
+    return this.keyIndex.byDigest(digest);
   }
 
   byPrefix(prefix: string): KeyRecord | undefined {
-    return this.prefixIndex.get(prefix);
+    return this.keyIndex.byPrefix(prefix);
   }
 
   /** Every key, oldest first, read from Redis itself. */
@@ -142,10 +142,7 @@ export class RedisKeyStore implements KeyDirectory {
   }
 
   private index(record: KeyRecord): void {
-    const previous = this.prefixIndex.get(record.prefix);
-    if (previous !== undefined) this.digestIndex.delete(previous.digest);
-    this.prefixIndex.set(record.prefix, record);
-    this.digestIndex.set(record.digest, record);
+    this.keyIndex.put(record);
   }
 
   private async reloadOne(prefix: string): Promise<void> {
@@ -163,15 +160,7 @@ export class RedisKeyStore implements KeyDirectory {
     try {
       const version = await this.link.command.get(versionKey);
       const all = await this.link.command.hgetall(redisNames.keys);
-      const digestIndex = new Map<string, KeyRecord>();
-      const prefixIndex = new Map<string, KeyRecord>();
-      for (const json of Object.values(all)) {
-        const record = parseRecord(json);
-        digestIndex.set(record.digest, record);
-        prefixIndex.set(record.prefix, record);
-      }
-      this.digestIndex = digestIndex;
-      this.prefixIndex = prefixIndex;
+      this.keyIndex = KeyIndex.of(Object.values(all).map(parseRecord));
       this.seenVersion = version;
     } catch (error) {
       this.logger.warn('key directory reload from redis failed', {
