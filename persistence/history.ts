@@ -121,6 +121,9 @@ export function openHistoryStore(root: RootDatabase, override: Partial<HistorySt
   let pending: HistoryPoint[] = [];
   let scheduled = false;
   let lastWrite: Promise<unknown> = Promise.resolve();
+  // The rollups in flight, on a chain of their own: lastWrite moves on with every minute put,
+  // and flush (hence close) must wait for a rollup that reads the tables after those puts.
+  let rolling: Promise<unknown> = Promise.resolve();
   const rollWanted = new Set<string>();
 
   const rolledEnd = (symbol: string): number | null => {
@@ -130,8 +133,9 @@ export function openHistoryStore(root: RootDatabase, override: Partial<HistorySt
 
   const rollHours = async (symbol: string, fromMs: number, toMs: number): Promise<number> => {
     const hours = aggregatePoints(minuteRows.range(symbol, fromMs, toMs), HOUR_MS);
-    for (const hour of hours) lastWrite = hourTable.put([symbol, hour.tMs], toRow(hour));
-    await lastWrite;
+    let written: Promise<unknown> = Promise.resolve();
+    for (const hour of hours) written = hourTable.put([symbol, hour.tMs], toRow(hour));
+    await written;
     return hours.length;
   };
 
@@ -166,7 +170,10 @@ export function openHistoryStore(root: RootDatabase, override: Partial<HistorySt
     for (const point of batch) {
       lastWrite = minuteRows.put(point);
     }
-    if (rollWanted.size > 0) lastWrite = lastWrite.then(runRollups);
+    if (rollWanted.size > 0) {
+      const minutesWritten = lastWrite;
+      rolling = rolling.then(() => minutesWritten).then(runRollups);
+    }
   };
 
   const noteNewest = (point: HistoryPoint) => {
@@ -207,6 +214,7 @@ export function openHistoryStore(root: RootDatabase, override: Partial<HistorySt
     async flush() {
       write();
       await lastWrite;
+      await rolling;
       if (rollWanted.size > 0) await runRollups();
     },
     minutes: (symbol, fromMs, toMs, limit) => minuteRows.range(symbol, fromMs, toMs, limit),
