@@ -13,6 +13,8 @@ import { createAccessControl } from '../http/access.js';
 import { createSharedAccessControl } from '../http/shared-access.js';
 import { mcpMounts } from './scale-out/front-service.js';
 import { SnapshotPublisher } from './scale-out/publisher.js';
+import { HistoryPublisher } from './scale-out/history-publisher.js';
+import { historyBacklogMs } from './scale-out/history-backlog.js';
 import type { SharedState } from './scale-out/shared-state.js';
 import { encodeFeedSpec } from '../actors/shard/shard-params.js';
 import { createWebhookSupervisor, type WebhookSupervisor } from '../actors/webhooks/supervisor.js';
@@ -71,6 +73,8 @@ interface Parts {
   readonly feeds: MarketFeeds;
   readonly shared: SharedState | null;
   readonly publisher: SnapshotPublisher | null;
+  /** History points and stored signals for the fronts (scale-out only). */
+  readonly historyPublisher: HistoryPublisher | null;
   readonly history: HistoryRecorder;
   runtime: ActorRuntime | null;
   marketNowMs: number;
@@ -111,8 +115,11 @@ async function createParts(config: ServiceConfig, deps: ServiceDeps): Promise<Pa
   const warmupEndMs = feeds.spec.kind === 'sim' && (feeds.spec.warmupMs ?? 0) > 0
     ? feeds.spec.startMs : 0;
   signals.setWarmupEnd(warmupEndMs);
+  const historyPublisher = shared && new HistoryPublisher(shared.link, signals.signalStore,
+    historyBacklogMs(process.env), log.child({ component: 'history-publish' }));
   return { config, clock, log, store, snapshots, positioning, views, webhooks, signals, feeds,
-    shared, publisher, history, tracked: new TrackedSet(config.shards), runtime: null,
+    shared, publisher, historyPublisher, history, tracked: new TrackedSet(config.shards),
+    runtime: null,
     marketNowMs: 0, warmupEndMs, pairMarketMs: new Map() };
 }
 
@@ -226,7 +233,10 @@ function startShards(p: Parts, allowCrash: boolean): Promise<ActorRuntime> {
         p.positioning.applyWhalePrints(message.whalePrints);
         p.signals.onOutbound(message.outbound);
       },
-      onHistory: (message) => p.history.onHistory(message),
+      onHistory: (message) => {
+        p.history.onHistory(message);
+        p.historyPublisher?.points(message.points);
+      },
     },
   });
 }
@@ -241,6 +251,7 @@ async function stopParts(p: Parts, timers: readonly NodeJS.Timeout[],
   await p.history.close();
   await p.webhooks.stop();
   p.publisher?.stop();
+  await p.historyPublisher?.stop();
   await p.shared?.close();
   await p.store.close();
 }
@@ -249,6 +260,7 @@ export async function startService(config: ServiceConfig, deps: ServiceDeps): Pr
   const p = await createParts(config, deps);
   p.webhooks.start();
   p.publisher?.start();
+  p.historyPublisher?.start();
   // Booting a worker is ~0.5-1 s, most of it comedy's own start-up: on 2 cores it overlaps the
   // main thread's universe and front, and the shards get their pairs once the universe ranked
   // them (the same path as an hourly re-rank).

@@ -10,6 +10,12 @@ export const redisNames = Object.freeze({
   snapshots: 'orderflow:snap',
   /** Channel: snapshot frames as ingest puts them, and its heartbeats. */
   snapshotChannel: 'orderflow:snap',
+  /** Stream: closed 1-minute history points as ingest records them (msgpack batches). */
+  history: 'orderflow:history',
+  /** Hash: signal_id -> stored signal record (msgpack), the fronts' track record. */
+  signals: 'orderflow:signals',
+  /** Channel: JSON list of the signal ids that changed, or "*" for all. */
+  signalsChannel: 'orderflow:signals:changed',
   /** Hash: key prefix -> KeyRecord as JSON. */
   keys: 'orderflow:keys',
   /** Channel: the prefix of a key that changed (created, revoked, re-planned). */

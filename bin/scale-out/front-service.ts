@@ -12,6 +12,7 @@ import { createMcpData } from '../../http/mcp-data.js';
 import { createLazyMounts } from '../../http/mcp-lazy.js';
 import type { AccessControl } from '../../http/access-types.js';
 import { SnapshotSubscriber } from './subscriber.js';
+import { startHistoryFollower } from './history-follower.js';
 import type { SharedState } from './shared-state.js';
 
 export interface FrontService {
@@ -54,7 +55,10 @@ export async function startFrontService(config: ServiceConfig, deps: FrontDeps):
     config, clock, keys: shared.keys, usage: store.usage, limits: shared.limits,
     redisReady: shared.link.ready, fresh: () => subscriber.fresh(),
   });
-  const mcp = mcpMounts(access, snapshots, clock, log);
+  // History and the track record: recorded locally from ingest's stream (history-follower.ts).
+  const history = startHistoryFollower(config, store.root, shared.link, clock,
+    log.child({ component: 'history' }));
+  const mcp = mcpMounts(access, snapshots, clock, log, history.source);
   const readiness = () => {
     const checks = {
       redis: shared.link.ready(),
@@ -68,10 +72,11 @@ export async function startFrontService(config: ServiceConfig, deps: FrontDeps):
   try {
     http = await startHttpServer({
       config, clock, logger: log.child({ component: 'http' }), snapshots, keys: shared.keys,
-      usage: store.usage, readiness, access, mounts: mcp.mounts,
+      usage: store.usage, readiness, access, mounts: mcp.mounts, history: history.source,
     });
   } catch (error) {
     await mcp.close();
+    await history.stop();
     await shared.close();
     await store.close();
     throw error;
@@ -87,6 +92,7 @@ export async function startFrontService(config: ServiceConfig, deps: FrontDeps):
       stopped ??= (async () => {
         await mcp.close();
         await http.close();
+        await history.stop();
         await shared.close();
         await store.close();
         log.info('front stopped');

@@ -29,7 +29,8 @@ export const SIGNALS_CADENCE_MS = 5_000;
 const DEFAULT_SPAN_MS = 7 * 86_400_000;
 
 export interface SignalSource extends HistorySource {
-  readonly signals: SignalStore<EntrySignal>;
+  /** The stored signals (a scale-out front holds a mirror of ingest's: only the list). */
+  readonly signals: Pick<SignalStore<EntrySignal>, 'list'>;
 }
 
 type Parsed<T> = { ok: true; value: T } | { ok: false; problem: Problem };

@@ -1,0 +1,164 @@
+// A front's side of history on scale-out (docs/scale-out.md, "History"): reads the closed
+// 1-minute points ingest appends to the Redis stream and records them into the front's own
+// history store (same rollups and retention as ingest), remembering its place in the stream so
+// a restarted front resumes where it stopped; and mirrors the stored signals from the Redis hash
+// into memory. The history and track-record endpoints then answer from local data.
+import type { Redis } from 'ioredis';
+import type { RootDatabase } from 'lmdb';
+import type { Clock } from '../../core/clock.js';
+import type { HistoryPoint } from '../../core/history-point.js';
+import type { Logger } from '../../core/logger.js';
+import type { ServiceConfig } from '../../actors/config.js';
+import { HistoryRecorder } from '../../actors/runtime/history-recorder.js';
+import type { EntrySignal } from '../../actors/signals/types.js';
+import type { SignalSource } from '../../http/handlers/signal-history.js';
+import { redisNames, type RedisLink } from '../../persistence/redis-link.js';
+import type { SignalRecord } from '../../persistence/signals.js';
+import { openTable, storeEncoder } from '../../persistence/table.js';
+
+/** Stream entries read per call, and how long one read waits for new entries. */
+const readCount = 200;
+const readBlockMs = 2_000;
+const retryMs = 500;
+/** Background trim of the front's own store, as on ingest. */
+const pruneEveryMs = 600_000;
+
+export interface HistoryFollower {
+  /** What the history and signals handlers read. */
+  readonly source: SignalSource;
+  /** Stream entries applied since start (tests wait on it). */
+  applied(): number;
+  stop(): Promise<void>;
+}
+
+export function startHistoryFollower(config: ServiceConfig, root: RootDatabase,
+  link: RedisLink, clock: Clock, logger: Logger): HistoryFollower {
+  const recorder = new HistoryRecorder(root, { minuteRetentionDays: config.historyMinuteDays,
+    hourRetentionDays: config.historyHourDays }, clock, logger);
+  const packr = storeEncoder();
+  const position = openTable<string, string>(root, 'history-follow');
+  // Blocking reads get their own connection, with no command timeout (a read waits up to
+  // readBlockMs for entries).
+  const reader: Redis = link.command.duplicate({ commandTimeout: undefined,
+    connectionName: 'orderflow-history' });
+  reader.on('error', () => {}); // the link reports Redis being away
+  let lastId = position.get('stream') ?? '0';
+  let applied = 0;
+  let stopped = false;
+  let badEntries = 0;
+
+  const apply = (id: string, fields: Buffer[]) => {
+    try {
+      const at = fields.findIndex((f, i) => i % 2 === 0 && f.toString() === 'p');
+      const points = packr.unpack(fields[at + 1]!) as HistoryPoint[];
+      recorder.onHistory({ type: 'shardHistory', shardId: -1, generation: 0, points });
+    } catch (error) {
+      if (badEntries++ === 0) {
+        logger.warn('ignoring a malformed history entry', { id,
+          error: (error as Error).message });
+      }
+    }
+    lastId = id;
+    applied += 1;
+  };
+
+  const follow = async () => {
+    while (!stopped) {
+      try {
+        const answer = await reader.xreadBuffer('COUNT', readCount, 'BLOCK', readBlockMs,
+          'STREAMS', redisNames.history, lastId);
+        for (const [, entries] of answer ?? []) {
+          for (const [id, fields] of entries) apply(id.toString(), fields);
+        }
+        if (answer !== null) await position.put('stream', lastId);
+      } catch {
+        if (!stopped) await new Promise((r) => setTimeout(r, retryMs));
+      }
+    }
+  };
+  const following = follow();
+  const pruneTimer = setInterval(() => {
+    recorder.prune().catch((error: Error) =>
+      logger.error('history trimming failed', { error: error.message }));
+  }, pruneEveryMs);
+  pruneTimer.unref();
+
+  const signals = new SignalMirror(link, logger);
+  signals.start();
+  return {
+    source: { store: recorder.store, signals, clock },
+    applied: () => applied,
+    async stop() {
+      stopped = true;
+      clearInterval(pruneTimer);
+      signals.stop();
+      reader.disconnect();
+      await following;
+      await recorder.close();
+    },
+  };
+}
+
+/** The stored signals as ingest mirrors them into Redis, held in memory. */
+class SignalMirror {
+  private records = new Map<string, SignalRecord<EntrySignal>>();
+  private readonly packr = storeEncoder();
+  private readonly onMessage = (channel: string, message: string) => {
+    if (channel === redisNames.signalsChannel) this.changed(message);
+  };
+
+  constructor(private readonly link: RedisLink, private readonly logger: Logger) {}
+
+  start(): void {
+    this.link.subscriber.on('message', this.onMessage);
+    this.link.subscriber.subscribe(redisNames.signalsChannel).catch(() => {});
+    this.link.onReady(() => void this.loadAll());
+  }
+
+  stop(): void {
+    this.link.subscriber.off('message', this.onMessage);
+  }
+
+  *list(): Iterable<SignalRecord<EntrySignal>> {
+    yield* this.records.values();
+  }
+
+  private changed(message: string): void {
+    let ids: unknown;
+    try {
+      ids = JSON.parse(message);
+    } catch {
+      return;
+    }
+    if (ids === '*') {
+      void this.loadAll();
+      return;
+    }
+    if (!Array.isArray(ids) || ids.length === 0) return;
+    const names = ids.map(String);
+    this.link.command.hmgetBuffer(redisNames.signals, ...names).then((values) => {
+      names.forEach((id, i) => {
+        const bytes = values[i];
+        if (bytes === null || bytes === undefined) this.records.delete(id);
+        else this.records.set(id, this.packr.unpack(bytes) as SignalRecord<EntrySignal>);
+      });
+    }).catch(() => {
+      // Redis away: the load on its return brings every record.
+    });
+  }
+
+  private async loadAll(): Promise<void> {
+    try {
+      const all = await this.link.command.hgetallBuffer(redisNames.signals);
+      const next = new Map<string, SignalRecord<EntrySignal>>();
+      for (const [id, bytes] of Object.entries(all)) {
+        next.set(id, this.packr.unpack(bytes) as SignalRecord<EntrySignal>);
+      }
+      this.records = next;
+    } catch (error) {
+      this.logger.warn('loading the signals from redis failed; retrying',
+        { error: (error as Error).message });
+      setTimeout(() => { if (this.link.ready()) void this.loadAll(); }, retryMs).unref();
+    }
+  }
+}

@@ -1,0 +1,116 @@
+// Ingest's side of history on scale-out fronts (docs/scale-out.md, "History"): every batch of
+// closed 1-minute points is appended to a Redis stream, trimmed to a bounded backlog, from which
+// each front records the points into its own store; the stored signals are mirrored into a
+// Redis hash, with a notice of the ids that changed. The fronts then answer the history and
+// track-record endpoints from local data, with the same code and the same figures as ingest.
+import type { HistoryPoint } from '../../core/history-point.js';
+import type { Logger } from '../../core/logger.js';
+import { redisNames, type RedisLink } from '../../persistence/redis-link.js';
+import type { SignalRecord, StoredSignal } from '../../persistence/signals.js';
+import { storeEncoder } from '../../persistence/table.js';
+
+/** Batches held while Redis is away (one per shard publish with closed minutes). */
+const waitingBatchesMax = 50_000;
+/** The stored signals are compared with the mirror at this period (the outcome cadence). */
+export const signalSyncEveryMs = 5_000;
+
+/** How far a signal record has come: claimed, outcome scheduled, outcome done. */
+function stageOf(record: SignalRecord): string {
+  return `${record.claimedAtMs}:${record.outcome === null ? 0 : 1}:${record.outcomeDone ? 1 : 0}`;
+}
+
+export interface SignalList {
+  list(): Iterable<SignalRecord<StoredSignal>>;
+}
+
+export class HistoryPublisher {
+  private readonly packr = storeEncoder();
+  private waiting: Buffer[] = [];
+  /** signal_id -> stage last written to the mirror; cleared to resend everything. */
+  private mirrored = new Map<string, string>();
+  private resyncAll = true;
+  private timer: NodeJS.Timeout | null = null;
+  private dropped = 0;
+
+  constructor(private readonly link: RedisLink, private readonly signals: SignalList,
+    private readonly backlogMs: number, private readonly logger: Logger) {}
+
+  start(): void {
+    this.link.onReady(() => {
+      this.resyncAll = true;
+      void this.drain();
+      this.syncSignals();
+    });
+    this.timer = setInterval(() => this.syncSignals(), signalSyncEveryMs);
+    this.timer.unref();
+  }
+
+  /** Sends what is waiting (the last minutes and outcomes of a graceful stop). */
+  async stop(): Promise<void> {
+    if (this.timer) clearInterval(this.timer);
+    this.timer = null;
+    this.syncSignals();
+    await this.drain();
+  }
+
+  /** A shard's closed minutes, as the recorder got them. */
+  points(points: readonly HistoryPoint[]): void {
+    if (points.length === 0) return;
+    if (this.waiting.length >= waitingBatchesMax) {
+      this.waiting.shift();
+      if (this.dropped++ === 0) {
+        this.logger.warn('redis away too long: the fronts miss the oldest history points');
+      }
+    }
+    this.waiting.push(this.packr.pack(points));
+    void this.drain();
+  }
+
+  private async drain(): Promise<void> {
+    if (!this.link.ready() || this.waiting.length === 0) return;
+    const batches = this.waiting;
+    this.waiting = [];
+    const { command } = this.link;
+    // Entries older than the backlog go (MINID on Redis' own entry times, ~: whole macro nodes).
+    const minId = String(Math.max(0, Date.now() - this.backlogMs));
+    await Promise.all(batches.map((batch) =>
+      command.xadd(redisNames.history, 'MINID', '~', minId, '*', 'p', batch).catch(() => {
+        // Sent again with the next drain (a front files a late point where it belongs).
+        this.waiting.push(batch);
+      })));
+  }
+
+  /** Writes the signal records that changed since the last sync (all after a reconnect). */
+  syncSignals(): void {
+    if (!this.link.ready()) return;
+    const all = this.resyncAll;
+    const seen = new Map<string, string>();
+    const changed: [string, Buffer][] = [];
+    for (const record of this.signals.list()) {
+      const id = record.signal.signal_id;
+      const stage = stageOf(record);
+      seen.set(id, stage);
+      if (all || this.mirrored.get(id) !== stage) changed.push([id, this.packr.pack(record)]);
+    }
+    const removed = all ? [] : [...this.mirrored.keys()].filter((id) => !seen.has(id));
+    if (!all && changed.length === 0 && removed.length === 0) return;
+    const tx = this.link.command.multi();
+    if (all) tx.del(redisNames.signals);
+    for (const [id, bytes] of changed) tx.hset(redisNames.signals, id, bytes);
+    if (removed.length > 0) tx.hdel(redisNames.signals, ...removed);
+    tx.publish(redisNames.signalsChannel,
+      all ? '"*"' : JSON.stringify([...changed.map(([id]) => id), ...removed]));
+    this.resyncAll = false;
+    const before = this.mirrored;
+    this.mirrored = seen;
+    tx.exec().then((results) => {
+      if (results?.some(([error]) => error !== null)) throw new Error('transaction refused');
+    }).catch((error: Error) => {
+      // Not written: the next sync compares against what was mirrored before.
+      if (this.mirrored === seen) this.mirrored = before;
+      this.resyncAll ||= all;
+      this.logger.warn('mirroring the signals to redis failed; retrying',
+        { error: error.message });
+    });
+  }
+}
