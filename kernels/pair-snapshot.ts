@@ -123,10 +123,30 @@ export function snapshotPairAnalytics(
 }
 
 /**
- * The scalar figures only (price, VPIN, CVD, OBI, OFI, Kyle's lambda, regime, score), not the
- * bars, whale and absorption lists or CVD histories: what a 1-minute history point reads.
+ * The scalar figures (price, VPIN and its levels, CVD, OBI, OFI, Kyle's lambda, regime, score,
+ * direction), not the bars, whale and absorption lists or CVD histories.
  */
 export function snapshotPairScalars(
+  state: PairAnalytics, out: PairAnalyticsSnapshot,
+): PairAnalyticsSnapshot {
+  snapshotRecordedScalars(state, out);
+  const p = out.parts;
+  out.vpinLevel = out.vpin === null ? null : vpinLevelName(state.vpinLevel);
+  out.vpinCdf = out.vpin === null ? null : orNull(state.vpinLevel.cdf);
+  out.vpinBvc = snapshotVpin(state.vpinBvc, p.vpin).vpin;
+  out.vpinBvcLevel = out.vpinBvc === null ? null : vpinLevelName(state.vpinBvcLevel);
+  out.cvdRolling = p.cvd.cvdRolling;
+  out.direction = DIRECTION_NAMES[directionOf(state.options, out.score ?? NaN)];
+  out.whaleThresholdUsd = state.whale.thresholdUsd;
+  return out;
+}
+
+/**
+ * What a 1-minute history point reads, and no more (it runs at every pair's minute close):
+ * `tsMs`, the prices, `vpin`, `cvd`, `cvdFlow`, `obi`, `obiTopK`, `ofi`, `kyleLambda`, `regime`,
+ * `fundingAnnualizedPct` and `score`. The other scalars of `out` keep their previous values.
+ */
+export function snapshotRecordedScalars(
   state: PairAnalytics, out: PairAnalyticsSnapshot,
 ): PairAnalyticsSnapshot {
   const o = state.options;
@@ -138,13 +158,8 @@ export function snapshotPairScalars(
   out.price = out.markPrice ?? out.lastTradePrice;
   out.vpin = snapshotVpin(state.vpin, p.vpin).vpin;
   refreshVpinLevel(state.vpinLevel);
-  out.vpinLevel = out.vpin === null ? null : vpinLevelName(state.vpinLevel);
-  out.vpinCdf = out.vpin === null ? null : orNull(state.vpinLevel.cdf);
-  out.vpinBvc = snapshotVpin(state.vpinBvc, p.vpin).vpin;
-  out.vpinBvcLevel = out.vpinBvc === null ? null : vpinLevelName(state.vpinBvcLevel);
   snapshotCvd(state.cvd, p.cvd);
   out.cvd = p.cvd.cvd;
-  out.cvdRolling = p.cvd.cvdRolling;
   const flow = p.cvd.trades > 0 ? cvdFlowRatio(state.cvd, o.scoreFlowMinutes) : NaN;
   out.cvdFlow = orNull(flow);
   snapshotObi(state.obi, p.obi);
@@ -158,10 +173,7 @@ export function snapshotPairScalars(
   const whaleFlow = out.tsMs === null ? NaN
     : whaleFlowRatio(state.whale, out.tsMs, o.scoreWhaleWindowMs);
   const level = out.vpin === null ? -1 : state.vpinLevel.level;
-  const score = compositeScore(o, flow, ofiNormalized(state.ofi, o.scoreOfiMinIntervals),
-    out.obi ?? NaN, whaleFlow, funding, level);
-  out.score = orNull(score);
-  out.direction = DIRECTION_NAMES[directionOf(o, score)];
-  out.whaleThresholdUsd = state.whale.thresholdUsd;
+  out.score = orNull(compositeScore(o, flow, ofiNormalized(state.ofi, o.scoreOfiMinIntervals),
+    out.obi ?? NaN, whaleFlow, funding, level));
   return out;
 }

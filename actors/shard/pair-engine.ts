@@ -3,7 +3,7 @@
 import * as kernels from '../../kernels/pair-analytics.js';
 import type { PairAnalytics } from '../../kernels/pair-analytics.js';
 import {
-  createPairSnapshot, snapshotPairAnalytics, snapshotPairScalars, type PairAnalyticsSnapshot,
+  createPairSnapshot, snapshotPairAnalytics, snapshotRecordedScalars, type PairAnalyticsSnapshot,
 } from '../../kernels/pair-snapshot.js';
 import { createCandleSplit, splitCandle } from '../../kernels/candle-split.js';
 import type {
@@ -86,7 +86,7 @@ class KernelPairEngine implements PairEngine, MailboxReader {
   private readonly signals: PairSignals;
   private readonly minutes: PairMinutes;
   /** The scalars a closed minute records (the lists and histories are the views' alone). */
-  private readonly snapshotNow = () => snapshotPairScalars(this.state, this.snapshot);
+  private readonly snapshotNow = () => snapshotRecordedScalars(this.state, this.snapshot);
   private readonly candleSplit = createCandleSplit();
   private readonly basis = new BasisTracker();
 
