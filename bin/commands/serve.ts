@@ -7,6 +7,7 @@ import { serveOverride } from '../serve-config.js';
 import { writeLoopStatsOnSignal } from '../loop-stats.js';
 import { scaleOutOptions } from '../scale-out/options.js';
 import { startScaled } from '../scale-out/start.js';
+import { historyBacklogMs } from '../scale-out/history-backlog.js';
 
 const usage = `usage: orderflow serve [options]
 
@@ -51,6 +52,7 @@ export const command: Command = {
       warmup: { type: 'string' },
     });
     const scaleOut = scaleOutOptions(values.role, io.env);
+    if (scaleOut.redisUrl !== null) historyBacklogMs(io.env); // a bad value stops here
     let config;
     try {
       config = resolveConfig(serveOverride(values, io.env));

@@ -122,4 +122,11 @@ test('a restarted front resumes from its place in the stream', async () => {
   await sameAnswers(historyPaths(fromIso, toIso), 'same history after the front restarted');
 });
 
+test('a bad history backlog stops serve with a message and exit code 2', () => {
+  const result = spawnSync(process.execPath, [binPath, 'serve', '--role', 'ingest'],
+    { encoding: 'utf8', env: { ...process.env, ...env, ORDERFLOW_HISTORY_BACKLOG_HOURS: '0' } });
+  assert.is(result.status, 2, result.stderr);
+  assert.match(result.stderr, /ORDERFLOW_HISTORY_BACKLOG_HOURS must be an integer/);
+});
+
 test.run();
