@@ -1,2 +1,3 @@
 // Types of node-flags.js (plain JavaScript: the bin reads it before TypeScript can be loaded).
 export declare const serviceNodeFlags: readonly string[];
+export declare const workerNodeFlags: readonly string[];

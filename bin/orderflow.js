@@ -1,4 +1,4 @@
-#!/usr/bin/env -S node --max-semi-space-size=2 --heap-growing-percent=50
+#!/usr/bin/env -S node --max-semi-space-size=8 --heap-growing-percent=50
 // The `orderflow` command. Runs a cached esbuild bundle of the TypeScript sources (rebuilt when a
 // source changes; see bundle-cache.js): starting from it is 3-4x faster than transpiling every
 // module through tsx. Where the cache cannot be written, the sources run through tsx instead.
@@ -7,13 +7,16 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { setFlagsFromString } from 'node:v8';
 import { cacheNotWritable, cachedBundle, projectRoot } from '../core/bundle-cache.js';
-import { serviceNodeFlags } from './node-flags.js';
+import { serviceNodeFlags, workerNodeFlags } from './node-flags.js';
 
 // Started as `node bin/orderflow.js` without them: the threads created from now on (the shard
 // workers) still get them; the main thread's heap was sized when Node started.
 for (const flag of serviceNodeFlags) {
   if (!process.execArgv.includes(flag)) setFlagsFromString(flag);
 }
+// The main thread's heap is sized by now: these reach only the threads started later (the shard
+// workers' young generation stays small; see node-flags.js).
+for (const flag of workerNodeFlags) setFlagsFromString(flag);
 
 // The MCP SDK and zod go into the bundle: loading their ~150 ES modules one by one took 2-3x as
 // long, on the main thread, while the service starts. Every other package stays a package

@@ -26,6 +26,8 @@ import { startActorRuntime, type ActorRuntime } from '../actors/runtime/supervis
 import { TrackedSet } from '../actors/runtime/tracked-set.js';
 import { createDashboardFor } from './dashboard.js';
 import { HistoryRecorder } from '../actors/runtime/history-recorder.js';
+import { SlicedQueue } from '../actors/runtime/sliced-queue.js';
+import { shardTopics } from '../actors/topics.js';
 
 export interface Service {
   readonly baseUrl: string;
@@ -81,6 +83,23 @@ interface Parts {
   /** Market time the simulator's warm-up ends (0: none) and each pair's newest market time. */
   readonly warmupEndMs: number;
   readonly pairMarketMs: Map<string, number>;
+  /** The shards' publishes, applied in order in short slices (sliced-queue.ts). */
+  publishes?: SlicedQueue<ShardPublish>;
+}
+
+/** A slice of publish work: short enough that a poll waits at most about this long for it. */
+const publishSliceMs = 1;
+
+/** One shard publish, pair by pair: each unit stores one pair's views and its pair detail. */
+function* applyPublish(p: Parts, message: ShardPublish): Generator<void> {
+  let first = false;
+  for (const pair of message.pairs) {
+    if (p.views.applyPairViews([pair], Date.now())) first = true;
+    yield;
+  }
+  if (first) p.views.refresh(Date.now());
+  p.positioning.applyWhalePrints(message.whalePrints);
+  p.signals.onOutbound(message.outbound);
 }
 
 async function createParts(config: ServiceConfig, deps: ServiceDeps): Promise<Parts> {
@@ -145,6 +164,19 @@ async function startUniverse(p: Parts): Promise<void> {
   clearTimeout(timer);
 }
 
+/**
+ * Hands each shard its pairs' smart-money split once the wallets are rebuilt: the shard closes
+ * their deep views with it, so the main thread stores them as sent (issue 21). A pair the shard
+ * has no split for yet is closed on this thread, as before.
+ */
+function pushSmartMoney(p: Parts): void {
+  for (const shard of p.runtime?.shards ?? []) {
+    const bySymbol: Record<string, string> = {};
+    for (const symbol of shard.pairs) bySymbol[symbol] = p.positioning.smartMoneyJson(symbol);
+    shard.request(shardTopics.setSmartMoney, { bySymbol }).catch(() => {});
+  }
+}
+
 /** The periodic work of the main thread; returns the timers to clear at shutdown. */
 function startTimers(p: Parts): NodeJS.Timeout[] {
   const { views, positioning, signals, config, clock } = p;
@@ -157,8 +189,10 @@ function startTimers(p: Parts): NodeJS.Timeout[] {
   const background = (what: string, work: () => Promise<unknown>) => () => {
     work().catch((error: Error) => p.log.error(`${what} failed`, { error: error.message }));
   };
-  const refreshWallets = () =>
+  const refreshWallets = () => {
     positioning.refreshWallets(clock.nowMs(), views.universe, p.tracked.symbols);
+    void positioning.settled().then(() => pushSmartMoney(p));
+  };
   onCadence();
   positioning.refreshFunding();
   refreshWallets();
@@ -229,9 +263,10 @@ function startShards(p: Parts, allowCrash: boolean): Promise<ActorRuntime> {
           p.marketNowMs = Math.max(p.marketNowMs, pair.updatedAtMs);
           p.pairMarketMs.set(pair.symbol, pair.updatedAtMs);
         }
-        if (p.views.applyPairViews(message.pairs, Date.now())) p.views.refresh(Date.now());
-        p.positioning.applyWhalePrints(message.whalePrints);
-        p.signals.onOutbound(message.outbound);
+        p.publishes ??= new SlicedQueue((next: ShardPublish) => applyPublish(p, next),
+          publishSliceMs, (error) => p.log.error('applying a shard publish failed',
+            { error: error.message }));
+        p.publishes.push(message);
       },
       onHistory: (message) => {
         p.history.onHistory(message);
@@ -247,6 +282,7 @@ async function stopParts(p: Parts, timers: readonly NodeJS.Timeout[],
   for (const timer of timers) clearInterval(timer);
   await p.feeds.stop();
   await runtime?.stop();
+  await p.publishes?.drained();
   await p.signals.close();
   await p.history.close();
   await p.webhooks.stop();

@@ -4,7 +4,9 @@ import type {
   AssetCtx, MarketMeta, PairSummary, PairViews, UniverseEvent,
 } from '../../core/messages.js';
 import type { ViewMeta } from '../../core/view-meta.js';
+export { spliceField } from '../views/splice-field.js';
 import { viewName } from '../topics.js';
+import { spliceField } from '../views/splice-field.js';
 import { encodeFeedView, fundingAnnualizedPct } from '../views/encode.js';
 import { pairDetail, screenerRow, HOME_FUNDING_INTERVAL_HOURS, type ScreenerRow }
   from '../views/pair-detail.js';
@@ -123,7 +125,8 @@ export class MarketViews {
         summary: pair.summary, lastPublishWallMs: wallNowMs, updatedAtMs: pair.updatedAtMs,
       });
       for (const [kind, bytes] of Object.entries(pair.views)) {
-        const spliced = kind === 'deep-view';
+        // A shard that had the pair's smart money closed the deep view itself (shard-actor.ts).
+        const spliced = kind === 'deep-view' && pair.smartMoneySpliced !== true;
         const body = spliced
           ? spliceField(bytes, 'smartMoney', this.smartMoneyJson(pair.symbol)) : bytes;
         // Stored as sent: the shard's ETag is of these bytes; a spliced view is hashed here.
@@ -221,18 +224,4 @@ export class MarketViews {
     const version = (this.sink.get(name)?.version ?? 0) + 1;
     this.sink.put(name, bytes, { version, updatedAtMs, cadenceMs, data });
   }
-}
-
-const encoder = new TextEncoder();
-
-/**
- * Appends `"name":json` as the last member of a serialized object: the shard serializes the
- * deep view without the main thread's smart-money split, and this closes it without a parse.
- */
-export function spliceField(objectBytes: Uint8Array, name: string, json: string): Uint8Array {
-  const tail = encoder.encode(`,${JSON.stringify(name)}:${json}}`);
-  const out = new Uint8Array(objectBytes.length - 1 + tail.length);
-  out.set(objectBytes.subarray(0, objectBytes.length - 1), 0);
-  out.set(tail, objectBytes.length - 1);
-  return out;
 }

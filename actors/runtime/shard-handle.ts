@@ -1,12 +1,13 @@
 // One shard as the supervisor sees it: its threaded actor, its worker, its heartbeat, and the
 // restart path that covers comedy's gaps (no respawn, hung calls after exit, worker errors).
-import type { Worker } from 'node:worker_threads';
+import { MessageChannel, type MessagePort, type Worker } from 'node:worker_threads';
 import type { Logger } from '../../core/logger.js';
 import { limits } from '../config.js';
 import { shardActorName, shardTopics } from '../topics.js';
 import type { ShardParams } from '../shard/shard-params.js';
 import { withDeadline } from './deadline.js';
 import { shardBundlePath } from './shard-bundle.js';
+import { handoverPortMessage } from '../shard/handover.js';
 
 export interface ThreadedRef {
   sendAndReceive(topic: string, ...args: unknown[]): Promise<unknown>;
@@ -53,6 +54,10 @@ export class ShardHandle {
   private restartTimer: NodeJS.Timeout | null = null;
   /** Settles when the running generation fails: what is still waiting on it stops waiting. */
   private lost = lostSignal();
+  /** This generation's hand-over port (actors/shard/handover.ts); closed when it ends. */
+  private port: MessagePort | null = null;
+  /** Messages that came over the hand-over port rather than comedy's bus. */
+  portMessages = 0;
 
   constructor(
     readonly shardId: number,
@@ -61,6 +66,8 @@ export class ShardHandle {
     private readonly spawner: ShardSpawner,
     private readonly log: Logger,
     private readonly onRestarted: (shardId: number) => void = () => {},
+    /** A publish or history message from this generation's hand-over port. */
+    private readonly onHandover: (message: unknown) => void = () => {},
   ) {}
 
   async start(): Promise<void> {
@@ -78,8 +85,28 @@ export class ShardHandle {
     // Without an 'error' listener a worker's uncaught error is rethrown in the main thread.
     this.worker?.on('error', (error) => this.failed(`worker error: ${error.message}`));
     this.worker?.once('exit', (code) => this.failed(`worker exited with code ${code}`));
+    this.openHandover();
     this.state = 'running';
     this.heartbeat = setInterval(() => void this.beat(), limits.shardHeartbeatTimeoutMs / 4);
+  }
+
+  /** Gives the worker its end of a new channel: from then on it publishes over it. */
+  private openHandover(): void {
+    if (!this.worker) return;
+    const { port1, port2 } = new MessageChannel();
+    port1.on('message', (message: unknown) => {
+      this.portMessages++;
+      this.onHandover(message);
+    });
+    // The heartbeat and the service keep the process alive, not an open port.
+    port1.unref();
+    this.port = port1;
+    this.worker.postMessage(handoverPortMessage(port2), [port2]);
+  }
+
+  private closeHandover(): void {
+    this.port?.close();
+    this.port = null;
   }
 
   /** Sends a request to the shard; rejects instead of hanging when the shard is gone. */
@@ -121,6 +148,7 @@ export class ShardHandle {
     this.clearTimers();
     const ref = this.ref;
     const worker = this.worker;
+    this.closeHandover();
     this.ref = null;
     this.worker = null;
     if (ref) await withDeadline(ref.sendAndReceive(shardTopics.stop), 1_000, 'shard stop')
@@ -158,6 +186,8 @@ export class ShardHandle {
     this.state = 'restarting';
     this.lost.resolve();
     this.clearTimers();
+    // What the failed generation still sends is dropped, as its comedy publishes are.
+    this.closeHandover();
     this.log.error('shard failed; restarting it', { shardId: this.shardId, reason });
     const worker = this.worker;
     release(this.ref);

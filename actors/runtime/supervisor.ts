@@ -70,6 +70,23 @@ export async function startActorRuntime(options: {
 
   let spawner!: ShardSpawner;
   const handles: ShardHandle[] = [];
+  const publish = (message: ShardPublish) => {
+    const handle = handles[message.shardId];
+    // A publish from a worker generation that was since replaced is dropped.
+    if (handle && handle.generation === message.generation) options.host.onPublish(message);
+  };
+  const history = (message: ShardHistory) => {
+    const handle = handles[message.shardId];
+    if (handle && handle.generation === message.generation) {
+      options.host.onHistory?.(message);
+    }
+  };
+  /** The same two messages over a shard's hand-over port (actors/shard/handover.ts). */
+  const handover = (message: unknown) => {
+    const { type } = message as { type?: unknown };
+    if (type === 'shardPublish') publish(message as ShardPublish);
+    else if (type === 'shardHistory') history(message as ShardHistory);
+  };
   const root = await system.rootActor();
   await root.createChild(RootSupervisor, {
     mode: 'in-memory',
@@ -77,23 +94,13 @@ export async function startActorRuntime(options: {
     customParameters: {
       host: {
         ready: (_self: RootSupervisor, actor: ShardSpawner) => { spawner = actor; },
-        publish: (message: ShardPublish) => {
-          const handle = handles[message.shardId];
-          // A publish from a worker generation that was since replaced is dropped.
-          if (handle && handle.generation === message.generation) options.host.onPublish(message);
-        },
-        history: (message: ShardHistory) => {
-          const handle = handles[message.shardId];
-          if (handle && handle.generation === message.generation) {
-            options.host.onHistory?.(message);
-          }
-        },
+        publish, history,
       },
     },
   });
   for (let id = 0; id < options.shardCount; id++) {
     handles.push(new ShardHandle(id, options.assignment[id] ?? [], options.shardParams, spawner,
-      options.logger, (shardId) => options.host.onShardRestarted?.(shardId)));
+      options.logger, (shardId) => options.host.onShardRestarted?.(shardId), handover));
   }
   await Promise.all(handles.map((h) => h.start()));
   return {

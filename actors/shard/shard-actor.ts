@@ -1,9 +1,10 @@
 // The shard actor: runs in its own worker thread (comedy "threaded" mode), owns the feed of its
 // pairs, hands the feed each pair's mailbox as its lane, drains mailboxes once per event-loop
 // turn and publishes the changed pairs' views to the supervisor once per cadence.
+import { isMainThread, parentPort, type MessagePort } from 'node:worker_threads';
 import { createLogger, type Logger } from '../../core/logger.js';
 import { systemClock } from '../../core/clock.js';
-import type { PairOutbound, PairViews, WhalePrint } from '../../core/messages.js';
+import type { PairOutbound, PairViews, ShardPublish, WhalePrint } from '../../core/messages.js';
 import type { HistoryPoint, ShardHistory } from '../../core/history-point.js';
 import { pairActorName, pairTopics, supervisorTopics } from '../topics.js';
 import { createPairFeed, type PairFeed } from '../feed/pair-feed.js';
@@ -12,6 +13,9 @@ import { attachBudget } from '../feed/budget.js';
 import { Mailbox } from './mailbox.js';
 import type { PairPublish } from './pair-engine.js';
 import { decodeFeedSpec, type ShardParams } from './shard-params.js';
+import { isHandoverPortMessage, transferablesOf } from './handover.js';
+import { spliceField } from '../views/splice-field.js';
+import { strongEtag } from '../../core/etag.js';
 import PairActor from './pair-actor.js';
 
 interface ActorRef {
@@ -44,6 +48,10 @@ export default class ShardActor {
   private publishTimer: NodeJS.Timeout | null = null;
   private firstPublishTimer: NodeJS.Timeout | undefined;
   private feedStarted = false;
+  /** The main thread's hand-over port (handover.ts); comedy's bus until it arrives. */
+  private port: MessagePort | null = null;
+  /** Each pair's `smartMoney` JSON from the main thread; its deep view is closed with it here. */
+  private readonly smartMoney = new Map<string, string>();
   /** Events routed to pairs since removed (the live pairs' counts are in their mailboxes). */
   private retiredEvents = 0;
   /** The feed's sink: a symbol's lane is its pair's mailbox, resolved once by the feed. */
@@ -54,6 +62,7 @@ export default class ShardActor {
   async initialize(self: SelfActor): Promise<void> {
     this.self = self;
     this.params = self.getCustomParameters();
+    if (!isMainThread) parentPort?.on('message', this.onParentMessage);
     this.log = createLogger({ level: this.params.logLevel }, { shard: this.params.shardId });
     for (const symbol of this.params.symbols) await this.addPair(symbol);
     const budget = this.params.budgetBuffer
@@ -67,6 +76,33 @@ export default class ShardActor {
     if (this.pairs.size > 0) this.startFeed();
     this.publishTimer = setInterval(() => void this.publish(), this.params.cadenceMs);
     this.log.debug('shard started', { pairs: this.pairs.size, generation: this.params.generation });
+  }
+
+  private readonly onParentMessage = (message: unknown): void => {
+    if (!isHandoverPortMessage(message)) return;
+    this.port?.close();
+    this.port = message.port;
+  };
+
+  /**
+   * The main thread's smart-money split per pair (after each wallet refresh). Closing the deep
+   * view here spares the main thread a copy and a hash of ~20 KB per pair and publish.
+   */
+  setSmartMoney(message: { bySymbol: Readonly<Record<string, string>> }): number {
+    for (const [symbol, json] of Object.entries(message.bySymbol)) {
+      if (this.pairs.has(symbol)) this.smartMoney.set(symbol, json);
+    }
+    return this.smartMoney.size;
+  }
+
+  /** The deep view with `smartMoney` and its ETag, when this shard has the pair's split. */
+  private closeDeepView(views: PairViews): PairViews {
+    const json = this.smartMoney.get(views.symbol);
+    const deep = views.views['deep-view'];
+    if (json === undefined || deep === undefined) return views;
+    const spliced = spliceField(deep, 'smartMoney', json);
+    return { ...views, views: { ...views.views, 'deep-view': spliced },
+      etags: { ...views.etags, 'deep-view': strongEtag(spliced) }, smartMoneySpliced: true };
   }
 
   /** Heartbeat: proves the worker's event loop turns, and reports counters. */
@@ -118,6 +154,9 @@ export default class ShardActor {
     if (this.publishTimer) clearInterval(this.publishTimer);
     this.publishTimer = null;
     clearTimeout(this.firstPublishTimer);
+    parentPort?.off('message', this.onParentMessage);
+    this.port?.close();
+    this.port = null;
     await this.feed?.stop();
     this.feed = null;
     for (const symbol of [...this.pairs.keys()]) await this.removePair(symbol);
@@ -145,6 +184,7 @@ export default class ShardActor {
     if (!slot) return;
     this.pairs.delete(symbol);
     this.pending.delete(symbol);
+    this.smartMoney.delete(symbol);
     this.retiredEvents += slot.mailbox.pushed;
     slot.mailbox.onWake = null;
     await slot.ref.destroy();
@@ -192,7 +232,7 @@ export default class ShardActor {
         const out =
           (await slot.ref.sendAndReceive(pairTopics.publish, nowMs)) as PairPublish | null;
         if (!out) continue;
-        pairs.push(out.views);
+        pairs.push(this.closeDeepView(out.views));
         whalePrints.push(...out.whalePrints);
         outbound.push(...out.outbound);
         if (out.history !== undefined) for (const point of out.history) history.push(point);
@@ -202,10 +242,13 @@ export default class ShardActor {
     }
     if (history.length > 0) this.sendHistory(history);
     if (pairs.length === 0 && outbound.length === 0 && whalePrints.length === 0) return;
-    await this.self.getParent().send(supervisorTopics.publish, {
+    const message: ShardPublish = {
       type: 'shardPublish', shardId: this.params.shardId, generation: this.params.generation,
       pairs, whalePrints, outbound, droppedEvents: this.droppedEvents(),
-    });
+    };
+    // Moved, not copied: these bytes are not read here again once sent.
+    if (this.port) this.port.postMessage(message, transferablesOf(pairs));
+    else await this.self.getParent().send(supervisorTopics.publish, message);
   }
 
   /** History points travel on their own message, so the view publish keeps its shape. */
@@ -214,6 +257,7 @@ export default class ShardActor {
       type: 'shardHistory', shardId: this.params.shardId, generation: this.params.generation,
       points,
     };
+    if (this.port) return this.port.postMessage(message);
     this.self.getParent().send(supervisorTopics.history, message).catch((error: Error) =>
       this.log.warn('history points not sent', { error: error.message }));
   }

@@ -7,7 +7,7 @@ import * as assert from 'uvu/assert';
 import { readFileSync } from 'node:fs';
 import { createPairEngine } from '../../actors/shard/pair-engine.js';
 import { importWsRaw, type ImportReport } from '../../actors/feed/import/hl-ws-raw.js';
-import { MarketViews } from '../../actors/runtime/market-views.js';
+import { MarketViews, spliceField } from '../../actors/runtime/market-views.js';
 import { resolveConfig } from '../../actors/config.js';
 import { ManualClock } from '../../core/clock.js';
 import { strongEtag } from '../../core/etag.js';
@@ -115,6 +115,28 @@ test('views are served as the bytes the shard sent, under its ETag, and 304 on i
     await s.server.close();
   }
 });
+
+test('a deep view the shard closed with smart money is stored as sent, under its ETag',
+  async () => {
+    const [first] = btcPublishes();
+    const deep = spliceField(first!.views['deep-view']!, 'smartMoney', '{"longPct":7}');
+    const closed: PairViews = { ...first!, smartMoneySpliced: true,
+      views: { ...first!.views, 'deep-view': deep },
+      etags: { ...first!.etags, 'deep-view': strongEtag(deep) } };
+    const s = await setup();
+    try {
+      s.views.applyPairViews([closed], T0);
+      const stored = s.store.get('deep-view/BTC')!;
+      assert.ok(Buffer.from(deep).equals(stored.body), 'the bytes as sent, not spliced again');
+      assert.is(stored.etag, strongEtag(deep));
+      const served = await fetchBytes(`${s.url}/api/v1/deep-view/BTC`, s.auth);
+      assert.is(served.status, 200);
+      assert.equal(JSON.parse(served.body.toString()).smartMoney, { longPct: 7 });
+      assert.is(served.etag, strongEtag(deep));
+    } finally {
+      await s.server.close();
+    }
+  });
 
 test('a refresh with nothing new keeps versions and tags; a publish changes them', async () => {
   const [first, second] = btcPublishes();

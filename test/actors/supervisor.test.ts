@@ -3,7 +3,9 @@
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { silentLogger } from '../../core/logger.js';
-import type { ShardPublish } from '../../core/messages.js';
+import type { PairViews, ShardPublish } from '../../core/messages.js';
+import { strongEtag } from '../../core/etag.js';
+import { shardTopics } from '../../actors/topics.js';
 import { startActorRuntime, type ActorRuntime } from '../../actors/runtime/supervisor.js';
 import { encodeFeedSpec } from '../../actors/shard/shard-params.js';
 import { buildCatalogue } from '../../actors/feed/sim/catalogue.js';
@@ -15,6 +17,9 @@ const symbols = listed.slice(0, 6);
 const published = new Map<string, number>();
 let runtime: ActorRuntime;
 let restarted: number[] = [];
+let viewBuffersWhole = 0;
+let viewBuffersShared = 0;
+const latest = new Map<string, PairViews>();
 
 runtimeSuite.before(async () => {
   runtime = await startActorRuntime({
@@ -29,7 +34,14 @@ runtimeSuite.before(async () => {
     logger: silentLogger,
     host: {
       onPublish(message: ShardPublish) {
-        for (const pair of message.pairs) published.set(pair.symbol, Date.now());
+        for (const pair of message.pairs) {
+          published.set(pair.symbol, Date.now());
+          latest.set(pair.symbol, pair);
+          for (const bytes of Object.values(pair.views)) {
+            if (bytes.byteLength === bytes.buffer.byteLength) viewBuffersWhole++;
+            else viewBuffersShared++;
+          }
+        }
       },
       onShardRestarted(shardId) {
         restarted.push(shardId);
@@ -49,6 +61,38 @@ runtimeSuite('every pair publishes views from its shard', async () => {
     { timeoutMs: 15_000, message: 'all pairs published' });
 });
 
+runtimeSuite('publishes come over each shard\'s hand-over port, views in own buffers', async () => {
+  const before = runtime.shards.map((s) => s.portMessages);
+  const afterMs = Date.now();
+  await eventually(() => symbols.every((s) => publishedSince(s, afterMs)) &&
+    runtime.shards.every((s, i) => s.portMessages > before[i]),
+  { timeoutMs: 15_000, message: 'publishes over the ports' });
+  assert.ok(viewBuffersWhole > 0, 'views arrived in buffers of their own');
+  assert.is(viewBuffersShared, 0, 'no view arrived as a slice of a larger buffer');
+});
+
+runtimeSuite('a shard given smart money closes its pairs\' deep views with it', async () => {
+  const shard = runtime.shards[0];
+  const mine = symbols.slice(0, 3);
+  const bySymbol = Object.fromEntries(mine.map((s, i) => [s, `{"longPct":${i + 10}}`]));
+  const held = await shard.request(shardTopics.setSmartMoney,
+    { bySymbol: { ...bySymbol, NOT_MINE: '{}' } });
+  assert.is(held, 3, 'only its own pairs are kept');
+  const afterMs = Date.now();
+  await eventually(() => mine.every((s) => publishedSince(s, afterMs) &&
+    latest.get(s)?.smartMoneySpliced === true), { timeoutMs: 15_000, message: 'spliced' });
+  mine.forEach((symbol, i) => {
+    const views = latest.get(symbol)!;
+    const deep = views.views['deep-view']!;
+    const body = JSON.parse(Buffer.from(deep).toString());
+    assert.equal(body.smartMoney, { longPct: i + 10 });
+    assert.is(body.symbol, symbol);
+    assert.is(views.etags!['deep-view'], strongEtag(deep), 'the ETag covers the spliced bytes');
+  });
+  // The other shard was given nothing: the main thread closes its deep views, as before.
+  for (const symbol of symbols.slice(3)) assert.not.ok(latest.get(symbol)?.smartMoneySpliced);
+});
+
 for (const kind of ['throw', 'exit'] as const) {
   runtimeSuite(`a shard that crashes by ${kind} is restarted with its pairs`, async () => {
     restarted = [];
@@ -58,8 +102,10 @@ for (const kind of ['throw', 'exit'] as const) {
     await eventually(() => restarted.includes(1), { timeoutMs: 10_000, message: 'restart' });
     assert.ok(victim.generation > generation, 'a new generation of the shard runs');
     const afterMs = Date.now();
-    await eventually(() => symbols.slice(3).every((s) => publishedSince(s, afterMs)),
-      { timeoutMs: 15_000, message: 'the crashed shard\'s pairs publish again' });
+    const portMessages = victim.portMessages;
+    await eventually(() => symbols.slice(3).every((s) => publishedSince(s, afterMs)) &&
+      victim.portMessages > portMessages,
+    { timeoutMs: 15_000, message: 'the crashed shard\'s pairs publish again, over a new port' });
     // The other shard never stopped answering.
     const pong = await runtime.shards[0].request('ping', 1) as { seq: number };
     assert.is(pong.seq, 1);

@@ -1,0 +1,29 @@
+// Main-thread work that arrives as messages (the shards' publishes), applied in arrival order in
+// slices of about `sliceMs` (sliced.ts), so one message never holds the event loop for long.
+//
+// Why: a shard's publish carries ~50 pairs; storing their views, splicing and hashing the deep
+// views and rebuilding each pair detail took 3-5 ms in one task on a quiet machine (several
+// times that under load), and every poll that arrived meanwhile waited for all of it.
+import { runSliced } from './sliced.js';
+
+export class SlicedQueue<T> {
+  private tail: Promise<void> = Promise.resolve();
+
+  constructor(
+    /** The work of one message, as a generator that yields between small units. */
+    private readonly apply: (item: T) => Iterator<unknown>,
+    private readonly sliceMs: number,
+    private readonly onError: (error: Error) => void,
+  ) {}
+
+  /** Queues a message; it starts once every earlier one is applied. */
+  push(item: T): void {
+    this.tail = this.tail.then(() => runSliced(this.apply(item), this.sliceMs))
+      .catch((error: Error) => this.onError(error));
+  }
+
+  /** Settles once every message pushed so far is applied (or failed, and was reported). */
+  drained(): Promise<void> {
+    return this.tail;
+  }
+}

@@ -1,0 +1,15 @@
+// Closing a serialized object with one more member, without parsing it: the shard serializes a
+// pair's deep view without its smart-money split, which comes from the main thread's wallets.
+const encoder = new TextEncoder();
+
+/**
+ * Appends `"name":json` as the last member of a serialized object. The result owns its whole
+ * buffer, so a shard can move it to the main thread (actors/shard/handover.ts).
+ */
+export function spliceField(objectBytes: Uint8Array, name: string, json: string): Uint8Array {
+  const tail = encoder.encode(`,${JSON.stringify(name)}:${json}}`);
+  const out = new Uint8Array(objectBytes.length - 1 + tail.length);
+  out.set(objectBytes.subarray(0, objectBytes.length - 1), 0);
+  out.set(tail, objectBytes.length - 1);
+  return out;
+}
