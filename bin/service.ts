@@ -24,6 +24,7 @@ import { startActorRuntime, type ActorRuntime } from '../actors/runtime/supervis
 import { TrackedSet } from '../actors/runtime/tracked-set.js';
 import { createDashboardFor } from './dashboard.js';
 import { HistoryRecorder } from '../actors/runtime/history-recorder.js';
+import { BackfillStatus } from '../actors/runtime/backfill-status.js';
 
 export interface Service {
   readonly baseUrl: string;
@@ -77,6 +78,8 @@ interface Parts {
   /** Market time the simulator's warm-up ends (0: none) and each pair's newest market time. */
   readonly warmupEndMs: number;
   readonly pairMarketMs: Map<string, number>;
+  /** The live backfill per tracked pair (always holds on other feeds or with backfill off). */
+  readonly backfill: BackfillStatus;
 }
 
 async function createParts(config: ServiceConfig, deps: ServiceDeps): Promise<Parts> {
@@ -113,7 +116,9 @@ async function createParts(config: ServiceConfig, deps: ServiceDeps): Promise<Pa
   signals.setWarmupEnd(warmupEndMs);
   return { config, clock, log, store, snapshots, positioning, views, webhooks, signals, feeds,
     shared, publisher, history, tracked: new TrackedSet(config.shards), runtime: null,
-    marketNowMs: 0, warmupEndMs, pairMarketMs: new Map() };
+    marketNowMs: 0, warmupEndMs, pairMarketMs: new Map(),
+    backfill: new BackfillStatus(feeds.spec.kind === 'live' &&
+      (feeds.spec.backfill?.lookbackMs ?? 0) > 0) };
 }
 
 /** Starts the universe feed; resolves once the first universe is in (or after a bound). */
@@ -183,8 +188,12 @@ async function startFront(p: Parts) {
       // the start): its numbers rest on that history from the first answer.
       warmup: p.warmupEndMs === 0 || (p.tracked.symbols.length > 0 && p.tracked.symbols
         .every((symbol) => (p.pairMarketMs.get(symbol) ?? 0) >= p.warmupEndMs)),
+      // Live: every tracked pair was filled from candles, or given up on after the bounded wait.
+      backfill: p.backfill.check(p.tracked.symbols),
     };
-    return { ready: Object.values(checks).every(Boolean), checks };
+    const backfill = p.backfill.detail(p.tracked.symbols);
+    return { ready: Object.values(checks).every(Boolean), checks,
+      detail: backfill === null ? undefined : { backfill } };
   };
   const keys = p.shared?.keys ?? store.keys;
   const access = p.shared === null
@@ -227,6 +236,7 @@ function startShards(p: Parts, allowCrash: boolean): Promise<ActorRuntime> {
         p.signals.onOutbound(message.outbound);
       },
       onHistory: (message) => p.history.onHistory(message),
+      onBackfill: (message) => p.backfill.onReport(message.report),
     },
   });
 }
