@@ -11,8 +11,8 @@ export interface ShardBackfill {
   readonly report: BackfillReport;
 }
 
-/** Pairs named in the detail text at most (the rest are counted). */
-const namedPairsMax = 20;
+/** Pairs named in the detail text at most (the rest are counted): every tracked pair. */
+const namedPairsMax = 110;
 
 export class BackfillStatus {
   /** The newest settled outcome per pair; a refill after a reconnect keeps the old one. */

@@ -23,7 +23,7 @@ export interface FakeVenueOptions {
 export interface HistoryMode {
   readonly delayMs?: number;
   readonly fail?: 'status' | 'bad-json' | 'hang';
-  readonly coins?: readonly string[];
+  readonly coins?: readonly string[] | ((coin: string) => boolean);
 }
 
 interface Client {
@@ -181,7 +181,8 @@ function historyReply(body: HistoryBody, history: History,
   reply: (status: number, text: string) => void): void {
   const coin = body.type === 'candleSnapshot' ? body.req?.coin : body.coin;
   const mode = history.mode;
-  const affected = mode.coins === undefined || (coin !== undefined && mode.coins.includes(coin));
+  const affected = mode.coins === undefined || (coin !== undefined &&
+    (typeof mode.coins === 'function' ? mode.coins(coin) : mode.coins.includes(coin)));
   const answer = () => {
     if (affected && mode.fail === 'hang') return;
     if (affected && mode.fail === 'status') return reply(503, '"service unavailable"');
