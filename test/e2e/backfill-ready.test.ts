@@ -35,7 +35,9 @@ live.after(async () => {
   await venue?.close();
 });
 
-interface Readyz { ready: boolean; checks: Record<string, boolean>; detail?: Record<string, string> }
+interface Readyz {
+  ready: boolean; checks: Record<string, boolean>; detail?: Record<string, string>;
+}
 
 live('ready after a bounded wait, naming what backfill could not fill', async () => {
   venue = await startFakeVenue({ frameIntervalMs: 20, shiftToNow: true });
