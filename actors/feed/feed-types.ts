@@ -88,6 +88,11 @@ export interface PairFeed {
   setSymbols(symbols: readonly string[]): void;
   stop(): Promise<void>;
   stats(): FeedStats;
+  /**
+   * Restart resume (live): the pair's restored state reaches market time `fromMs`, so its
+   * backfill fills [fromMs, now) instead of the whole lookback. Call before start/setSymbols.
+   */
+  resumeFrom?(symbol: string, fromMs: number): void;
   /** True while the symbol's warm-up (simulator) runs: its views are not worth publishing. */
   isWarming?(symbol: string): boolean;
 }

@@ -161,6 +161,22 @@ backfill('a reconnect fills the gap from where the pair was, no minute twice', a
   assert.ok(asked[1].req!.startTime > first[first.length - 1].tsMs);
 });
 
+backfill('restart resume: a restored pair fills only the time since its saved state',
+  async (ctx) => {
+    const logger = createLogger({ level: 'silent' });
+    ctx.feed = createLivePairFeed({ wsUrl: ctx.venue.wsUrl, clock: systemClock, logger,
+      budget: countingBudget(ctx.paid), backfill: { infoUrl: ctx.venue.infoUrl,
+        lookbackMs: 24 * 3_600_000, waitMs: 20_000, onReport: (r) => ctx.reports.push(r) } });
+    const savedAtMs = Date.now() - 30 * 60_000;
+    ctx.feed.resumeFrom!('BTC', savedAtMs);
+    ctx.feed.setSymbols(['BTC']);
+    ctx.feed.start((e) => ctx.events.push(e));
+    await eventually(() => settled(ctx, 'BTC'));
+    const bars = candles(ctx.events);
+    assert.ok(bars.length >= 29 && bars.length <= 30, `${bars.length} candles`);
+    assert.ok(bars[0].tsMs >= savedAtMs);
+  });
+
 backfill('a slow info endpoint: the pair goes live after the bounded wait, says why',
   async (ctx) => {
     ctx.venue.setHistoryMode({ delayMs: 3_000 });

@@ -71,7 +71,7 @@ export function createLivePairFeed(options: LivePairFeedOptions): PairFeed {
   let lastPingMs = 0;
   const outbox = new Outbox(budget, (text) => ws?.send(text));
   let target: EventSink | IngestSink | null = null;
-  /** Newest trade time handed on per pair: a reconnect fills from there. */
+  /** Newest trade time handed on per pair (or restored, see resumeFrom): fills start there. */
   const lastTradeMs = new Map<string, number>();
 
   const deliver = (event: MarketEvent) => {
@@ -251,6 +251,9 @@ export function createLivePairFeed(options: LivePairFeedOptions): PairFeed {
       return { ...stats, dropped, warming: rounds.warming() };
     },
     isWarming: (symbol) => rounds?.isWarming(symbol) ?? false,
+    resumeFrom(symbol, fromMs) {
+      lastTradeMs.set(symbol, Math.max(fromMs, lastTradeMs.get(symbol) ?? -Infinity));
+    },
   };
 }
 
