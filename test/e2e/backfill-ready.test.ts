@@ -58,7 +58,8 @@ live('ready after a bounded wait, naming what backfill could not fill', async ()
   }, { timeoutMs: 40_000, intervalMs: 50, message: '/readyz 200' });
   assert.is(body.checks.backfill, true);
   // While it waited, the check said so.
-  assert.ok(seen.some((a) => a.checks.backfill === false && a.detail?.backfill.includes('filling')));
+  assert.ok(seen.some((a) =>
+    a.checks.backfill === false && a.detail?.backfill.includes('filling')));
   const detail = body.detail?.backfill ?? '';
   const filled = /^(\d+) of 100 pairs filled from candles/.exec(detail);
   assert.ok(filled, detail);
