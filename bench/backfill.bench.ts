@@ -67,8 +67,8 @@ export async function run(opts: { quick: boolean }): Promise<ReportRow[]> {
   const tradesMs = foldMs(trades, runs);
   const candles = fill.filter((e) => e.type === 'candle').length;
   const fundings = fill.length - candles;
-  const weight = requestWeight('candleSnapshot') + requestWeight('fundingHistory') + itemsWeight('candleSnapshot', candles) +
-    itemsWeight('fundingHistory', fundings);
+  const weight = requestWeight('candleSnapshot') + requestWeight('fundingHistory') +
+    itemsWeight('candleSnapshot', candles) + itemsWeight('fundingHistory', fundings);
   const perMinute = venueLimits.restWeightPerMinute;
   const waitS = defaultConfig.backfillWaitS;
   const pairsInWait = Math.floor((perMinute + (perMinute / 60) * waitS) / weight);

@@ -113,7 +113,10 @@ async function createParts(config: ServiceConfig, deps: ServiceDeps): Promise<Pa
     hourRetentionDays: config.historyHourDays }, clock, log.child({ component: 'history' }));
   const warmupEndMs = feeds.spec.kind === 'sim' && (feeds.spec.warmupMs ?? 0) > 0
     ? feeds.spec.startMs : 0;
-  signals.setWarmupEnd(warmupEndMs);
+  // Live backfill: bars closed from the venue's candles before the start (venue time, the wall
+  // clock) are the past too: no webhook for them.
+  const backfilled = feeds.spec.kind === 'live' && (feeds.spec.backfill?.lookbackMs ?? 0) > 0;
+  signals.setWarmupEnd(warmupEndMs > 0 ? warmupEndMs : backfilled ? Date.now() : 0);
   return { config, clock, log, store, snapshots, positioning, views, webhooks, signals, feeds,
     shared, publisher, history, tracked: new TrackedSet(config.shards), runtime: null,
     marketNowMs: 0, warmupEndMs, pairMarketMs: new Map(),
