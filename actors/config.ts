@@ -82,6 +82,13 @@ export interface ServiceConfig {
    * VPIN's level needs 150 volume buckets (three trading days; a week for session markets).
    */
   readonly warmupHours: number;
+  /**
+   * Live feed: market hours of 1-minute candles and funding backfilled from the info endpoint
+   * at start (ORDERFLOW_BACKFILL_HOURS; 0: none). The venue keeps about 5000 candles (83 h).
+   */
+  readonly backfillHours: number;
+  /** Live feed: longest /readyz waits for the backfill, in seconds (ORDERFLOW_BACKFILL_WAIT_S). */
+  readonly backfillWaitS: number;
   readonly logLevel: 'debug' | 'info' | 'warn' | 'error' | 'silent';
   /** Days of 1-minute and of 1-hour history points kept (docs/history.md). */
   readonly historyMinuteDays: number;
@@ -112,6 +119,8 @@ export const defaultConfig: ServiceConfig = Object.freeze({
   simSeed: 42,
   simWallets: 300,
   warmupHours: 168,
+  backfillHours: 83,
+  backfillWaitS: 30,
   logLevel: 'info',
   historyMinuteDays: 7,
   historyHourDays: 180,
@@ -166,6 +175,10 @@ export function resolveConfig(override: Partial<ServiceConfig> = {}): ServiceCon
       c.warmupHours <= limits.warmupHoursMax,
     'warmupHours', `a number of hours from 0 to ${limits.warmupHoursMax}`, c.warmupHours,
   );
+  check(typeof c.backfillHours === 'number' && c.backfillHours >= 0 && c.backfillHours <= 336,
+    'backfillHours', 'a number of hours from 0 to 336', c.backfillHours);
+  check(isInt(c.backfillWaitS, 0, 3_600), 'backfillWaitS', 'an integer from 0 to 3600',
+    c.backfillWaitS);
   check(
     ['debug', 'info', 'warn', 'error', 'silent'].includes(c.logLevel),
     'logLevel', 'debug, info, warn, error or silent', c.logLevel,

@@ -16,6 +16,8 @@ export const supervisorTopics = Object.freeze({
   events: 'shardEvents',
   /** Closed 1-minute history points, apart from the view publish (core/history-point.ts). */
   history: 'shardHistory',
+  /** A pair's live backfill state (actors/runtime/backfill-status.ts). */
+  backfill: 'shardBackfill',
 } as const);
 
 /** Messages a shard sends to one of its pair actors. */

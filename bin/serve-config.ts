@@ -95,6 +95,12 @@ export function serveOverride(flags: ServeFlags, env: Readonly<Record<string, st
   if (env.ORDERFLOW_ALLOW_PRIVATE_WEBHOOKS === '1') out.allowPrivateWebhooks = true;
   if (env.ORDERFLOW_HOME_WS_URL) out.homeWsUrl = env.ORDERFLOW_HOME_WS_URL;
   if (env.ORDERFLOW_HOME_INFO_URL) out.homeInfoUrl = env.ORDERFLOW_HOME_INFO_URL;
+  const backfill = env.ORDERFLOW_BACKFILL_HOURS;
+  if (backfill !== undefined) out.backfillHours = hours('ORDERFLOW_BACKFILL_HOURS', backfill);
+  const backfillWait = env.ORDERFLOW_BACKFILL_WAIT_S;
+  if (backfillWait !== undefined) {
+    out.backfillWaitS = integer('ORDERFLOW_BACKFILL_WAIT_S', backfillWait);
+  }
   if (env.ORDERFLOW_CORS_ORIGINS) out.corsOrigins = list(env.ORDERFLOW_CORS_ORIGINS);
   if (env.ORDERFLOW_TRUST_PROXY) out.trustProxy = list(env.ORDERFLOW_TRUST_PROXY);
   if (env.ORDERFLOW_METRICS_PUBLIC === '1') out.metricsPublic = true;

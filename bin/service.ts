@@ -28,6 +28,7 @@ import { createDashboardFor } from './dashboard.js';
 import { HistoryRecorder } from '../actors/runtime/history-recorder.js';
 import { SlicedQueue } from '../actors/runtime/sliced-queue.js';
 import { shardTopics } from '../actors/topics.js';
+import { BackfillStatus } from '../actors/runtime/backfill-status.js';
 
 export interface Service {
   readonly baseUrl: string;
@@ -85,6 +86,8 @@ interface Parts {
   readonly pairMarketMs: Map<string, number>;
   /** The shards' publishes, applied in order in short slices (sliced-queue.ts). */
   publishes?: SlicedQueue<ShardPublish>;
+  /** The live backfill per tracked pair (always holds on other feeds or with backfill off). */
+  readonly backfill: BackfillStatus;
 }
 
 /** A slice of publish work: short enough that a poll waits at most about this long for it. */
@@ -133,13 +136,17 @@ async function createParts(config: ServiceConfig, deps: ServiceDeps): Promise<Pa
     hourRetentionDays: config.historyHourDays }, clock, log.child({ component: 'history' }));
   const warmupEndMs = feeds.spec.kind === 'sim' && (feeds.spec.warmupMs ?? 0) > 0
     ? feeds.spec.startMs : 0;
-  signals.setWarmupEnd(warmupEndMs);
+  // Live backfill: bars closed from the venue's candles before the start (venue time, the
+  // service clock) are the past too: no webhook for them.
+  const backfilled = feeds.spec.kind === 'live' && (feeds.spec.backfill?.lookbackMs ?? 0) > 0;
+  signals.setWarmupEnd(warmupEndMs > 0 ? warmupEndMs : backfilled ? clock.nowMs() : 0);
   const historyPublisher = shared && new HistoryPublisher(shared.link, signals.signalStore,
     historyBacklogMs(process.env), log.child({ component: 'history-publish' }));
   return { config, clock, log, store, snapshots, positioning, views, webhooks, signals, feeds,
     shared, publisher, historyPublisher, history, tracked: new TrackedSet(config.shards),
     runtime: null,
-    marketNowMs: 0, warmupEndMs, pairMarketMs: new Map() };
+    marketNowMs: 0, warmupEndMs, pairMarketMs: new Map(),
+    backfill: new BackfillStatus(backfilled) };
 }
 
 /** Starts the universe feed; resolves once the first universe is in (or after a bound). */
@@ -224,8 +231,12 @@ async function startFront(p: Parts) {
       // the start): its numbers rest on that history from the first answer.
       warmup: p.warmupEndMs === 0 || (p.tracked.symbols.length > 0 && p.tracked.symbols
         .every((symbol) => (p.pairMarketMs.get(symbol) ?? 0) >= p.warmupEndMs)),
+      // Live: every tracked pair was filled from candles, or given up on after the bounded wait.
+      backfill: p.backfill.check(p.tracked.symbols),
     };
-    return { ready: Object.values(checks).every(Boolean), checks };
+    const backfill = p.backfill.detail(p.tracked.symbols);
+    return { ready: Object.values(checks).every(Boolean), checks,
+      detail: backfill === null ? undefined : { backfill } };
   };
   const keys = p.shared?.keys ?? store.keys;
   const access = p.shared === null
@@ -272,6 +283,7 @@ function startShards(p: Parts, allowCrash: boolean): Promise<ActorRuntime> {
         p.history.onHistory(message);
         p.historyPublisher?.points(message.points);
       },
+      onBackfill: (message) => p.backfill.onReport(message.report),
     },
   });
 }

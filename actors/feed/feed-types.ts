@@ -9,7 +9,9 @@ export type FeedSpec =
   | { kind: 'sim'; seed: number; speed: number; startMs: number; walletsTracked?: number;
       /** Market time before startMs each tracked pair is warmed up over (0: none). */
       warmupMs?: number }
-  | { kind: 'live'; wsUrl: string; infoUrl: string }
+  | { kind: 'live'; wsUrl: string; infoUrl: string;
+      /** Backfill from the info endpoint at start and after gaps (absent: none). */
+      backfill?: { lookbackMs: number; waitMs: number } }
   | { kind: 'replay'; file: string; speed: number };
 
 /** Counters a feed keeps; `dropped` is keyed by the reason (malformed, unknown_coin, ...). */
@@ -86,6 +88,11 @@ export interface PairFeed {
   setSymbols(symbols: readonly string[]): void;
   stop(): Promise<void>;
   stats(): FeedStats;
+  /**
+   * Restart resume (live): the pair's restored state reaches market time `fromMs`, so its
+   * backfill fills [fromMs, now) instead of the whole lookback. Call before start/setSymbols.
+   */
+  resumeFrom?(symbol: string, fromMs: number): void;
   /** True while the symbol's warm-up (simulator) runs: its views are not worth publishing. */
   isWarming?(symbol: string): boolean;
 }

@@ -4,6 +4,7 @@ import type { Logger } from '../../core/logger.js';
 import type { SharedBudget } from './budget.js';
 import type { FeedSpec, PairFeed } from './feed-types.js';
 import { createLivePairFeed, type LivePairFeedOptions } from './home/live-pair-feed.js';
+import type { BackfillReport } from './home/backfill-rounds.js';
 import { createReplayPairFeed } from './replay/replay-pair-feed.js';
 import { createSimPairFeed } from './sim/sim-pair-feed.js';
 
@@ -18,6 +19,8 @@ export interface PairFeedDeps {
   readonly budget?: SharedBudget;
   /** Live heartbeat and silence timeouts, reconnect backoff: defaults suit the real venue. */
   readonly live?: Partial<Pick<LivePairFeedOptions, 'heartbeatMs' | 'silenceMs' | 'backoff'>>;
+  /** Live backfill: each pair's state as it changes (filling, filled, unfilled). */
+  readonly onBackfill?: (report: BackfillReport) => void;
   /** Replay: called once when the file is exhausted. */
   readonly onEnd?: () => void;
 }
@@ -29,7 +32,9 @@ export function createPairFeed(spec: FeedSpec, deps: PairFeedDeps): PairFeed {
         tickMs: deps.tickMs });
     case 'live':
       return createLivePairFeed({ ...deps.live, wsUrl: spec.wsUrl, clock: deps.clock,
-        logger: deps.logger, budget: deps.budget });
+        logger: deps.logger, budget: deps.budget,
+        backfill: spec.backfill && { ...spec.backfill, infoUrl: spec.infoUrl,
+          onReport: deps.onBackfill } });
     case 'replay':
       return createReplayPairFeed({ ...spec, clock: deps.clock, logger: deps.logger,
         tickMs: deps.tickMs, onEnd: deps.onEnd });

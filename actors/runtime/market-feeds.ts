@@ -29,7 +29,9 @@ export interface MarketFeeds {
 
 export function feedSpecOf(config: ServiceConfig, startMs: number): FeedSpec {
   if (config.feed === 'live') {
-    return { kind: 'live', wsUrl: config.homeWsUrl, infoUrl: config.homeInfoUrl };
+    return { kind: 'live', wsUrl: config.homeWsUrl, infoUrl: config.homeInfoUrl,
+      backfill: { lookbackMs: config.backfillHours * 3_600_000,
+        waitMs: config.backfillWaitS * 1_000 } };
   }
   if (config.feed === 'replay') {
     return { kind: 'replay', file: config.replayFile!, speed: config.speed };

@@ -3,6 +3,7 @@
 import type { Logger } from '../../core/logger.js';
 import type { ShardPublish } from '../../core/messages.js';
 import type { ShardHistory } from '../../core/history-point.js';
+import type { ShardBackfill } from './backfill-status.js';
 import { supervisorTopics } from '../topics.js';
 import type { ShardParams } from '../shard/shard-params.js';
 import { loadComedy } from './comedy-loader.js';
@@ -15,6 +16,8 @@ export interface SupervisorHost {
   onShardRestarted?(shardId: number): void;
   /** A shard's closed 1-minute history points, from its live generation. */
   onHistory?(message: ShardHistory): void;
+  /** A pair's live backfill state, from its shard's live generation. */
+  onBackfill?(message: ShardBackfill): void;
 }
 
 interface SupervisorParams {
@@ -22,6 +25,7 @@ interface SupervisorParams {
     ready(self: RootSupervisor, actor: ShardSpawner): void;
     publish(message: ShardPublish): void;
     history?(message: ShardHistory): void;
+    backfill?(message: ShardBackfill): void;
   };
 }
 
@@ -40,6 +44,10 @@ class RootSupervisor {
 
   [supervisorTopics.history](message: ShardHistory): void {
     this.params.host.history?.(message);
+  }
+
+  [supervisorTopics.backfill](message: ShardBackfill): void {
+    this.params.host.backfill?.(message);
   }
 }
 
@@ -95,6 +103,12 @@ export async function startActorRuntime(options: {
       host: {
         ready: (_self: RootSupervisor, actor: ShardSpawner) => { spawner = actor; },
         publish, history,
+        backfill: (message: ShardBackfill) => {
+          const handle = handles[message.shardId];
+          if (handle && handle.generation === message.generation) {
+            options.host.onBackfill?.(message);
+          }
+        },
       },
     },
   });

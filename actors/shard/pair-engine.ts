@@ -7,7 +7,8 @@ import {
 } from '../../kernels/pair-snapshot.js';
 import { createCandleSplit, splitCandle } from '../../kernels/candle-split.js';
 import type {
-  AssetCtxEvent, BookEvent, CandleEvent, MarketEvent, PairOutbound, PairViews, WhalePrint,
+  AssetCtxEvent, BookEvent, CandleEvent, FundingEvent, MarketEvent, PairOutbound, PairViews,
+  WhalePrint,
 } from '../../core/messages.js';
 import { BasisTracker } from './pair-basis.js';
 import { BOOK_LEVELS_MAX, type Mailbox, type MailboxReader } from './mailbox.js';
@@ -118,6 +119,7 @@ class KernelPairEngine implements PairEngine, MailboxReader {
       case 'book': this.onBook(event); return;
       case 'ctx': this.onCtx(event); break;
       case 'candle': this.onCandle(event); break;
+      case 'funding': if (!this.onFundingEvent(event)) return; break;
       case 'gap':
         gapPairAnalytics(this.state);
         this.signals.reset();
@@ -191,6 +193,14 @@ class KernelPairEngine implements PairEngine, MailboxReader {
       setPairVpinBucketVolume(this.state, ctx.dayNtlVlm / ctx.markPx / vpinBucketsPerDay);
       this.bucketVolumeSet = true;
     }
+  }
+
+  /** A settlement of the home venue (backfill's fundingHistory): the hourly rate until a ctx. */
+  private onFundingEvent(event: FundingEvent): boolean {
+    const home = event.venues.find((v) => v.venue === 'home');
+    if (!home || !(home.intervalHours > 0) || !Number.isFinite(home.rate)) return false;
+    onFunding(this.state, home.rate / home.intervalHours);
+    return true;
   }
 
   /** A candle (warm-up, backfill): its BVC-split prints go where trades go, but whales. */

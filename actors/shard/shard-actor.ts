@@ -9,6 +9,7 @@ import type { HistoryPoint, ShardHistory } from '../../core/history-point.js';
 import { pairActorName, pairTopics, supervisorTopics } from '../topics.js';
 import { createPairFeed, type PairFeed } from '../feed/pair-feed.js';
 import type { IngestSink } from '../feed/feed-types.js';
+import type { ShardBackfill } from '../runtime/backfill-status.js';
 import { attachBudget } from '../feed/budget.js';
 import { Mailbox } from './mailbox.js';
 import type { PairPublish } from './pair-engine.js';
@@ -70,6 +71,11 @@ export default class ShardActor {
     const spec = decodeFeedSpec(this.params.feed, this.params.feedAnchorWallMs, Date.now());
     this.feed = createPairFeed(spec, {
       clock: systemClock, logger: this.log, budget,
+      onBackfill: (report) => {
+        const message: ShardBackfill = { type: 'shardBackfill', shardId: this.params.shardId,
+          generation: this.params.generation, report };
+        this.self.getParent().send(supervisorTopics.backfill, message).catch(() => {});
+      },
     });
     // A shard started before the first universe has no pairs yet: its feed starts with its
     // first pairs, so a replay does not play into a shard that would drop every event.

@@ -8,14 +8,19 @@ import type { Payload } from '../respond.js';
 import type { Handler } from '../routes.js';
 import { fail, jsonPayload, ok } from './payloads.js';
 
-export type Readiness = () => { ready: boolean; checks: Record<string, boolean> };
+/** `detail`: what a check has to say beyond true or false (e.g. pairs backfill left unfilled). */
+export type Readiness = () => {
+  ready: boolean; checks: Record<string, boolean>; detail?: Record<string, string>;
+};
 
 export const healthHandler: Handler = () => ok(jsonPayload({ status: 'ok' }));
 
 export function readyHandler(readiness: Readiness): Handler {
   return () => {
-    const { ready, checks } = readiness();
-    return ok(jsonPayload({ ready, checks }, ready ? 200 : 503));
+    const { ready, checks, detail } = readiness();
+    const body = detail && Object.keys(detail).length > 0 ? { ready, checks, detail }
+      : { ready, checks };
+    return ok(jsonPayload(body, ready ? 200 : 503));
   };
 }
 

@@ -39,5 +39,11 @@ export const opsSchemas: Record<string, Schema> = {
   Readiness: object({
     ready: bool,
     checks: { type: 'object', additionalProperties: bool },
-  }),
+    detail: {
+      type: 'object', additionalProperties: { type: 'string' },
+      description: 'What a check has to say beyond true or false, keyed by check: `backfill` ' +
+        '(live feed) counts the pairs filled from candles and names those it could not fill, ' +
+        'with the reason.',
+    },
+  }, ['detail']),
 };

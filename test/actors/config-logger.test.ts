@@ -5,6 +5,7 @@ import * as assert from 'uvu/assert';
 import { ConfigError, defaultConfig, resolveConfig } from '../../actors/config.js';
 import { createLogger } from '../../core/logger.js';
 import { serveOverride } from '../../bin/serve-config.js';
+import { feedSpecOf } from '../../actors/runtime/market-feeds.js';
 
 test('defaults resolve, are frozen, and serve on 127.0.0.1:8080 from ./data with the simulator',
   () => {
@@ -66,6 +67,22 @@ test('history retention: days from the environment, checked against each other',
   assert.throws(() => serveOverride({}, { ORDERFLOW_HISTORY_HOUR_DAYS: 'x' }),
     /ORDERFLOW_HISTORY_HOUR_DAYS/);
 });
+
+test('live backfill: hours and wait from the environment, checked; the live spec carries them',
+  () => {
+    const config = resolveConfig({ ...serveOverride({}, { ORDERFLOW_BACKFILL_HOURS: '24',
+      ORDERFLOW_BACKFILL_WAIT_S: '120' }), feed: 'live' });
+    assert.equal([config.backfillHours, config.backfillWaitS], [24, 120]);
+    assert.equal([defaultConfig.backfillHours, defaultConfig.backfillWaitS], [83, 30]);
+    assert.equal(feedSpecOf(config, 0), { kind: 'live', wsUrl: config.homeWsUrl,
+      infoUrl: config.homeInfoUrl, backfill: { lookbackMs: 86_400_000, waitMs: 120_000 } });
+    assert.throws(() => serveOverride({}, { ORDERFLOW_BACKFILL_WAIT_S: '1.5' }),
+      /ORDERFLOW_BACKFILL_WAIT_S/);
+    assert.throws(() => serveOverride({}, { ORDERFLOW_BACKFILL_HOURS: '-1' }),
+      /ORDERFLOW_BACKFILL_HOURS/);
+    assert.throws(() => resolveConfig({ backfillHours: 400 }), /backfillHours/);
+    assert.throws(() => resolveConfig({ backfillWaitS: 4_000 }), /backfillWaitS/);
+  });
 
 test('the logger writes JSON lines and redacts credentials', () => {
   const lines: string[] = [];

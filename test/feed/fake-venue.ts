@@ -1,15 +1,29 @@
 // A local stand-in for the home venue: WebSocket (trades, l2Book, activeAssetCtx, ping) and
 // POST /info, replaying the real recordings in test/fixtures/venue. Listens on port 0. Tests can
-// drop connections, make it silent, send malformed frames and duplicate trades.
+// drop connections, make it silent, send malformed frames and duplicate trades, and make the
+// history answers (candleSnapshot, fundingHistory; venue-history.ts) slow or failing.
 import { readFileSync } from 'node:fs';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { WebSocketServer, WebSocket } from 'ws';
 import { venueFixture } from '../helpers/fixtures.js';
+import { candleAnswer, fundingAnswer, recordedTrades, type RecordedTrade }
+  from './venue-history.js';
 
 export interface FakeVenueOptions {
   /** Wall ms between two recorded frames sent to a connection (default 2). */
   readonly frameIntervalMs?: number;
+  /** Re-stamps the recording so its last frame is the venue's start (live-like times). */
+  readonly shiftToNow?: boolean;
+  /** The venue's clock for history answers (which candles exist yet); default the wall. */
+  readonly clock?: { nowMs(): number };
+}
+
+/** How the history answers behave: delayed, failing, for some coins only (default all). */
+export interface HistoryMode {
+  readonly delayMs?: number;
+  readonly fail?: 'status' | 'bad-json' | 'hang';
+  readonly coins?: readonly string[] | ((coin: string) => boolean);
 }
 
 interface Client {
@@ -36,6 +50,8 @@ export interface FakeVenue {
   dropConnections(): void;
   /** While silent, nothing is sent: no frames, no pongs. */
   setSilent(silent: boolean): void;
+  /** Changes how candleSnapshot and fundingHistory answer from now on. */
+  setHistoryMode(mode: HistoryMode): void;
   /** Sends a raw text frame to every client. */
   sendRaw(text: string): void;
   close(): Promise<void>;
@@ -50,7 +66,10 @@ const channelOf = (frame: string) => frame.startsWith('{"channel":"trades"') ? '
 
 export async function startFakeVenue(options: FakeVenueOptions = {}): Promise<FakeVenue> {
   const frameIntervalMs = options.frameIntervalMs ?? 2;
-  const frames = loadFrames();
+  const frames = shifted(loadFrames(), options.shiftToNow === true);
+  const history = { trades: recordedTrades(frames), mode: {} as HistoryMode,
+    minuteVolume: (coin: string) => minuteVolumeOf(main, coin),
+    nowMs: () => options.clock?.nowMs() ?? Date.now() };
   const main = readFileSync(venueFixture('hl_metaAndAssetCtxs_main_2026-02-06.json'), 'utf8');
   const clients = new Set<Client>();
   const received: unknown[] = [];
@@ -58,7 +77,8 @@ export async function startFakeVenue(options: FakeVenueOptions = {}): Promise<Fa
   let silent = false;
   let newest: Client | null = null;
 
-  const server: Server = createServer((req, res) => handleInfo(req, res, infoRequests));
+  const server: Server = createServer((req, res) =>
+    handleInfo(req, res, infoRequests, history));
   const wss = new WebSocketServer({ server });
   const send = (client: Client, text: string) => {
     if (!silent && client.socket.readyState === WebSocket.OPEN) client.socket.send(text);
@@ -113,6 +133,7 @@ export async function startFakeVenue(options: FakeVenueOptions = {}): Promise<Fa
     sentFrames: () => newest?.cursor ?? 0,
     dropConnections: () => { for (const c of clients) c.socket.terminate(); },
     setSilent: (value) => { silent = value; },
+    setHistoryMode: (mode) => { history.mode = mode; },
     sendRaw: (text) => { for (const c of clients) send(c, text); },
     async close() {
       for (const c of clients) {
@@ -133,13 +154,76 @@ function ctxFrame(mainJson: string, coin: string): string {
   return JSON.stringify({ channel: 'activeAssetCtx', data: { coin, ctx: ctxs[i] } });
 }
 
+/** The recording re-stamped to end now (every "time" field moves by the same amount). */
+function shifted(frames: string[], toNow: boolean): string[] {
+  if (!toNow) return frames;
+  let lastMs = 0;
+  for (const f of frames) for (const m of f.matchAll(/"time":(\d+)/g)) {
+    lastMs = Math.max(lastMs, Number(m[1]));
+  }
+  const offsetMs = Date.now() - lastMs;
+  return frames.map((f) => f.replace(/"time":(\d+)/g, (_, t: string) =>
+    `"time":${Number(t) + offsetMs}`));
+}
+
 const INFO_FILES: Record<string, string> = {
   perpDexs: 'hl_perpDexs_2025-12-13.json',
   clearinghouseState: 'hl_clearinghouseState_2023-03-27.json',
-  candleSnapshot: 'hl_candleSnapshot_kPEPE_1h_2023.json',
 };
 
-function handleInfo(req: IncomingMessage, res: ServerResponse, log: unknown[]): void {
+interface HistoryBody {
+  type?: string; coin?: string; startTime?: number; endTime?: number;
+  req?: { coin?: string; interval?: string; startTime?: number; endTime?: number };
+}
+
+/** candleSnapshot and fundingHistory: derived answers, or the failure the test set. */
+function historyReply(body: HistoryBody, history: History,
+  reply: (status: number, text: string) => void): void {
+  const coin = body.type === 'candleSnapshot' ? body.req?.coin : body.coin;
+  const mode = history.mode;
+  const affected = mode.coins === undefined || (coin !== undefined &&
+    (typeof mode.coins === 'function' ? mode.coins(coin) : mode.coins.includes(coin)));
+  const answer = () => {
+    if (affected && mode.fail === 'hang') return;
+    if (affected && mode.fail === 'status') return reply(503, '"service unavailable"');
+    if (affected && mode.fail === 'bad-json') return reply(200, '[{"t":17,"o":');
+    const nowMs = history.nowMs();
+    if (body.type === 'candleSnapshot') {
+      const r = body.req ?? {};
+      if (typeof r.coin !== 'string' || r.interval !== '1m' || typeof r.startTime !== 'number' ||
+        typeof r.endTime !== 'number') {
+        return reply(422, '"Failed to deserialize the JSON body into the target type"');
+      }
+      return reply(200, JSON.stringify(candleAnswer(r.coin, r.startTime, r.endTime, nowMs,
+        history.trades, history.minuteVolume(r.coin))));
+    }
+    if (typeof body.coin !== 'string' || typeof body.startTime !== 'number') {
+      return reply(422, '"Failed to deserialize the JSON body into the target type"');
+    }
+    reply(200, JSON.stringify(fundingAnswer(body.coin, body.startTime,
+      body.endTime ?? nowMs, nowMs)));
+  };
+  if (affected && (mode.delayMs ?? 0) > 0) setTimeout(answer, mode.delayMs);
+  else answer();
+}
+
+interface History {
+  readonly trades: readonly RecordedTrade[];
+  mode: HistoryMode;
+  minuteVolume(coin: string): number;
+  nowMs(): number;
+}
+
+/** The coin's recorded 24h volume in base units per minute (0 when not listed). */
+function minuteVolumeOf(mainJson: string, coin: string): number {
+  const [meta, ctxs] = JSON.parse(mainJson) as [{ universe: { name: string }[] },
+    { dayNtlVlm: string; markPx: string }[]];
+  const ctx = ctxs[meta.universe.findIndex((u) => u.name === coin)];
+  return ctx ? Number(ctx.dayNtlVlm) / Number(ctx.markPx) / 1_440 : 0;
+}
+
+function handleInfo(req: IncomingMessage, res: ServerResponse, log: unknown[],
+  history: History): void {
   let text = '';
   req.setEncoding('utf8');
   req.on('data', (chunk: string) => { text += chunk; });
@@ -162,6 +246,9 @@ function handleInfo(req: IncomingMessage, res: ServerResponse, log: unknown[]): 
       return reply(200, '[{"universe":[]},[]]');
     }
     if (body.type === 'predictedFundings') return reply(200, predictedFundings());
+    if (body.type === 'candleSnapshot' || body.type === 'fundingHistory') {
+      return historyReply(body, history, reply);
+    }
     const file = body.type ? INFO_FILES[body.type] : undefined;
     if (file) return reply(200, readData(file));
     reply(422, '"Failed to deserialize the JSON body into the target type"');

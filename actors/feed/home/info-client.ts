@@ -1,10 +1,11 @@
 // The home venue's info endpoint (POST /info) under the process-wide REST weight budget.
 // Every answer is a value: { ok: true, value } or { ok: false, error } naming what went wrong.
 import type { Clock } from '../../../core/clock.js';
-import type { FundingEvent } from '../../../core/messages.js';
+import type { CandleEvent, FundingEvent } from '../../../core/messages.js';
 import type { UniverseMarket } from '../../universe/tracked.js';
 import type { SharedBudget } from '../budget.js';
 import { parseMetaAndAssetCtxs, parsePerpDexs, parsePredictedFundings } from './info-mappers.js';
+import { parseCandles, parseFundingHistory } from './history-mappers.js';
 
 export type InfoResult<T> = { readonly ok: true; readonly value: T } |
   { readonly ok: false; readonly error: string };
@@ -26,6 +27,19 @@ export function requestWeight(type: string): number {
   return LIGHT.has(type) ? 2 : 20;
 }
 
+// History answers cost extra by their length: 1 per 60 candles, 1 per 20 funding records
+// (venue documentation, "additional weight per items returned"); rounded up to be safe.
+const ITEMS_PER_WEIGHT: Readonly<Record<string, number>> = {
+  candleSnapshot: 60, fundingHistory: 20,
+};
+export function itemsWeight(type: string, items: number): number {
+  const per = ITEMS_PER_WEIGHT[type];
+  return per === undefined || items <= 0 ? 0 : Math.ceil(items / per);
+}
+
+/** 1-minute candles, the interval backfill asks for. */
+export const minuteMs = 60_000;
+
 export interface InfoClient {
   post(body: { type: string } & Record<string, unknown>): Promise<InfoResult<unknown>>;
   metaAndAssetCtxs(dex?: string): Promise<InfoResult<UniverseMarket[]>>;
@@ -34,8 +48,12 @@ export interface InfoClient {
   predictedFundings(tsMs: number): Promise<InfoResult<FundingEvent[]>>;
   /** Raw account state; map it with the positioning code (clearinghouse.ts). */
   clearinghouseState(user: string): Promise<InfoResult<unknown>>;
-  candleSnapshot(coin: string, interval: string, startMs: number, endMs: number):
-    Promise<InfoResult<unknown>>;
+  /** 1-minute candles opening in [startMs, endMs], oldest first (at most 5000 an answer). */
+  candleSnapshot(coin: string, startMs: number, endMs: number):
+    Promise<InfoResult<CandleEvent[]>>;
+  /** Hourly funding settlements in [startMs, endMs], oldest first (at most 500 an answer). */
+  fundingHistory(coin: string, startMs: number, endMs: number):
+    Promise<InfoResult<FundingEvent[]>>;
 }
 
 export function createInfoClient(options: InfoClientOptions): InfoClient {
@@ -44,10 +62,11 @@ export function createInfoClient(options: InfoClientOptions): InfoClient {
   const waitingMax = options.waitingMax ?? 64;
   let waiting = 0;
 
-  const acquire = async (weight: number): Promise<string | null> => {
+  /** Waits for `weight`; refuses when too many already wait, unless it is owed (`owed`). */
+  const acquire = async (weight: number, owed = false): Promise<string | null> => {
     for (let waitMs = options.budget.take('rest', weight); waitMs > 0;
       waitMs = options.budget.take('rest', weight)) {
-      if (waiting >= waitingMax) return `budget: ${waiting} requests already waiting`;
+      if (!owed && waiting >= waitingMax) return `budget: ${waiting} requests already waiting`;
       waiting++;
       await new Promise((resolve) => setTimeout(resolve, waitMs));
       waiting--;
@@ -69,7 +88,12 @@ export function createInfoClient(options: InfoClientOptions): InfoClient {
         const detail = text.slice(0, 120);
         return { ok: false, error: `${body.type}: status ${response.status} (${detail})` };
       }
-      return { ok: true, value: JSON.parse(text) as unknown };
+      const value = JSON.parse(text) as unknown;
+      // The extra weight is known only from the answer: it is paid before the next request.
+      const extra = Array.isArray(value) ? itemsWeight(body.type, value.length) : 0;
+      // Owed whatever the queue: the venue already counted it.
+      if (extra > 0) await acquire(extra, true);
+      return { ok: true, value };
     } catch (error) {
       return { ok: false, error: `${body.type}: ${(error as Error).message}` };
     }
@@ -92,7 +116,11 @@ export function createInfoClient(options: InfoClientOptions): InfoClient {
     predictedFundings: (tsMs) =>
       mapped({ type: 'predictedFundings' }, (raw) => parsePredictedFundings(raw, tsMs)),
     clearinghouseState: (user) => post({ type: 'clearinghouseState', user }),
-    candleSnapshot: (coin, interval, startTime, endTime) =>
-      post({ type: 'candleSnapshot', req: { coin, interval, startTime, endTime } }),
+    candleSnapshot: (coin, startTime, endTime) =>
+      mapped({ type: 'candleSnapshot', req: { coin, interval: '1m', startTime, endTime } },
+        (raw) => parseCandles(raw, coin, minuteMs)),
+    fundingHistory: (coin, startTime, endTime) =>
+      mapped({ type: 'fundingHistory', coin, startTime, endTime },
+        (raw) => parseFundingHistory(raw, coin)),
   };
 }

@@ -1,17 +1,21 @@
 // The home venue's live feed for one shard: one WebSocket, per-coin subscriptions (trades,
 // l2Book, activeAssetCtx), ping heartbeats, a silence watchdog, reconnect with capped backoff
 // and jitter, resubscription, trade de-duplication by tid, and a gap event per pair on every
-// disconnect so nothing is computed across it.
+// disconnect so nothing is computed across it. With an info URL, each pair is backfilled from
+// candles and funding at start and after every gap before its trades flow (backfill-rounds.ts).
 import WebSocket from 'ws';
 import type { Clock } from '../../../core/clock.js';
 import type { Logger } from '../../../core/logger.js';
 import type { MarketEvent } from '../../../core/messages.js';
 import { createSharedBudget, type SharedBudget } from '../budget.js';
 import { FeedCounters } from '../feed-counters.js';
-import type { EventSink, FeedStats, PairFeed } from '../feed-types.js';
+import type { EventSink, FeedStats, IngestSink, PairFeed } from '../feed-types.js';
 import { eventSinkOf } from '../lanes.js';
 import { IngestGuard } from '../ingest-guard.js';
 import { backoffDefaults, createBackoff, type BackoffOptions } from './backoff.js';
+import { createBackfiller, type Backfiller } from './backfill.js';
+import { BackfillRounds, type BackfillReport } from './backfill-rounds.js';
+import { createInfoClient } from './info-client.js';
 import { Outbox } from './outbox.js';
 import { parseFrame } from './ws-frames.js';
 
@@ -27,6 +31,23 @@ export interface LivePairFeedOptions {
   readonly silenceMs?: number;
   readonly backoff?: BackoffOptions;
   readonly random?: () => number;
+  /** Backfill from the info endpoint; absent or lookbackMs 0: none. */
+  readonly backfill?: LiveBackfillOptions;
+}
+
+export interface LiveBackfillOptions {
+  readonly infoUrl: string;
+  /** Market time filled at start (the venue keeps about 5000 1-minute candles). */
+  readonly lookbackMs: number;
+  /** Longest a round holds trades back before its pairs go live unfilled. */
+  readonly waitMs: number;
+  /** Per info request (default 10 s). */
+  readonly requestTimeoutMs?: number;
+  /** Candles per candleSnapshot request (default and most 5000; tests page with fewer). */
+  readonly candlesPerRequest?: number;
+  readonly onReport?: (report: BackfillReport) => void;
+  /** Replaces the info endpoint client (tests count what it asks). */
+  readonly backfiller?: Backfiller;
 }
 
 const CHANNELS = ['trades', 'l2Book', 'activeAssetCtx'] as const;
@@ -49,12 +70,39 @@ export function createLivePairFeed(options: LivePairFeedOptions): PairFeed {
   let lastFrameMs = 0;
   let lastPingMs = 0;
   const outbox = new Outbox(budget, (text) => ws?.send(text));
+  let target: EventSink | IngestSink | null = null;
+  /** Newest trade time handed on per pair (or restored, see resumeFrom): fills start there. */
+  const lastTradeMs = new Map<string, number>();
 
+  const deliver = (event: MarketEvent) => {
+    counters.count(event);
+    if (event.type === 'trade') lastTradeMs.set(event.symbol, event.tsMs);
+    sink?.(event);
+  };
+  const rounds = backfillRoundsOf(options, budget, deliver, (symbol) =>
+    target && typeof target !== 'function' ? target.lane(symbol)?.length ?? 0 : 0);
   const emit = (event: MarketEvent) => {
     const why = guard.check(event);
     if (why) return counters.drop(why, 'symbol' in event ? { symbol: event.symbol } : {});
-    counters.count(event);
-    sink?.(event);
+    if (rounds && (event.type === 'trade' || event.type === 'book')) {
+      if (event.type === 'trade' && rounds.covers(event.symbol, event.tsMs)) {
+        rounds.coveredTrades++;
+        return;
+      }
+      if (rounds.holds(event.symbol)) return rounds.hold(event);
+    }
+    deliver(event);
+  };
+  const backfillRound = (symbols: Iterable<string>) => {
+    if (!rounds || !options.backfill) return;
+    const nowMs = clock.nowMs();
+    const lookbackMs = options.backfill.lookbackMs;
+    // A pair seen before fills from what it already holds (newest trade or candle) on.
+    const fromMs = (symbol: string) => {
+      const seenMs = Math.max(lastTradeMs.get(symbol) ?? -Infinity, rounds.filledUntil(symbol));
+      return seenMs > -Infinity ? seenMs : nowMs - lookbackMs;
+    };
+    rounds.start([...symbols], fromMs, nowMs);
   };
   const subscription = (method: string, symbol: string) => {
     for (const type of CHANNELS) outbox.push({ method, subscription: { type, coin: symbol } });
@@ -140,6 +188,8 @@ export function createLivePairFeed(options: LivePairFeedOptions): PairFeed {
       lastFrameMs = clock.nowMs();
       lastPingMs = lastFrameMs;
       for (const symbol of wanted) subscribe(symbol);
+      // Subscribed first, so no trade falls between the fill and the stream: they are held.
+      backfillRound(wanted);
       watchdog = setInterval(tick, Math.max(10, Math.min(heartbeatMs, silenceMs) / 4));
     });
     socket.on('message', onMessage);
@@ -152,9 +202,10 @@ export function createLivePairFeed(options: LivePairFeedOptions): PairFeed {
   };
 
   return {
-    start(target) {
+    start(to) {
       if (sink) throw new Error('feed already started');
-      sink = eventSinkOf(target);
+      target = to;
+      sink = eventSinkOf(to);
       stopping = false;
       guard.setSymbols(wanted);
       connect();
@@ -162,12 +213,22 @@ export function createLivePairFeed(options: LivePairFeedOptions): PairFeed {
     setSymbols(symbols) {
       const next = new Set(symbols);
       for (const s of wanted) if (!next.has(s) && ws?.readyState === WebSocket.OPEN) unsubscribe(s);
+      for (const s of wanted) {
+        if (next.has(s)) continue;
+        rounds?.forget(s);
+        lastTradeMs.delete(s);
+      }
+      const joined = [...next].filter((s) => !wanted.has(s));
       wanted = next;
       guard.setSymbols(wanted);
-      if (ws?.readyState === WebSocket.OPEN) for (const s of wanted) subscribe(s);
+      if (ws?.readyState === WebSocket.OPEN) {
+        for (const s of wanted) subscribe(s);
+        backfillRound(joined);
+      }
     },
     async stop() {
       stopping = true;
+      rounds?.stop();
       if (reconnectTimer) clearTimeout(reconnectTimer);
       reconnectTimer = null;
       const socket = ws;
@@ -180,7 +241,30 @@ export function createLivePairFeed(options: LivePairFeedOptions): PairFeed {
       }
       outbox.clear();
       sink = null;
+      target = null;
     },
-    stats: (): FeedStats => counters.snapshot(),
+    stats: (): FeedStats => {
+      const stats = counters.snapshot();
+      if (!rounds) return stats;
+      const dropped = rounds.coveredTrades > 0
+        ? { ...stats.dropped, in_candles: rounds.coveredTrades } : stats.dropped;
+      return { ...stats, dropped, warming: rounds.warming() };
+    },
+    isWarming: (symbol) => rounds?.isWarming(symbol) ?? false,
+    resumeFrom(symbol, fromMs) {
+      lastTradeMs.set(symbol, Math.max(fromMs, lastTradeMs.get(symbol) ?? -Infinity));
+    },
   };
+}
+
+function backfillRoundsOf(options: LivePairFeedOptions, budget: SharedBudget,
+  deliver: (event: MarketEvent) => void, backlog: (symbol: string) => number):
+  BackfillRounds | null {
+  const b = options.backfill;
+  if (!b || !(b.lookbackMs > 0)) return null;
+  const backfiller = b.backfiller ?? createBackfiller(createInfoClient({ url: b.infoUrl, budget,
+    clock: options.clock, timeoutMs: b.requestTimeoutMs }),
+  { candlesPerRequest: b.candlesPerRequest });
+  return new BackfillRounds({ backfiller, logger: options.logger, waitMs: b.waitMs,
+    deliver, backlog, onReport: b.onReport });
 }

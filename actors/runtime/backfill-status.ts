@@ -1,0 +1,55 @@
+// The live backfill's state per tracked pair, gathered from the shards' reports on the main
+// thread: /readyz's `backfill` check (every tracked pair filled or given up on) and the detail
+// text naming the pairs that could not be filled and why.
+import type { BackfillReport } from '../feed/home/backfill-rounds.js';
+
+/** A shard's report of one pair's backfill (supervisor topic `shardBackfill`). */
+export interface ShardBackfill {
+  readonly type: 'shardBackfill';
+  readonly shardId: number;
+  readonly generation: number;
+  readonly report: BackfillReport;
+}
+
+/** Pairs named in the detail text at most (the rest are counted): every tracked pair. */
+const namedPairsMax = 110;
+
+export class BackfillStatus {
+  /** The newest settled outcome per pair; a refill after a reconnect keeps the old one. */
+  private readonly settled = new Map<string, BackfillReport>();
+
+  /** `enabled` false (not live, or backfill off): the check always holds. */
+  constructor(private readonly enabled: boolean) {}
+
+  onReport(report: BackfillReport): void {
+    if (report.state !== 'filling') this.settled.set(report.symbol, report);
+  }
+
+  /** Every tracked pair's start-up backfill is over: filled, or given up after the bound. */
+  check(tracked: readonly string[]): boolean {
+    return !this.enabled || (tracked.length > 0 && tracked.every((s) => this.settled.has(s)));
+  }
+
+  /** What /readyz says of the backfill; null when it is off. */
+  detail(tracked: readonly string[]): string | null {
+    if (!this.enabled) return null;
+    const byReason = new Map<string, string[]>();
+    let filled = 0;
+    let waiting = 0;
+    for (const symbol of tracked) {
+      const r = this.settled.get(symbol);
+      if (!r) waiting++;
+      else if (r.state === 'filled') filled++;
+      else byReason.set(r.reason ?? 'unknown', [...(byReason.get(r.reason ?? 'unknown') ?? []),
+        symbol]);
+    }
+    const parts = [`${filled} of ${tracked.length} pairs filled from candles`];
+    if (waiting > 0) parts.push(`${waiting} filling`);
+    for (const [reason, pairs] of byReason) {
+      const named = pairs.slice(0, namedPairsMax).join(', ');
+      const more = pairs.length > namedPairsMax ? ` and ${pairs.length - namedPairsMax} more` : '';
+      parts.push(`not filled: ${named}${more} (${reason})`);
+    }
+    return parts.join('; ');
+  }
+}

@@ -1,0 +1,98 @@
+// The real service on the live feed against the fake venue (recorded frames, history answers
+// derived from the recordings): /readyz waits a bounded time for the backfill, then answers 200
+// with a `backfill` check and a detail naming the pairs it could not fill and why; a pair that
+// was filled says `basis: candles` or `mixed`, and its metrics are numbers.
+import { spawnSync } from 'node:child_process';
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { suite } from 'uvu';
+import * as assert from 'uvu/assert';
+import { resolveConfig } from '../../actors/config.js';
+import { silentLogger } from '../../core/logger.js';
+import { startService, type Service } from '../../bin/service.js';
+import { eventually, tempDir } from '../helpers/eventually.js';
+import { binPath } from '../helpers/service-process.js';
+import { startFakeVenue, type FakeVenue } from '../feed/fake-venue.js';
+
+const live = suite('backfill readiness');
+let service: Service | undefined;
+let venue: FakeVenue | undefined;
+let dataDir: string;
+let key = '';
+
+live.before(async () => {
+  dataDir = join(await tempDir(), 'data');
+  mkdirSync(dataDir);
+  const made = spawnSync(process.execPath,
+    [binPath, 'keys', 'create', '--plan', 'Whale', '--json', '--data-dir', dataDir],
+    { encoding: 'utf8' });
+  assert.is(made.status, 0, made.stderr);
+  key = JSON.parse(made.stdout).key as string;
+});
+
+live.after(async () => {
+  await service?.stop();
+  await venue?.close();
+});
+
+interface Readyz {
+  ready: boolean; checks: Record<string, boolean>; detail?: Record<string, string>;
+}
+
+live('ready after a bounded wait, naming what backfill could not fill', async () => {
+  venue = await startFakeVenue({ frameIntervalMs: 20, shiftToNow: true });
+  // Pairs fill in the shard's (alphabetical) order: the A pairs come first and their history
+  // answers fail; the budget (1200 weight a minute) cannot fill 100 pairs in 4 s.
+  venue.setHistoryMode({ fail: 'status', coins: (coin) => coin.startsWith('A') });
+  const config = resolveConfig({
+    port: 0, dataDir, shards: 1, logLevel: 'silent', limitsEnabled: false, feed: 'live',
+    homeWsUrl: venue.wsUrl, homeInfoUrl: venue.infoUrl, backfillHours: 30, backfillWaitS: 4,
+  });
+  service = await startService(config, { logger: silentLogger });
+  const seen: Readyz[] = [];
+  const body = await eventually(async () => {
+    const response = await fetch(`${service!.baseUrl}/readyz`);
+    const answer = await response.json() as Readyz;
+    seen.push(answer);
+    return response.status === 200 ? answer : null;
+  }, { timeoutMs: 40_000, intervalMs: 50, message: '/readyz 200' });
+  assert.is(body.checks.backfill, true);
+  // While it waited, the check said so.
+  assert.ok(seen.some((a) =>
+    a.checks.backfill === false && a.detail?.backfill.includes('filling')));
+  const detail = body.detail?.backfill ?? '';
+  const filled = /^(\d+) of 100 pairs filled from candles/.exec(detail);
+  assert.ok(filled, detail);
+  const failed = /not filled: ([^(;]*) \(candleSnapshot: status 503/.exec(detail);
+  assert.ok(failed, detail);
+  const failedPairs = failed![1].split(', ');
+  assert.ok(failedPairs.length > 0 && failedPairs.every((s) => s.startsWith('A')), failed![1]);
+  const late = /not filled: ([^(;]*) \(not filled within 4000 ms/.exec(detail);
+  assert.ok(late, detail);
+  const latePairs = late![1].split(', ');
+  assert.is(Number(filled![1]) + failedPairs.length + latePairs.length, 100, detail);
+  assert.ok(Number(filled![1]) > 0, detail);
+
+  const pair = async (symbol: string) => {
+    const response = await fetch(`${service!.baseUrl}/api/v1/pair/${symbol}`,
+      { headers: { authorization: `Bearer ${key}` } });
+    assert.is(response.status, 200);
+    return await response.json() as Record<string, unknown>;
+  };
+  const screener = await fetch(`${service.baseUrl}/api/v1/screener`,
+    { headers: { authorization: `Bearer ${key}` } }).then((r) => r.json()) as
+    { pairs: { symbol: string; tracked: boolean }[] };
+  const tracked = screener.pairs.filter((p) => p.tracked).map((p) => p.symbol);
+  const filledPair = tracked.find((s) => !failedPairs.includes(s) && !latePairs.includes(s))!;
+  const withCandles = await pair(filledPair);
+  assert.ok(withCandles.basis === 'candles' || withCandles.basis === 'mixed',
+    `${filledPair}: ${String(withCandles.basis)}`);
+  // 30 hours of candles: a day of VPIN buckets, regime's 100 five-minute samples.
+  for (const field of ['vpin', 'regime', 'signalScore']) {
+    assert.ok(withCandles[field] !== null && withCandles[field] !== undefined,
+      `${filledPair} ${field}: ${withCandles[field]}`);
+  }
+  assert.is((await pair(failedPairs[0])).basis, 'trades');
+});
+
+live.run();
