@@ -14,6 +14,8 @@ export const supervisorTopics = Object.freeze({
   events: 'shardEvents',
   /** Closed 1-minute history points, apart from the view publish (core/history-point.ts). */
   history: 'shardHistory',
+  /** Saved pair states, every 60 s and at a graceful stop (persistence/pair-states.ts). */
+  pairStates: 'shardPairStates',
 } as const);
 
 /** Messages a shard sends to one of its pair actors. */
@@ -21,6 +23,9 @@ export const pairTopics = Object.freeze({
   drain: 'drain',
   publish: 'publish',
   reset: 'reset',
+  /** Publish, then the pair's saved state taken in the same step (pair-state.ts). */
+  publishAndSave: 'publishAndSave',
+  restore: 'restore',
 } as const);
 
 /** The comedy actor name of a pair actor. */

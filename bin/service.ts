@@ -24,6 +24,7 @@ import { startActorRuntime, type ActorRuntime } from '../actors/runtime/supervis
 import { TrackedSet } from '../actors/runtime/tracked-set.js';
 import { createDashboardFor } from './dashboard.js';
 import { HistoryRecorder } from '../actors/runtime/history-recorder.js';
+import { PairStateStore } from '../persistence/pair-states.js';
 
 export interface Service {
   readonly baseUrl: string;
@@ -55,6 +56,8 @@ const outcomesEveryMs = 5_000;
 const pruneEveryMs = 3_600_000;
 /** History is trimmed to its retention in the background this often. */
 const historyPruneEveryMs = 600_000;
+/** Pair states are saved this often and at a graceful stop (DECISIONS.md, Warm start). */
+const pairStateSaveEveryMs = 60_000;
 
 /** Everything on the main thread that the feeds and the shards feed. */
 interface Parts {
@@ -77,6 +80,8 @@ interface Parts {
   /** Market time the simulator's warm-up ends (0: none) and each pair's newest market time. */
   readonly warmupEndMs: number;
   readonly pairMarketMs: Map<string, number>;
+  /** Saved pair states; null for a replay, which plays its tape from its start. */
+  readonly pairStates: PairStateStore | null;
 }
 
 async function createParts(config: ServiceConfig, deps: ServiceDeps): Promise<Parts> {
@@ -110,10 +115,12 @@ async function createParts(config: ServiceConfig, deps: ServiceDeps): Promise<Pa
     hourRetentionDays: config.historyHourDays }, clock, log.child({ component: 'history' }));
   const warmupEndMs = feeds.spec.kind === 'sim' && (feeds.spec.warmupMs ?? 0) > 0
     ? feeds.spec.startMs : 0;
-  signals.setWarmupEnd(warmupEndMs);
+  // A restored pair's gap is generated like a warm-up (also with --warmup 0): no webhooks.
+  signals.setWarmupEnd(feeds.spec.kind === 'sim' ? feeds.spec.startMs : warmupEndMs);
+  const pairStates = feeds.spec.kind === 'replay' ? null : new PairStateStore(store.root, clock);
   return { config, clock, log, store, snapshots, positioning, views, webhooks, signals, feeds,
     shared, publisher, history, tracked: new TrackedSet(config.shards), runtime: null,
-    marketNowMs: 0, warmupEndMs, pairMarketMs: new Map() };
+    marketNowMs: 0, warmupEndMs, pairMarketMs: new Map(), pairStates };
 }
 
 /** Starts the universe feed; resolves once the first universe is in (or after a bound). */
@@ -214,6 +221,7 @@ function startShards(p: Parts, allowCrash: boolean): Promise<ActorRuntime> {
       mailboxCapacity: limits.pairMailboxEventsMax, allowCrash,
       logLevel: config.logLevel,
       budgetBuffer: p.feeds.budget?.buffer ?? null, feedAnchorWallMs: p.feeds.anchorWallMs,
+      stateSaveEveryMs: p.pairStates ? pairStateSaveEveryMs : 0,
     },
     logger: p.log.child({ component: 'supervisor' }),
     host: {
@@ -227,6 +235,9 @@ function startShards(p: Parts, allowCrash: boolean): Promise<ActorRuntime> {
         p.signals.onOutbound(message.outbound);
       },
       onHistory: (message) => p.history.onHistory(message),
+      onPairStates: (message) => void p.pairStates?.save(message.states).catch((error: Error) =>
+        p.log.warn('pair states not saved', { error: error.message })),
+      loadPairStates: p.pairStates ? (symbols) => p.pairStates!.load(symbols) : undefined,
     },
   });
 }
@@ -242,6 +253,7 @@ async function stopParts(p: Parts, timers: readonly NodeJS.Timeout[],
   await p.webhooks.stop();
   p.publisher?.stop();
   await p.shared?.close();
+  await p.pairStates?.flush();
   await p.store.close();
 }
 

@@ -38,12 +38,15 @@ interface DigestFields {
   centroids: { each(f: (c: Centroid) => void): void; insert(c: Centroid): boolean; clear(): void };
 }
 
-/** Captures `tree` into a detached image (typed arrays copied, digests flattened). */
-export function captureState(tree: unknown): StateImage {
-  return capture(tree, 'state', 0);
+/**
+ * Captures `tree` into an image (digests flattened). Typed arrays are copied unless `shared`:
+ * an image encoded at once (before the tree changes) may share them and save the copies.
+ */
+export function captureState(tree: unknown, shared = false): StateImage {
+  return capture(tree, 'state', 0, shared);
 }
 
-function capture(value: unknown, path: string, depth: number): StateImage {
+function capture(value: unknown, path: string, depth: number, shared: boolean): StateImage {
   if (depth > depthMax) throw new StateImageMismatch(path, 'nested too deep');
   if (value === null || value === undefined) return value;
   switch (typeof value) {
@@ -51,14 +54,20 @@ function capture(value: unknown, path: string, depth: number): StateImage {
     case 'object': break;
     default: throw new StateImageMismatch(path, `cannot capture a ${typeof value}`);
   }
-  if (ArrayBuffer.isView(value)) return (value as unknown as { slice(): ArrayBufferView }).slice();
+  if (ArrayBuffer.isView(value)) {
+    return shared ? value : (value as unknown as { slice(): ArrayBufferView }).slice();
+  }
   if (value instanceof TDigest) return captureDigest(value as unknown as DigestFields);
-  if (Array.isArray(value)) return value.map((v, i) => capture(v, `${path}[${i}]`, depth + 1));
+  if (Array.isArray(value)) {
+    return value.map((v, i) => capture(v, `${path}[${i}]`, depth + 1, shared));
+  }
   if (Object.getPrototypeOf(value) !== Object.prototype) {
     throw new StateImageMismatch(path, 'cannot capture a class instance');
   }
   const out: { [key: string]: StateImage } = {};
-  for (const [key, v] of Object.entries(value)) out[key] = capture(v, `${path}.${key}`, depth + 1);
+  for (const [key, v] of Object.entries(value)) {
+    out[key] = capture(v, `${path}.${key}`, depth + 1, shared);
+  }
   return out;
 }
 

@@ -88,4 +88,14 @@ export interface PairFeed {
   stats(): FeedStats;
   /** True while the symbol's warm-up (simulator) runs: its views are not worth publishing. */
   isWarming?(symbol: string): boolean;
+  /**
+   * The symbol's pair was restored from state saved at market time `fromMs` (call before the
+   * symbol joins): 'fill' when the feed generates or backfills the time from there on instead
+   * of its usual warm-up, 'gap' when it cannot (the pair keeps its state and sees a feed gap),
+   * 'refuse' when the state is unusable here (ahead of the feed's market time): the pair starts
+   * fresh. A feed without it (replay, which plays its tape from the start) restores nothing.
+   */
+  resumeFrom?(symbol: string, fromMs: number): ResumeAnswer;
 }
+
+export type ResumeAnswer = 'fill' | 'gap' | 'refuse';

@@ -6,6 +6,7 @@ import type { FeedSpec, PairFeed } from './feed-types.js';
 import { createLivePairFeed, type LivePairFeedOptions } from './home/live-pair-feed.js';
 import { createReplayPairFeed } from './replay/replay-pair-feed.js';
 import { createSimPairFeed } from './sim/sim-pair-feed.js';
+import { gapResumeFill, withLiveResume, type LiveResumeFill } from './live-resume.js';
 
 export type { EventSink, FeedSpec, FeedStats, PairFeed } from './feed-types.js';
 
@@ -20,6 +21,8 @@ export interface PairFeedDeps {
   readonly live?: Partial<Pick<LivePairFeedOptions, 'heartbeatMs' | 'silenceMs' | 'backoff'>>;
   /** Replay: called once when the file is exhausted. */
   readonly onEnd?: () => void;
+  /** Live: fills a restored pair's missed market time (live-resume.ts); default: a gap. */
+  readonly liveResumeFill?: LiveResumeFill;
 }
 
 export function createPairFeed(spec: FeedSpec, deps: PairFeedDeps): PairFeed {
@@ -28,8 +31,9 @@ export function createPairFeed(spec: FeedSpec, deps: PairFeedDeps): PairFeed {
       return createSimPairFeed({ ...spec, clock: deps.clock, logger: deps.logger,
         tickMs: deps.tickMs });
     case 'live':
-      return createLivePairFeed({ ...deps.live, wsUrl: spec.wsUrl, clock: deps.clock,
-        logger: deps.logger, budget: deps.budget });
+      return withLiveResume(createLivePairFeed({ ...deps.live, wsUrl: spec.wsUrl,
+        clock: deps.clock, logger: deps.logger, budget: deps.budget }), deps.clock,
+      deps.liveResumeFill ?? gapResumeFill);
     case 'replay':
       return createReplayPairFeed({ ...spec, clock: deps.clock, logger: deps.logger,
         tickMs: deps.tickMs, onEnd: deps.onEnd });

@@ -5,6 +5,7 @@ import type { ShardPublish } from '../../core/messages.js';
 import type { ShardHistory } from '../../core/history-point.js';
 import { supervisorTopics } from '../topics.js';
 import type { ShardParams } from '../shard/shard-params.js';
+import type { ShardPairStates } from '../shard/pair-state.js';
 import { loadComedy } from './comedy-loader.js';
 import { withDeadline } from './deadline.js';
 import { ShardHandle, type ShardSpawner } from './shard-handle.js';
@@ -15,6 +16,10 @@ export interface SupervisorHost {
   onShardRestarted?(shardId: number): void;
   /** A shard's closed 1-minute history points, from its live generation. */
   onHistory?(message: ShardHistory): void;
+  /** A shard's saved pair states (every 60 s and at stop), from its live generation. */
+  onPairStates?(message: ShardPairStates): void;
+  /** Saved states of the symbols a shard is about to create, to restore them from. */
+  loadPairStates?(symbols: readonly string[]): Readonly<Record<string, Uint8Array>>;
 }
 
 interface SupervisorParams {
@@ -22,6 +27,7 @@ interface SupervisorParams {
     ready(self: RootSupervisor, actor: ShardSpawner): void;
     publish(message: ShardPublish): void;
     history?(message: ShardHistory): void;
+    pairStates?(message: ShardPairStates): void;
   };
 }
 
@@ -40,6 +46,10 @@ class RootSupervisor {
 
   [supervisorTopics.history](message: ShardHistory): void {
     this.params.host.history?.(message);
+  }
+
+  [supervisorTopics.pairStates](message: ShardPairStates): void {
+    this.params.host.pairStates?.(message);
   }
 }
 
@@ -88,12 +98,19 @@ export async function startActorRuntime(options: {
             options.host.onHistory?.(message);
           }
         },
+        pairStates: (message: ShardPairStates) => {
+          const handle = handles[message.shardId];
+          if (handle && handle.generation === message.generation) {
+            options.host.onPairStates?.(message);
+          }
+        },
       },
     },
   });
   for (let id = 0; id < options.shardCount; id++) {
     handles.push(new ShardHandle(id, options.assignment[id] ?? [], options.shardParams, spawner,
-      options.logger, (shardId) => options.host.onShardRestarted?.(shardId)));
+      options.logger, (shardId) => options.host.onShardRestarted?.(shardId),
+      options.host.loadPairStates));
   }
   await Promise.all(handles.map((h) => h.start()));
   return {

@@ -296,7 +296,8 @@ class KernelPairEngine implements PairEngine, MailboxReader {
     if (marketMs === -Infinity) return null;
     return encodePairState({
       format: PAIR_STATE_FORMAT, fingerprint: this.fingerprint, symbol: this.symbol, marketMs,
-      image: { tree: captureState(this.stateTree()), whales: [...this.whaleAddresses] },
+      // Shared typed arrays: the record is encoded right here, before anything changes.
+      image: { tree: captureState(this.stateTree(), true), whales: [...this.whaleAddresses] },
     });
   }
 

@@ -22,12 +22,21 @@ export interface PairStateRecord {
 // moreTypes: typed arrays keep their type (without it msgpackr writes bare bytes).
 const packr = new Packr({ moreTypes: true, useRecords: false });
 
+/** A shard's saved states, sent to the supervisor to be written to the store. */
+export interface ShardPairStates {
+  readonly type: 'shardPairStates';
+  readonly shardId: number;
+  readonly generation: number;
+  readonly states: readonly { readonly symbol: string; readonly bytes: Uint8Array }[];
+}
+
 export function optionsFingerprint(options: unknown): string {
   return createHash('sha256').update(JSON.stringify(options)).digest('base64url').slice(0, 16);
 }
 
+/** A compact copy: msgpackr packs into a shared buffer, which a view would carry along whole. */
 export function encodePairState(record: PairStateRecord): Uint8Array {
-  return packr.pack(record);
+  return Uint8Array.prototype.slice.call(packr.pack(record));
 }
 
 /** The record in `bytes`, or why it cannot be used. */
