@@ -31,6 +31,21 @@ interface PairSlot {
   readonly mailbox: Mailbox;
 }
 
+/** Saved pair states sent to the supervisor per message (with the publish they go with). */
+const stateBatchPairs = 8;
+
+interface PublishBatch {
+  readonly pairs: PairViews[];
+  readonly whalePrints: WhalePrint[];
+  readonly outbound: PairOutbound[];
+  readonly history: HistoryPoint[];
+  readonly states: { symbol: string; bytes: Uint8Array }[];
+}
+
+function newBatch(): PublishBatch {
+  return { pairs: [], whalePrints: [], outbound: [], history: [], states: [] };
+}
+
 /** After new pairs are set: long enough for the feed's first book and trades to reach them. */
 const firstPublishDelayMs = 150;
 
@@ -236,11 +251,7 @@ export default class ShardActor {
     const nowMs = Date.now();
     const saving = save || this.saveDue;
     this.saveDue = false;
-    const states: { symbol: string; bytes: Uint8Array }[] = [];
-    const pairs: PairViews[] = [];
-    const whalePrints: WhalePrint[] = [];
-    const outbound: PairOutbound[] = [];
-    const history: HistoryPoint[] = [];
+    let batch = newBatch();
     for (const [symbol, slot] of this.pairs) {
       // A pair still warming up publishes once its warm-up reached the start, with everything
       // it detected meanwhile: its views mid-way (CVD history of days) would cost the shard
@@ -252,28 +263,40 @@ export default class ShardActor {
           const both = (await slot.ref.sendAndReceive(pairTopics.publishAndSave, nowMs)) as
             { out: PairPublish | null; state: Uint8Array | null };
           out = both.out;
-          if (both.state) states.push({ symbol, bytes: both.state });
+          if (both.state) batch.states.push({ symbol, bytes: both.state });
         } else {
           out = (await slot.ref.sendAndReceive(pairTopics.publish, nowMs)) as PairPublish | null;
         }
-        if (!out) continue;
-        pairs.push(out.views);
-        whalePrints.push(...out.whalePrints);
-        outbound.push(...out.outbound);
-        if (out.history !== undefined) for (const point of out.history) history.push(point);
+        if (out) {
+          batch.pairs.push(out.views);
+          batch.whalePrints.push(...out.whalePrints);
+          batch.outbound.push(...out.outbound);
+          if (out.history !== undefined) for (const point of out.history) batch.history.push(point);
+        }
       } catch (error) {
         this.fault(symbol, error as Error);
       }
+      // Saved states leave in small batches (~0.5 MB each): a stop cut short by its deadline
+      // keeps what was sent, and no message grows to tens of megabytes.
+      if (batch.states.length >= stateBatchPairs) {
+        await this.sendBatch(batch);
+        batch = newBatch();
+      }
     }
-    if (history.length > 0) this.sendHistory(history);
-    if (pairs.length > 0 || outbound.length > 0 || whalePrints.length > 0) {
+    await this.sendBatch(batch);
+  }
+
+  /** A publish, then the states taken with it: the store never holds a state ahead of it. */
+  private async sendBatch(b: PublishBatch): Promise<void> {
+    if (b.history.length > 0) this.sendHistory(b.history);
+    if (b.pairs.length > 0 || b.outbound.length > 0 || b.whalePrints.length > 0) {
       await this.self.getParent().send(supervisorTopics.publish, {
         type: 'shardPublish', shardId: this.params.shardId, generation: this.params.generation,
-        pairs, whalePrints, outbound, droppedEvents: this.droppedEvents(),
+        pairs: b.pairs, whalePrints: b.whalePrints, outbound: b.outbound,
+        droppedEvents: this.droppedEvents(),
       });
     }
-    // After the publish they were taken with: the store never holds a state ahead of it.
-    if (states.length > 0) await this.sendStates(states);
+    if (b.states.length > 0) await this.sendStates(b.states);
   }
 
   private async sendStates(states: ShardPairStates['states']): Promise<void> {

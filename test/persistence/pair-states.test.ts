@@ -8,7 +8,7 @@ import { openTable } from '../../persistence/table.js';
 import { PairStateStore } from '../../persistence/pair-states.js';
 import { tempDir } from '../helpers/eventually.js';
 
-test('states are saved per pair, replaced by newer ones, and read back after a reopen', async () => {
+test('states are saved per pair, replaced by newer ones, read back after a reopen', async () => {
   const dataDir = await tempDir();
   const clock = new ManualClock(5_000);
   let store = await openStore({ dataDir, clock, watchKeys: false });
