@@ -18,6 +18,8 @@ export const supervisorTopics = Object.freeze({
   history: 'shardHistory',
   /** A pair's live backfill state (actors/runtime/backfill-status.ts). */
   backfill: 'shardBackfill',
+  /** Saved pair states, every 60 s and at a graceful stop (persistence/pair-states.ts). */
+  pairStates: 'shardPairStates',
 } as const);
 
 /** Messages a shard sends to one of its pair actors. */
@@ -25,6 +27,9 @@ export const pairTopics = Object.freeze({
   drain: 'drain',
   publish: 'publish',
   reset: 'reset',
+  /** Publish, then the pair's saved state taken in the same step (pair-state.ts). */
+  publishAndSave: 'publishAndSave',
+  restore: 'restore',
 } as const);
 
 /** The comedy actor name of a pair actor. */

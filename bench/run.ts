@@ -11,7 +11,8 @@ import { statusRow, writeReport, type BenchOutcome } from './lib/report.js';
 /** In order: the cheap in-process benches first, then the ones that start the service. */
 const benches = ['kernels', 'ingest', 'store', 'http', 'history', 'webhooks', 'dashboard',
   'backfill',
-  'e2e-freshness', 'peer-fastify', 'startup', 'warmup', 'memory', 'soak', 'scale-out'] as const;
+  'e2e-freshness', 'peer-fastify', 'startup', 'warmup', 'restore', 'memory', 'soak',
+  'scale-out'] as const;
 
 type BenchModule = { run?: (opts: { quick: boolean }) => Promise<ReportRow[]> };
 

@@ -29,6 +29,7 @@ import { HistoryRecorder } from '../actors/runtime/history-recorder.js';
 import { SlicedQueue } from '../actors/runtime/sliced-queue.js';
 import { shardTopics } from '../actors/topics.js';
 import { BackfillStatus } from '../actors/runtime/backfill-status.js';
+import { PairStateStore } from '../persistence/pair-states.js';
 
 export interface Service {
   readonly baseUrl: string;
@@ -60,6 +61,8 @@ const outcomesEveryMs = 5_000;
 const pruneEveryMs = 3_600_000;
 /** History is trimmed to its retention in the background this often. */
 const historyPruneEveryMs = 600_000;
+/** Pair states are saved this often and at a graceful stop (DECISIONS.md, Warm start). */
+const pairStateSaveEveryMs = 60_000;
 
 /** Everything on the main thread that the feeds and the shards feed. */
 interface Parts {
@@ -88,6 +91,8 @@ interface Parts {
   publishes?: SlicedQueue<ShardPublish>;
   /** The live backfill per tracked pair (always holds on other feeds or with backfill off). */
   readonly backfill: BackfillStatus;
+  /** Saved pair states; null for a replay, which plays its tape from its start. */
+  readonly pairStates: PairStateStore | null;
 }
 
 /** A slice of publish work: short enough that a poll waits at most about this long for it. */
@@ -137,16 +142,19 @@ async function createParts(config: ServiceConfig, deps: ServiceDeps): Promise<Pa
   const warmupEndMs = feeds.spec.kind === 'sim' && (feeds.spec.warmupMs ?? 0) > 0
     ? feeds.spec.startMs : 0;
   // Live backfill: bars closed from the venue's candles before the start (venue time, the
-  // service clock) are the past too: no webhook for them.
+  // service clock) are the past too, and so is a restored pair's gap the simulator generates
+  // (also with --warmup 0): no webhooks for them.
   const backfilled = feeds.spec.kind === 'live' && (feeds.spec.backfill?.lookbackMs ?? 0) > 0;
-  signals.setWarmupEnd(warmupEndMs > 0 ? warmupEndMs : backfilled ? clock.nowMs() : 0);
+  signals.setWarmupEnd(feeds.spec.kind === 'sim' ? feeds.spec.startMs
+    : backfilled ? clock.nowMs() : warmupEndMs);
   const historyPublisher = shared && new HistoryPublisher(shared.link, signals.signalStore,
     historyBacklogMs(process.env), log.child({ component: 'history-publish' }));
+  const pairStates = feeds.spec.kind === 'replay' ? null : new PairStateStore(store.root, clock);
   return { config, clock, log, store, snapshots, positioning, views, webhooks, signals, feeds,
     shared, publisher, historyPublisher, history, tracked: new TrackedSet(config.shards),
     runtime: null,
     marketNowMs: 0, warmupEndMs, pairMarketMs: new Map(),
-    backfill: new BackfillStatus(backfilled) };
+    backfill: new BackfillStatus(backfilled), pairStates };
 }
 
 /** Starts the universe feed; resolves once the first universe is in (or after a bound). */
@@ -266,6 +274,7 @@ function startShards(p: Parts, allowCrash: boolean): Promise<ActorRuntime> {
       mailboxCapacity: limits.pairMailboxEventsMax, allowCrash,
       logLevel: config.logLevel,
       budgetBuffer: p.feeds.budget?.buffer ?? null, feedAnchorWallMs: p.feeds.anchorWallMs,
+      stateSaveEveryMs: p.pairStates ? pairStateSaveEveryMs : 0,
     },
     logger: p.log.child({ component: 'supervisor' }),
     host: {
@@ -284,6 +293,9 @@ function startShards(p: Parts, allowCrash: boolean): Promise<ActorRuntime> {
         p.historyPublisher?.points(message.points);
       },
       onBackfill: (message) => p.backfill.onReport(message.report),
+      onPairStates: (message) => void p.pairStates?.save(message.states).catch((error: Error) =>
+        p.log.warn('pair states not saved', { error: error.message })),
+      loadPairStates: p.pairStates ? (symbols) => p.pairStates!.load(symbols) : undefined,
     },
   });
 }
@@ -301,6 +313,7 @@ async function stopParts(p: Parts, timers: readonly NodeJS.Timeout[],
   p.publisher?.stop();
   await p.historyPublisher?.stop();
   await p.shared?.close();
+  await p.pairStates?.flush();
   await p.store.close();
 }
 

@@ -88,11 +88,17 @@ export interface PairFeed {
   setSymbols(symbols: readonly string[]): void;
   stop(): Promise<void>;
   stats(): FeedStats;
-  /**
-   * Restart resume (live): the pair's restored state reaches market time `fromMs`, so its
-   * backfill fills [fromMs, now) instead of the whole lookback. Call before start/setSymbols.
-   */
-  resumeFrom?(symbol: string, fromMs: number): void;
   /** True while the symbol's warm-up (simulator) runs: its views are not worth publishing. */
   isWarming?(symbol: string): boolean;
+  /**
+   * The symbol's pair was restored from state saved at market time `fromMs` (call before the
+   * symbol joins): 'fill' when the feed generates or backfills the time from there on instead
+   * of its usual warm-up (live: its backfill fills [fromMs, now) instead of the whole
+   * lookback), 'gap' when it cannot (the pair keeps its state and sees a feed gap),
+   * 'refuse' when the state is unusable here (ahead of the feed's market time): the pair starts
+   * fresh. A feed without it (replay, which plays its tape from the start) restores nothing.
+   */
+  resumeFrom?(symbol: string, fromMs: number): ResumeAnswer;
 }
+
+export type ResumeAnswer = 'fill' | 'gap' | 'refuse';

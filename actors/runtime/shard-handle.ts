@@ -68,12 +68,16 @@ export class ShardHandle {
     private readonly onRestarted: (shardId: number) => void = () => {},
     /** A publish or history message from this generation's hand-over port. */
     private readonly onHandover: (message: unknown) => void = () => {},
+    /** Saved pair states to restore new pairs from (persistence/pair-states.ts); none: fresh. */
+    private readonly loadStates?: (symbols: readonly string[]) =>
+      Readonly<Record<string, Uint8Array>>,
   ) {}
 
   async start(): Promise<void> {
     this.generation++;
     const params: ShardParams = {
       ...this.base, shardId: this.shardId, generation: this.generation, symbols: this.symbols,
+      states: this.loadStates?.(this.symbols),
     };
     // comedy takes a module-path definition as `//` + absolute path.
     const ref = await this.spawner.createChild('/' + await shardBundlePath(), {
@@ -124,13 +128,15 @@ export class ShardHandle {
   }
 
   async setSymbols(symbols: readonly string[]): Promise<void> {
+    const had = new Set(this.symbols);
     this.symbols = symbols;
     // Wrapped: comedy spreads an array argument into several handler arguments.
     if (this.state !== 'running') return;
     const generation = this.generation;
     try {
       await Promise.race([this.lost.promise,
-        this.requestWithin(limits.shardAssignTimeoutMs, shardTopics.setPairs, { symbols })]);
+        this.requestWithin(limits.shardAssignTimeoutMs, shardTopics.setPairs,
+          { symbols, states: this.loadStates?.(symbols.filter((s) => !had.has(s))) })]);
     } catch (error) {
       // A shard that failed meanwhile (a missed heartbeat on a loaded machine while it created
       // its pairs) never answers; its restart starts it with `symbols`: not an error.
@@ -151,7 +157,8 @@ export class ShardHandle {
     this.closeHandover();
     this.ref = null;
     this.worker = null;
-    if (ref) await withDeadline(ref.sendAndReceive(shardTopics.stop), 1_000, 'shard stop')
+    // Bounded, but long enough for the last publish and the pairs' saved states (pair-state.ts).
+    if (ref) await withDeadline(ref.sendAndReceive(shardTopics.stop), 3_000, 'shard stop')
       .catch(() => {});
     // comedy's destroy() leaves the worker running; end it ourselves.
     await worker?.terminate().catch(() => {});

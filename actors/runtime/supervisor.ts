@@ -6,6 +6,7 @@ import type { ShardHistory } from '../../core/history-point.js';
 import type { ShardBackfill } from './backfill-status.js';
 import { supervisorTopics } from '../topics.js';
 import type { ShardParams } from '../shard/shard-params.js';
+import type { ShardPairStates } from '../shard/pair-state.js';
 import { loadComedy } from './comedy-loader.js';
 import { withDeadline } from './deadline.js';
 import { ShardHandle, type ShardSpawner } from './shard-handle.js';
@@ -18,6 +19,10 @@ export interface SupervisorHost {
   onHistory?(message: ShardHistory): void;
   /** A pair's live backfill state, from its shard's live generation. */
   onBackfill?(message: ShardBackfill): void;
+  /** A shard's saved pair states (every 60 s and at stop), from its live generation. */
+  onPairStates?(message: ShardPairStates): void;
+  /** Saved states of the symbols a shard is about to create, to restore them from. */
+  loadPairStates?(symbols: readonly string[]): Readonly<Record<string, Uint8Array>>;
 }
 
 interface SupervisorParams {
@@ -26,6 +31,7 @@ interface SupervisorParams {
     publish(message: ShardPublish): void;
     history?(message: ShardHistory): void;
     backfill?(message: ShardBackfill): void;
+    pairStates?(message: ShardPairStates): void;
   };
 }
 
@@ -48,6 +54,10 @@ class RootSupervisor {
 
   [supervisorTopics.backfill](message: ShardBackfill): void {
     this.params.host.backfill?.(message);
+  }
+
+  [supervisorTopics.pairStates](message: ShardPairStates): void {
+    this.params.host.pairStates?.(message);
   }
 }
 
@@ -78,22 +88,21 @@ export async function startActorRuntime(options: {
 
   let spawner!: ShardSpawner;
   const handles: ShardHandle[] = [];
-  const publish = (message: ShardPublish) => {
+  /** Only the live generation of a shard is heard: a replaced worker's messages are dropped. */
+  const fromLive = <M extends { shardId: number; generation: number }>(
+    deliver: (message: M) => void) => (message: M) => {
     const handle = handles[message.shardId];
-    // A publish from a worker generation that was since replaced is dropped.
-    if (handle && handle.generation === message.generation) options.host.onPublish(message);
+    if (handle && handle.generation === message.generation) deliver(message);
   };
-  const history = (message: ShardHistory) => {
-    const handle = handles[message.shardId];
-    if (handle && handle.generation === message.generation) {
-      options.host.onHistory?.(message);
-    }
-  };
-  /** The same two messages over a shard's hand-over port (actors/shard/handover.ts). */
+  const publish = fromLive((m: ShardPublish) => options.host.onPublish(m));
+  const history = fromLive((m: ShardHistory) => options.host.onHistory?.(m));
+  const pairStates = fromLive((m: ShardPairStates) => options.host.onPairStates?.(m));
+  /** The same messages over a shard's hand-over port (actors/shard/handover.ts). */
   const handover = (message: unknown) => {
     const { type } = message as { type?: unknown };
     if (type === 'shardPublish') publish(message as ShardPublish);
     else if (type === 'shardHistory') history(message as ShardHistory);
+    else if (type === 'shardPairStates') pairStates(message as ShardPairStates);
   };
   const root = await system.rootActor();
   await root.createChild(RootSupervisor, {
@@ -102,19 +111,15 @@ export async function startActorRuntime(options: {
     customParameters: {
       host: {
         ready: (_self: RootSupervisor, actor: ShardSpawner) => { spawner = actor; },
-        publish, history,
-        backfill: (message: ShardBackfill) => {
-          const handle = handles[message.shardId];
-          if (handle && handle.generation === message.generation) {
-            options.host.onBackfill?.(message);
-          }
-        },
+        publish, history, pairStates,
+        backfill: fromLive((m: ShardBackfill) => options.host.onBackfill?.(m)),
       },
     },
   });
   for (let id = 0; id < options.shardCount; id++) {
     handles.push(new ShardHandle(id, options.assignment[id] ?? [], options.shardParams, spawner,
-      options.logger, (shardId) => options.host.onShardRestarted?.(shardId), handover));
+      options.logger, (shardId) => options.host.onShardRestarted?.(shardId), handover,
+      options.host.loadPairStates));
   }
   await Promise.all(handles.map((h) => h.start()));
   return {

@@ -1,7 +1,7 @@
 // The pair actor: an in-memory child of its shard holding one tracked pair's analytics. It drains
 // its mailbox in batches, synchronously, and hands its views to the shard once per cadence.
 import type { Mailbox } from './mailbox.js';
-import type { PairEngine, PairPublish } from './pair-engine.js';
+import type { PairEngine, PairPublish, RestoreResult } from './pair-engine.js';
 import { createPairEngine } from './pair-engine.js';
 
 export interface PairActorParams {
@@ -45,6 +45,22 @@ export default class PairActor {
   publish(nowMs: number): PairPublish | null {
     if (this.state !== 'running') return null;
     return this.engine.publish(nowMs);
+  }
+
+  /**
+   * publish and the pair's saved state in one step: nothing can fold in between, so the state
+   * holds exactly what the published outputs came from (a restore neither repeats nor loses
+   * a closed bar or a signal).
+   */
+  publishAndSave(nowMs: number): { out: PairPublish | null; state: Uint8Array | null } {
+    const out = this.publish(nowMs);
+    return { out, state: this.state === 'running' ? this.engine.saveState() : null };
+  }
+
+  /** Restores a saved state into this fresh pair, before its first event and publish. */
+  restore(bytes: Uint8Array): RestoreResult {
+    if (this.state !== 'running') return { restored: false, reason: `pair ${this.state}` };
+    return this.engine.restoreState(bytes);
   }
 
   destroy(): void {

@@ -16,6 +16,10 @@ import { encodePairViews, etagsOf, pairSummary, type Freshness } from './pair-vi
 import { PairSignals } from './pair-signals.js';
 import { PairMinutes } from './pair-minutes.js';
 import type { HistoryPoint } from '../../core/history-point.js';
+import { captureState, restoreState, StateImageMismatch } from '../../kernels/state-image.js';
+import {
+  decodePairState, encodePairState, optionsFingerprint, PAIR_STATE_FORMAT,
+} from './pair-state.js';
 
 // Hot imports are bound to module-local names once: shard workers load TypeScript through tsx's
 // CommonJS transform, where every use of an imported binding is a getter call.
@@ -48,7 +52,26 @@ export interface PairEngine {
   drain(mailbox: Mailbox): number;
   /** Views when anything changed since the last call (or staleness changed), else null. */
   publish(nowMs: number): PairPublish | null;
+  /**
+   * The pair's state as a saved record (pair-state.ts), null before any market event. Take it
+   * right after a publish: what was detected but not yet published is not in it.
+   */
+  saveState(): Uint8Array | null;
+  /** Restores a saved record into this fresh engine: its market time, or why it was refused. */
+  restoreState(bytes: Uint8Array): RestoreResult;
 }
+
+export type RestoreResult =
+  | { readonly restored: true; readonly marketMs: number }
+  | { readonly restored: false; readonly reason: string };
+
+/** The engine's own fields a saved state carries (the rest is wall time or per-publish). */
+const engineStateFields = ['hasLastTrade', 'lastSide', 'lastBuyer', 'lastSeller',
+  'bucketVolumeSet', 'version', 'gapped', 'updatedAtMs'] as const;
+/** PairMinutes' fields a saved state carries (not its symbol, nor points not yet taken). */
+const minuteStateFields = ['endMs', 'notional', 'openMs', 'open', 'high', 'low', 'close',
+  'openInterest', 'fundingRate'] as const;
+const basisStateFields = ['candlesUntilMs', 'tradedAfterCandles'] as const;
 
 /** Book depth the kernels see (the venue sends 20 levels a side). */
 const bookLevelsMax = BOOK_LEVELS_MAX;
@@ -90,12 +113,15 @@ class KernelPairEngine implements PairEngine, MailboxReader {
   private readonly snapshotNow = () => snapshotRecordedScalars(this.state, this.snapshot);
   private readonly candleSplit = createCandleSplit();
   private readonly basis = new BasisTracker();
+  private readonly fingerprint: string;
 
   constructor(private readonly symbol: string, private readonly options: PairEngineOptions) {
     this.snapshot = createPairSnapshot(this.state.options);
     this.wallNowMs = options.wallNowMs ?? Date.now;
     this.signals = new PairSignals(symbol);
     this.minutes = new PairMinutes(symbol);
+    this.fingerprint = optionsFingerprint({ kernels: this.state.options,
+      detector: this.signals.detectorState.options });
   }
 
   onEvent(event: MarketEvent): void {
@@ -265,6 +291,60 @@ class KernelPairEngine implements PairEngine, MailboxReader {
     this.outbound = [];
     return out;
   }
+
+  /** The whole state tree: kernels, detector, candle split, and copies of the class fields. */
+  private stateTree() {
+    return {
+      kernels: this.state, detector: this.signals.detectorState, candleSplit: this.candleSplit,
+      minutes: pick(this.minutes, minuteStateFields), basis: pick(this.basis, basisStateFields),
+      engine: pick(this, engineStateFields),
+    };
+  }
+
+  saveState(): Uint8Array | null {
+    const marketMs = Math.max(this.state.lastTradeTsMs, this.state.lastBookTsMs);
+    if (marketMs === -Infinity) return null;
+    return encodePairState({
+      format: PAIR_STATE_FORMAT, fingerprint: this.fingerprint, symbol: this.symbol, marketMs,
+      // Shared typed arrays: the record is encoded right here, before anything changes.
+      image: { tree: captureState(this.stateTree(), true), whales: [...this.whaleAddresses] },
+    });
+  }
+
+  restoreState(bytes: Uint8Array): RestoreResult {
+    const record = decodePairState(bytes, this.symbol, this.fingerprint);
+    if (typeof record === 'string') return { restored: false, reason: record };
+    const image = record.image as { tree?: unknown; whales?: unknown } | null;
+    const whales = image?.whales;
+    if (!Array.isArray(whales) || whales.length > whaleAddressesMax ||
+      !whales.every((w) => Array.isArray(w) && typeof w[0] === 'number' &&
+        (w[1] === null || typeof w[1] === 'string'))) {
+      return { restored: false, reason: 'whale addresses malformed' };
+    }
+    const tree = this.stateTree();
+    try {
+      // Checks the whole image before it writes anything: a refused image changes nothing.
+      restoreState(tree, image?.tree);
+    } catch (error) {
+      if (error instanceof StateImageMismatch) return { restored: false, reason: error.message };
+      throw error;
+    }
+    Object.assign(this.minutes, tree.minutes);
+    Object.assign(this.basis, tree.basis);
+    Object.assign(this, tree.engine);
+    for (const [tsMs, address] of whales as [number, string | null][]) {
+      this.whaleAddresses.set(tsMs, address);
+    }
+    this.dirty = true;
+    return { restored: true, marketMs: record.marketMs };
+  }
+}
+
+/** A plain copy of the named fields of `source` (class instances hold them privately). */
+function pick(source: object, fields: readonly string[]): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const field of fields) out[field] = (source as Record<string, unknown>)[field];
+  return out;
 }
 
 /** Copies flat [px, sz, ...] levels into typed arrays; returns the level count. */

@@ -20,6 +20,11 @@ export class PairSignals {
     this.detector = createSignalDetector(symbol);
   }
 
+  /** The detector's state tree, for a saved pair state (pair-state.ts). */
+  get detectorState(): SignalDetector {
+    return this.detector;
+  }
+
   /** A feed gap: swings and levels seen before it no longer hold. */
   reset(): void {
     resetSignalDetector(this.detector);

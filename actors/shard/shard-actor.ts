@@ -12,7 +12,8 @@ import type { IngestSink } from '../feed/feed-types.js';
 import type { ShardBackfill } from '../runtime/backfill-status.js';
 import { attachBudget } from '../feed/budget.js';
 import { Mailbox } from './mailbox.js';
-import type { PairPublish } from './pair-engine.js';
+import type { PairPublish, RestoreResult } from './pair-engine.js';
+import type { ShardPairStates } from './pair-state.js';
 import { decodeFeedSpec, type ShardParams } from './shard-params.js';
 import { isHandoverPortMessage, transferablesOf } from './handover.js';
 import { spliceField } from '../views/splice-field.js';
@@ -35,6 +36,21 @@ interface PairSlot {
   readonly mailbox: Mailbox;
 }
 
+/** Saved pair states sent to the supervisor per message (with the publish they go with). */
+const stateBatchPairs = 8;
+
+interface PublishBatch {
+  readonly pairs: PairViews[];
+  readonly whalePrints: WhalePrint[];
+  readonly outbound: PairOutbound[];
+  readonly history: HistoryPoint[];
+  readonly states: { symbol: string; bytes: Uint8Array }[];
+}
+
+function newBatch(): PublishBatch {
+  return { pairs: [], whalePrints: [], outbound: [], history: [], states: [] };
+}
+
 /** After new pairs are set: long enough for the feed's first book and trades to reach them. */
 const firstPublishDelayMs = 150;
 
@@ -53,6 +69,9 @@ export default class ShardActor {
   private port: MessagePort | null = null;
   /** Each pair's `smartMoney` JSON from the main thread; its deep view is closed with it here. */
   private readonly smartMoney = new Map<string, string>();
+  private saveTimer: NodeJS.Timeout | null = null;
+  /** The next publish also saves every pair's state (set by the save timer). */
+  private saveDue = false;
   /** Events routed to pairs since removed (the live pairs' counts are in their mailboxes). */
   private retiredEvents = 0;
   /** The feed's sink: a symbol's lane is its pair's mailbox, resolved once by the feed. */
@@ -79,8 +98,11 @@ export default class ShardActor {
     });
     // A shard started before the first universe has no pairs yet: its feed starts with its
     // first pairs, so a replay does not play into a shard that would drop every event.
+    await this.restorePairs(this.params.states ?? {});
     if (this.pairs.size > 0) this.startFeed();
     this.publishTimer = setInterval(() => void this.publish(), this.params.cadenceMs);
+    const saveEveryMs = this.params.stateSaveEveryMs ?? 0;
+    if (saveEveryMs > 0) this.saveTimer = setInterval(() => { this.saveDue = true; }, saveEveryMs);
     this.log.debug('shard started', { pairs: this.pairs.size, generation: this.params.generation });
   }
 
@@ -119,7 +141,8 @@ export default class ShardActor {
   }
 
   /** The tracked set of this shard changed: create and destroy pair actors, resubscribe. */
-  async setPairs(message: { symbols: readonly string[] }): Promise<number> {
+  async setPairs(message: { symbols: readonly string[];
+    states?: Readonly<Record<string, Uint8Array>> }): Promise<number> {
     const wanted = new Set(message.symbols);
     for (const symbol of [...this.pairs.keys()]) {
       if (!wanted.has(symbol)) await this.removePair(symbol);
@@ -128,6 +151,9 @@ export default class ShardActor {
     // apiece in turn; 50 pairs at start took ~0.45 s).
     const added = [...wanted].filter((s) => !this.pairs.has(s));
     await Promise.all(added.map((s) => this.addPair(s)));
+    const states = message.states ?? {};
+    await this.restorePairs(Object.fromEntries(added.filter((s) => states[s] !== undefined)
+      .map((s) => [s, states[s]])));
     if (this.feedStarted) this.feed?.setSymbols([...this.pairs.keys()]);
     else if (this.pairs.size > 0) this.startFeed();
     // New pairs publish their first snapshot as soon as their first events are in, not a whole
@@ -159,11 +185,15 @@ export default class ShardActor {
   async stop(): Promise<void> {
     if (this.publishTimer) clearInterval(this.publishTimer);
     this.publishTimer = null;
+    if (this.saveTimer) clearInterval(this.saveTimer);
     clearTimeout(this.firstPublishTimer);
     parentPort?.off('message', this.onParentMessage);
     this.port?.close();
     this.port = null;
     await this.feed?.stop();
+    // A graceful stop publishes what is left and saves every pair's state: a restart resumes.
+    if (this.saveTimer) await this.publish(true);
+    this.saveTimer = null;
     this.feed = null;
     for (const symbol of [...this.pairs.keys()]) await this.removePair(symbol);
   }
@@ -183,6 +213,46 @@ export default class ShardActor {
       },
     });
     this.pairs.set(symbol, { ref, mailbox });
+  }
+
+  /**
+   * Restores pairs just created from their saved states, before the feed serves them: the feed
+   * then fills the market time since each state (or the pair sees a gap, or starts fresh).
+   */
+  private async restorePairs(states: Readonly<Record<string, Uint8Array>>): Promise<void> {
+    const symbols = Object.keys(states).filter((s) => this.pairs.has(s));
+    if (symbols.length === 0 || !this.feed) return;
+    const resumeFrom = this.feed.resumeFrom?.bind(this.feed);
+    if (!resumeFrom) {
+      this.log.info('saved pair states not used: a replay plays its tape from its start',
+        { pairs: symbols.length });
+      return;
+    }
+    const counts = { fill: 0, gap: 0, refuse: 0, discarded: 0 };
+    for (const symbol of symbols) {
+      const slot = this.pairs.get(symbol)!;
+      const result = (await slot.ref.sendAndReceive(pairTopics.restore, states[symbol])) as
+        RestoreResult;
+      if (!result.restored) {
+        this.log.warn('saved pair state discarded', { symbol, reason: result.reason });
+        counts.discarded++;
+        continue;
+      }
+      const answer = resumeFrom(symbol, result.marketMs);
+      counts[answer]++;
+      if (answer === 'refuse') {
+        this.log.warn('saved pair state discarded: outside what the feed can fill',
+          { symbol, marketMs: result.marketMs });
+        await this.removePair(symbol);
+        await this.addPair(symbol);
+        continue;
+      }
+      if (answer === 'gap') {
+        slot.mailbox.event({ type: 'gap', symbol, tsMs: result.marketMs, reason: 'restart' });
+      }
+      this.log.debug('pair restored', { symbol, marketMs: result.marketMs, answer });
+    }
+    this.log.info('pairs restored from saved state', counts);
   }
 
   private async removePair(symbol: string): Promise<void> {
@@ -223,38 +293,71 @@ export default class ShardActor {
       .then(() => this.feed?.setSymbols([...this.pairs.keys()]));
   }
 
-  private async publish(): Promise<void> {
+  private async publish(save = false): Promise<void> {
     const nowMs = Date.now();
-    const pairs: PairViews[] = [];
-    const whalePrints: WhalePrint[] = [];
-    const outbound: PairOutbound[] = [];
-    const history: HistoryPoint[] = [];
+    const saving = save || this.saveDue;
+    this.saveDue = false;
+    let batch = newBatch();
     for (const [symbol, slot] of this.pairs) {
       // A pair still warming up publishes once its warm-up reached the start, with everything
       // it detected meanwhile: its views mid-way (CVD history of days) would cost the shard
       // and the main thread much and tell a client nothing it should act on.
       if (this.feed?.isWarming?.(symbol)) continue;
       try {
-        const out =
-          (await slot.ref.sendAndReceive(pairTopics.publish, nowMs)) as PairPublish | null;
-        if (!out) continue;
-        pairs.push(this.closeDeepView(out.views));
-        whalePrints.push(...out.whalePrints);
-        outbound.push(...out.outbound);
-        if (out.history !== undefined) for (const point of out.history) history.push(point);
+        let out: PairPublish | null;
+        if (saving) {
+          const both = (await slot.ref.sendAndReceive(pairTopics.publishAndSave, nowMs)) as
+            { out: PairPublish | null; state: Uint8Array | null };
+          out = both.out;
+          if (both.state) batch.states.push({ symbol, bytes: both.state });
+        } else {
+          out = (await slot.ref.sendAndReceive(pairTopics.publish, nowMs)) as PairPublish | null;
+        }
+        if (out) {
+          batch.pairs.push(this.closeDeepView(out.views));
+          batch.whalePrints.push(...out.whalePrints);
+          batch.outbound.push(...out.outbound);
+          if (out.history !== undefined) for (const point of out.history) batch.history.push(point);
+        }
       } catch (error) {
         this.fault(symbol, error as Error);
       }
+      // Saved states leave in small batches (~0.5 MB each): a stop cut short by its deadline
+      // keeps what was sent, and no message grows to tens of megabytes.
+      if (batch.states.length >= stateBatchPairs) {
+        await this.sendBatch(batch);
+        batch = newBatch();
+      }
     }
-    if (history.length > 0) this.sendHistory(history);
-    if (pairs.length === 0 && outbound.length === 0 && whalePrints.length === 0) return;
-    const message: ShardPublish = {
-      type: 'shardPublish', shardId: this.params.shardId, generation: this.params.generation,
-      pairs, whalePrints, outbound, droppedEvents: this.droppedEvents(),
+    await this.sendBatch(batch);
+  }
+
+  /** A publish, then the states taken with it: the store never holds a state ahead of it. */
+  private async sendBatch(b: PublishBatch): Promise<void> {
+    if (b.history.length > 0) this.sendHistory(b.history);
+    if (b.pairs.length > 0 || b.outbound.length > 0 || b.whalePrints.length > 0) {
+      const message: ShardPublish = {
+        type: 'shardPublish', shardId: this.params.shardId, generation: this.params.generation,
+        pairs: b.pairs, whalePrints: b.whalePrints, outbound: b.outbound,
+        droppedEvents: this.droppedEvents(),
+      };
+      // Moved, not copied: these bytes are not read here again once sent.
+      if (this.port) this.port.postMessage(message, transferablesOf(b.pairs));
+      else await this.self.getParent().send(supervisorTopics.publish, message);
+    }
+    if (b.states.length > 0) await this.sendStates(b.states);
+  }
+
+  /** On the publishes' channel when there is one: states arrive after what they follow. */
+  private async sendStates(states: ShardPairStates['states']): Promise<void> {
+    const message: ShardPairStates = {
+      type: 'shardPairStates', shardId: this.params.shardId, generation: this.params.generation,
+      states,
     };
-    // Moved, not copied: these bytes are not read here again once sent.
-    if (this.port) this.port.postMessage(message, transferablesOf(pairs));
-    else await this.self.getParent().send(supervisorTopics.publish, message);
+    const moved = states.map((s) => s.bytes.buffer as ArrayBuffer);
+    if (this.port) return this.port.postMessage(message, moved);
+    await this.self.getParent().send(supervisorTopics.pairStates, message).catch(
+      (error: Error) => this.log.warn('pair states not sent', { error: error.message }));
   }
 
   /** History points travel on their own message, so the view publish keeps its shape. */

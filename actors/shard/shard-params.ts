@@ -20,6 +20,10 @@ export interface ShardParams {
   readonly feedAnchorWallMs: number;
   /** The process-wide venue request budget (live feed), shared with every worker; else null. */
   readonly budgetBuffer: SharedArrayBuffer | null;
+  /** Pair states are saved this often (wall time) and at stop; 0: never (pair-state.ts). */
+  readonly stateSaveEveryMs?: number;
+  /** Saved states of `symbols` to restore before their first publish (a restarted shard). */
+  readonly states?: Readonly<Record<string, Uint8Array>>;
 }
 
 export type EncodedFeedSpec =

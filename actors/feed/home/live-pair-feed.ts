@@ -251,8 +251,13 @@ export function createLivePairFeed(options: LivePairFeedOptions): PairFeed {
       return { ...stats, dropped, warming: rounds.warming() };
     },
     isWarming: (symbol) => rounds?.isWarming(symbol) ?? false,
+    // Restart resume: a state from the future is unusable; without a backfill the pair keeps
+    // its state and sees a feed gap; with one, the fill starts where the state ends.
     resumeFrom(symbol, fromMs) {
+      if (fromMs > options.clock.nowMs()) return 'refuse';
+      if (!rounds) return 'gap';
       lastTradeMs.set(symbol, Math.max(fromMs, lastTradeMs.get(symbol) ?? -Infinity));
+      return 'fill';
     },
   };
 }

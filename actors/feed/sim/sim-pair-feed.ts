@@ -10,6 +10,7 @@ import { createPacer, type Pacer } from '../pacer.js';
 import { PairSimulator } from './pair-sim.js';
 import { PairWarmup, warmupPlan } from './sim-warmup.js';
 import { simWorld } from './sim-world.js';
+import { resumeAnswer, resumeFillMs } from './sim-resume.js';
 
 export interface SimPairFeedOptions {
   readonly seed: number;
@@ -46,6 +47,8 @@ export function createSimPairFeed(options: SimPairFeedOptions): PairFeed {
   let sink: EventSink | null = null;
   let target: EventSink | IngestSink | null = null;
   let warmupTurn: NodeJS.Immediate | null = null;
+  /** Symbols restored from saved state: the market time their warm-up starts from. */
+  const resumes = new Map<string, number>();
 
   const emit: EventSink = (event) => {
     counters.count(event);
@@ -83,11 +86,15 @@ export function createSimPairFeed(options: SimPairFeedOptions): PairFeed {
         counters.drop(market ? 'delisted_symbol' : 'unknown_coin', { symbol });
         continue;
       }
-      if (warmupMs <= 0) {
+      const resumeFromMs = resumes.get(symbol);
+      resumes.delete(symbol);
+      const fillMs = resumeFromMs === undefined ? warmupMs
+        : resumeFillMs(pacer.marketMs(), resumeFromMs);
+      if (fillMs <= 0) {
         sims.set(symbol, new PairSimulator(world.seed, market, world.picker, pacer.marketMs()));
         continue;
       }
-      const plan = warmupPlan(pacer.marketMs(), warmupMs);
+      const plan = warmupPlan(pacer.marketMs(), fillMs);
       const sim = new PairSimulator(world.seed, market, world.picker, plan.ticksFromMs);
       sims.set(symbol, sim);
       warming.set(symbol, new PairWarmup(world.seed, market, plan, sim));
@@ -121,5 +128,10 @@ export function createSimPairFeed(options: SimPairFeedOptions): PairFeed {
     },
     stats: (): FeedStats => ({ ...counters.snapshot(), warming: warming.size }),
     isWarming: (symbol) => warming.has(symbol),
+    resumeFrom(symbol, fromMs) {
+      const answer = resumeAnswer(pacer.marketMs(), fromMs);
+      if (answer === 'fill') resumes.set(symbol, fromMs);
+      return answer;
+    },
   };
 }
