@@ -3,12 +3,14 @@
 import * as kernels from '../../kernels/pair-analytics.js';
 import type { PairAnalytics } from '../../kernels/pair-analytics.js';
 import {
-  createPairSnapshot, snapshotPairAnalytics, snapshotPairScalars, type PairAnalyticsSnapshot,
+  createPairSnapshot, snapshotPairAnalytics, snapshotPairForBars, snapshotPairScalars,
+  type PairAnalyticsSnapshot,
 } from '../../kernels/pair-snapshot.js';
 import { createCandleSplit, splitCandle } from '../../kernels/candle-split.js';
 import type {
   AssetCtxEvent, BookEvent, CandleEvent, MarketEvent, PairOutbound, PairViews, WhalePrint,
 } from '../../core/messages.js';
+import { PairCarry } from './pair-carry.js';
 import { BasisTracker } from './pair-basis.js';
 import { BOOK_LEVELS_MAX, type Mailbox, type MailboxReader } from './mailbox.js';
 import { encodePairViews, etagsOf, pairSummary, type Freshness } from './pair-views.js';
@@ -86,9 +88,11 @@ class KernelPairEngine implements PairEngine, MailboxReader {
   private readonly signals: PairSignals;
   private readonly minutes: PairMinutes;
   /** The scalars a closed minute records (the lists and histories are the views' alone). */
-  private readonly snapshotNow = () => snapshotPairScalars(this.state, this.snapshot);
+  private readonly snapshotNow = () =>
+    this.carry.apply(snapshotPairScalars(this.state, this.snapshot));
   private readonly candleSplit = createCandleSplit();
   private readonly basis = new BasisTracker();
+  private readonly carry = new PairCarry();
 
   constructor(private readonly symbol: string, private readonly options: PairEngineOptions) {
     this.snapshot = createPairSnapshot(this.state.options);
@@ -225,7 +229,8 @@ class KernelPairEngine implements PairEngine, MailboxReader {
 
   /** Closed bars leave the shard (the store keeps the 5m ones); signals are detected on them. */
   private barsClosed(bits: number): void {
-    snapshotPairAnalytics(this.state, this.snapshot);
+    snapshotPairForBars(this.state, this.snapshot);
+    this.carry.remember(this.snapshot);
     this.signals.onBarsClosed(bits & barsClosedMask, this.snapshot, this.outbound);
   }
 
@@ -236,7 +241,7 @@ class KernelPairEngine implements PairEngine, MailboxReader {
     this.dirty = false;
     this.publishedStale = stale;
     this.version++;
-    const s = snapshotPairAnalytics(this.state, this.snapshot);
+    const s = this.carry.apply(snapshotPairAnalytics(this.state, this.snapshot));
     const freshness: Freshness = {
       updatedAtMs: this.updatedAtMs, cadenceMs: this.options.cadenceMs, stale,
       asOfMs: s.tsMs ?? this.updatedAtMs, basis: this.basis.basisAt(this.updatedAtMs),

@@ -15,14 +15,17 @@ const MINUTE_MS = 60_000;
 const HOUR_MS = 3_600_000;
 /** Tick-simulated tail of the warm-up: OBI, OFI, whales and absorption learn from real prints. */
 export const warmupTicksMs = 5 * MINUTE_MS;
-/** Candles a pair emits per warm-up step (one step per event-loop turn and pair). */
-const candlesPerStep = 8;
+/**
+ * Candles a pair emits per warm-up step (at most one step per event-loop turn and pair): about
+ * 160 prints, a few milliseconds in the kernels, well inside a mailbox.
+ */
+const candlesPerStep = 40;
 /** Candle lengths, coarsest first, and how far before the start each may begin. */
 const candleTiers: readonly (readonly [number, number])[] = [
   [HOUR_MS, 12 * HOUR_MS], [5 * MINUTE_MS, HOUR_MS], [MINUTE_MS, 0],
 ];
 /** Market time of tick simulation per warm-up step: a busy pair's minute is ~1,500 events. */
-const ticksPerStepMs = 20_000;
+const ticksPerStepMs = 60_000;
 /** Price samples per candle (the path between them is what high and low see). */
 const samplesPerCandle = 4;
 
@@ -33,13 +36,44 @@ export interface WarmupPlan {
   readonly ticksFromMs: number;
   /** The feed's start: the warm-up ends here and live market time carries on. */
   readonly toMs: number;
+  /**
+   * Where the finer candle tiers count back from: toMs, or for a market with sessions closed at
+   * toMs the end of its last session (its last hour of trading is 1-minute candles).
+   */
+  readonly tiersToMs?: number;
 }
+
+/** How far back a market with sessions may reach to see `warmupMs` of trading. */
+const sessionReachMaxMs = 60 * 24 * HOUR_MS;
 
 export function warmupPlan(toMs: number, warmupMs: number, ticksMs = warmupTicksMs): WarmupPlan {
   const floorMinute = (t: number) => Math.floor(t / MINUTE_MS) * MINUTE_MS;
   const fromMs = floorMinute(toMs - warmupMs);
   return { fromMs, ticksFromMs: Math.max(fromMs, floorMinute(toMs - Math.min(ticksMs, warmupMs))),
     toMs };
+}
+
+/**
+ * A market's warm-up plan: a market with sessions (builder markets) is warmed over as much
+ * trading as an always-open one sees in `warmupMs` (its open whole hours, reaching back up to
+ * 60 days), so its volume buckets, VPIN level and bars fill; its finer tiers end where its last
+ * session ended. Any window fromMs..toMs works (a restart fills its gap the same way).
+ */
+export function marketWarmupPlan(market: SimMarket, toMs: number, warmupMs: number,
+  ticksMs = warmupTicksMs): WarmupPlan {
+  const plan = warmupPlan(toMs, warmupMs, ticksMs);
+  if (market.session === 'always' || warmupMs <= 0) return plan;
+  let openMs = 0;
+  let fromMs = Math.floor(toMs / HOUR_MS) * HOUR_MS;
+  while (openMs < warmupMs && toMs - fromMs < sessionReachMaxMs) {
+    fromMs -= HOUR_MS;
+    if (isSessionOpen(market.session, fromMs)) openMs += HOUR_MS;
+  }
+  let lastOpenMs = Math.floor(toMs / MINUTE_MS) * MINUTE_MS;
+  while (lastOpenMs > fromMs && !isSessionOpen(market.session, lastOpenMs - MINUTE_MS)) {
+    lastOpenMs -= MINUTE_MS;
+  }
+  return { ...plan, fromMs: Math.min(plan.fromMs, fromMs), tiersToMs: lastOpenMs };
 }
 
 /** The asset context the venue would report at tMs (the first one sets VPIN's bucket size). */
@@ -51,7 +85,7 @@ export function simCtxAt(seed: number, market: SimMarket, tMs: number): AssetCtx
 export function candleIntervalAt(plan: WarmupPlan, tMs: number): number {
   for (const [intervalMs, nearestMs] of candleTiers) {
     if (tMs % intervalMs === 0 && tMs + intervalMs <= plan.ticksFromMs &&
-      plan.toMs - tMs > nearestMs) return intervalMs;
+      (plan.tiersToMs ?? plan.toMs) - tMs > nearestMs) return intervalMs;
   }
   return MINUTE_MS;
 }
@@ -103,7 +137,10 @@ export class PairWarmup {
     return this.ticksReachedMs >= this.plan.toMs;
   }
 
-  /** Emits the next slice of the warm-up; true when the warm-up reached its end. */
+  /**
+   * Emits the next slice of the warm-up; true when the warm-up reached its end. Slices are a
+   * pure function of the plan: the events and their order do not depend on how they are paced.
+   */
   step(emit: (event: MarketEvent) => void): boolean {
     const { seed, market, plan } = this;
     if (this.nextCandleMs < plan.ticksFromMs) {
