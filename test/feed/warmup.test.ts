@@ -127,6 +127,9 @@ test('a market with sessions is warmed over its sessions; its finer tiers end at
   assert.is(plan.toMs, START_MS);
   assert.is(candleIntervalAt(plan, Date.parse('2026-02-27T19:30:00Z')), 60_000);
   assert.is(candleIntervalAt(plan, Date.parse('2026-02-27T15:00:00Z')), 300_000);
+  // Closed from Friday's close to the start: stepped over in hours, not minutes.
+  assert.is(candleIntervalAt(plan, Date.parse('2026-02-28T00:00:00Z')), HOUR_MS);
+  assert.is(candleIntervalAt(plan, Date.parse('2026-02-27T20:05:00Z')), 300_000);
   // An always-open market keeps the plain plan.
   assert.equal(marketWarmupPlan(world.bySymbol.get('ETH')!, START_MS, 168 * HOUR_MS),
     warmupPlan(START_MS, 168 * HOUR_MS));

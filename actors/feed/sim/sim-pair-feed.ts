@@ -31,16 +31,8 @@ export interface SimPairFeedOptions {
  * shard would miss its heartbeat.
  */
 const warmupBacklogMax = 0;
-/**
- * Events the warm-up emits per event-loop turn, across pairs (each takes at most one slice a
- * turn; the ones left wait for the next): about 10 ms of kernel work when the shard drains them
- * in the next turn, so the shard keeps answering its heartbeat. A count, not a clock, so the
- * order of a warm-up's events is the same on any machine. Two pairs a turn (the first pacing)
- * spent more of the warm-up on turns and mailbox round trips than in the kernels.
- */
-const warmupEventsPerTurn = 2_000;
-/** A candle counts as this many events: four prints, bars and windows closing (~25 us). */
-const candleEventWeight = 8;
+/** Pairs that take a warm-up slice per event-loop turn (the others wait their turn). */
+const warmupPairsPerTurn = 2;
 
 export function createSimPairFeed(options: SimPairFeedOptions): PairFeed {
   const world = simWorld(options.seed, options.walletsTracked);
@@ -59,23 +51,19 @@ export function createSimPairFeed(options: SimPairFeedOptions): PairFeed {
     counters.count(event);
     sink?.(event);
   };
-  let emitted = 0;
-  const emitCounted: EventSink = (event) => {
-    emitted += event.type === 'candle' ? candleEventWeight : 1;
-    emit(event);
-  };
   const backlog = (symbol: string) =>
     target && typeof target !== 'function' ? target.lane(symbol)?.length ?? 0 : 0;
   const warmupStep = () => {
     warmupTurn = null;
     if (!sink) return;
-    const emittedBefore = emitted;
+    let stepped = 0;
     for (const [symbol, warmup] of [...warming]) {
-      if (emitted - emittedBefore >= warmupEventsPerTurn) break;
+      if (stepped >= warmupPairsPerTurn) break;
       if (backlog(symbol) > warmupBacklogMax) continue;
+      stepped++;
       // Round robin: a pair that took its slice queues behind the others.
       warming.delete(symbol);
-      if (!warmup.step(emitCounted)) warming.set(symbol, warmup);
+      if (!warmup.step(emit)) warming.set(symbol, warmup);
       else options.logger.debug('warm-up done', { symbol, fromMs: warmup.plan.fromMs });
     }
     if (warming.size > 0) warmupTurn = setImmediate(warmupStep);

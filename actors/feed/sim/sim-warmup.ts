@@ -15,17 +15,14 @@ const MINUTE_MS = 60_000;
 const HOUR_MS = 3_600_000;
 /** Tick-simulated tail of the warm-up: OBI, OFI, whales and absorption learn from real prints. */
 export const warmupTicksMs = 5 * MINUTE_MS;
-/**
- * Candles a pair emits per warm-up step (at most one step per event-loop turn and pair): about
- * 160 prints, a few milliseconds in the kernels, well inside a mailbox.
- */
-const candlesPerStep = 40;
+/** Candles a pair emits per warm-up step (one step per event-loop turn and pair). */
+const candlesPerStep = 8;
 /** Candle lengths, coarsest first, and how far before the start each may begin. */
 const candleTiers: readonly (readonly [number, number])[] = [
   [HOUR_MS, 12 * HOUR_MS], [5 * MINUTE_MS, HOUR_MS], [MINUTE_MS, 0],
 ];
 /** Market time of tick simulation per warm-up step: a busy pair's minute is ~1,500 events. */
-const ticksPerStepMs = 60_000;
+const ticksPerStepMs = 20_000;
 /** Price samples per candle (the path between them is what high and low see). */
 const samplesPerCandle = 4;
 
@@ -83,9 +80,12 @@ export function simCtxAt(seed: number, market: SimMarket, tMs: number): AssetCtx
 
 /** The length of the candle that opens at tMs in a warm-up of `plan`. */
 export function candleIntervalAt(plan: WarmupPlan, tMs: number): number {
+  // After a session market's last session (closed to the end) there is nothing to resolve:
+  // the coarsest step that fits, not thousands of empty minutes.
+  const closed = plan.tiersToMs !== undefined && tMs >= plan.tiersToMs;
   for (const [intervalMs, nearestMs] of candleTiers) {
     if (tMs % intervalMs === 0 && tMs + intervalMs <= plan.ticksFromMs &&
-      (plan.tiersToMs ?? plan.toMs) - tMs > nearestMs) return intervalMs;
+      (closed || (plan.tiersToMs ?? plan.toMs) - tMs > nearestMs)) return intervalMs;
   }
   return MINUTE_MS;
 }
