@@ -23,7 +23,9 @@ import {
 import {
   defaultPairAnalyticsOptions, kernelOptionsOf, type PairAnalyticsOptions,
 } from './pair-options.js';
-import { createRegimeState, resetRegime, updateRegime, type RegimeState } from './regime.js';
+import {
+  classifyRegime, createRegimeState, pushRegimeBar, resetRegime, type RegimeState,
+} from './regime.js';
 import { checkScoreOptions } from './score.js';
 import {
   createVpinLevelState, resetVpinLevel, updateVpinLevel, type VpinLevelState,
@@ -162,12 +164,16 @@ function feedRegime(state: PairAnalytics): void {
   const bars = state.bars;
   const fresh = Math.min(bars.closedTotal[0] - state.regimeBarsSeen, bars.count[0],
     state.options.regimeRvHistory + state.options.regimeBars + 1);
+  let pushed = false;
   for (let back = fresh - 1; back >= 0; back--) {
     if (closedBarAgo(bars, 0, back, state.scratchBar)) {
       const b = state.scratchBar;
-      updateRegime(state.regime, b.high, b.low, b.close);
+      pushRegimeBar(state.regime, b.high, b.low, b.close);
+      pushed = true;
     }
   }
+  // Classified once for the batch (after a candle's hour, up to 12 bars): the same result.
+  if (pushed) classifyRegime(state.regime);
   state.regimeBarsSeen = bars.closedTotal[0];
 }
 

@@ -98,13 +98,17 @@ export function createPairSnapshot(options: PairAnalyticsOptions): PairAnalytics
 
 const orNull = (x: number) => (Number.isNaN(x) ? null : x);
 
-function fillBarsAndLists(state: PairAnalytics, out: PairAnalyticsSnapshot): void {
+function fillBars(state: PairAnalytics, out: PairAnalyticsSnapshot): void {
   const p = out.parts;
   for (let t = 0; t < BAR_TIMEFRAMES.length; t++) {
     out.lastBars[t] = lastClosedBar(state.bars, t, p.closedBarStore[t]) ? p.closedBarStore[t]
       : null;
     out.openBars[t] = openBar(state.bars, t, p.openBarStore[t]) ? p.openBarStore[t] : null;
   }
+}
+
+function fillBarsAndLists(state: PairAnalytics, out: PairAnalyticsSnapshot): void {
+  fillBars(state, out);
   snapshotWhale(state.whale, out.whales);
   snapshotAbsorption(state.absorption, out.absorptions);
   for (let i = 0; i < CVD_INTERVALS.length; i++) {
@@ -119,6 +123,20 @@ export function snapshotPairAnalytics(
 ): PairAnalyticsSnapshot {
   snapshotPairScalars(state, out);
   fillBarsAndLists(state, out);
+  return out;
+}
+
+/**
+ * What a closed bar's signal detection reads: the scalars, the bars and the absorptions, not
+ * the whale list or the CVD histories (copying those at every bar close was a third of a
+ * candle's cost in a warm-up). The other lists keep their last values.
+ */
+export function snapshotPairForBars(
+  state: PairAnalytics, out: PairAnalyticsSnapshot,
+): PairAnalyticsSnapshot {
+  snapshotPairScalars(state, out);
+  fillBars(state, out);
+  snapshotAbsorption(state.absorption, out.absorptions);
   return out;
 }
 

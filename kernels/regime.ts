@@ -159,10 +159,25 @@ function classify(state: RegimeState): number {
 
 /** One closed bar (normally 5-minute). */
 export function updateRegime(state: RegimeState, high: number, low: number, close: number): void {
+  pushRegimeBar(state, high, low, close);
+  classifyRegime(state);
+}
+
+/**
+ * One closed bar into the inputs only, for a caller folding several bars at once (a candle's
+ * hour of bars, a warm-up): classifyRegime after the last gives what updateRegime on each would,
+ * as a classification reads only the inputs and replaces the one before.
+ */
+export function pushRegimeBar(state: RegimeState, high: number, low: number, close: number):
+  void {
   if (!(low > 0 && high >= low && close >= low && close <= high && high < Infinity)) {
     reject('regime bar', 'finite 0 < low <= close <= high', `${low}/${close}/${high}`);
   }
   updateInputs(state, high, low, close);
+}
+
+/** Classifies the bars pushed so far (the regime and its diagnostics). */
+export function classifyRegime(state: RegimeState): void {
   state.regime = classify(state);
 }
 

@@ -3,13 +3,15 @@
 import * as kernels from '../../kernels/pair-analytics.js';
 import type { PairAnalytics } from '../../kernels/pair-analytics.js';
 import {
-  createPairSnapshot, snapshotPairAnalytics, snapshotRecordedScalars, type PairAnalyticsSnapshot,
+  createPairSnapshot, snapshotPairAnalytics, snapshotPairForBars, snapshotRecordedScalars,
+  type PairAnalyticsSnapshot,
 } from '../../kernels/pair-snapshot.js';
 import { createCandleSplit, splitCandle } from '../../kernels/candle-split.js';
 import type {
   AssetCtxEvent, BookEvent, CandleEvent, FundingEvent, MarketEvent, PairOutbound, PairViews,
   WhalePrint,
 } from '../../core/messages.js';
+import { PairCarry } from './pair-carry.js';
 import { BasisTracker } from './pair-basis.js';
 import { BOOK_LEVELS_MAX, type Mailbox, type MailboxReader } from './mailbox.js';
 import { encodePairViews, etagsOf, pairSummary, type Freshness } from './pair-views.js';
@@ -72,6 +74,8 @@ const engineStateFields = ['hasLastTrade', 'lastSide', 'lastBuyer', 'lastSeller'
 const minuteStateFields = ['endMs', 'notional', 'openMs', 'open', 'high', 'low', 'close',
   'openInterest', 'fundingRate'] as const;
 const basisStateFields = ['candlesUntilMs', 'tradedAfterCandles'] as const;
+/** PairCarry's last numbers of a pair's trading (what a closed market shows). */
+const carryStateFields = ['kyleLambda', 'score', 'direction'] as const;
 
 /** Book depth the kernels see (the venue sends 20 levels a side). */
 const bookLevelsMax = BOOK_LEVELS_MAX;
@@ -110,9 +114,11 @@ class KernelPairEngine implements PairEngine, MailboxReader {
   private readonly signals: PairSignals;
   private readonly minutes: PairMinutes;
   /** The scalars a closed minute records (the lists and histories are the views' alone). */
-  private readonly snapshotNow = () => snapshotRecordedScalars(this.state, this.snapshot);
+  private readonly snapshotNow = () =>
+    this.carry.apply(snapshotRecordedScalars(this.state, this.snapshot));
   private readonly candleSplit = createCandleSplit();
   private readonly basis = new BasisTracker();
+  private readonly carry = new PairCarry();
   private readonly fingerprint: string;
 
   constructor(private readonly symbol: string, private readonly options: PairEngineOptions) {
@@ -261,7 +267,8 @@ class KernelPairEngine implements PairEngine, MailboxReader {
 
   /** Closed bars leave the shard (the store keeps the 5m ones); signals are detected on them. */
   private barsClosed(bits: number): void {
-    snapshotPairAnalytics(this.state, this.snapshot);
+    snapshotPairForBars(this.state, this.snapshot);
+    this.carry.remember(this.snapshot);
     this.signals.onBarsClosed(bits & barsClosedMask, this.snapshot, this.outbound);
   }
 
@@ -272,7 +279,7 @@ class KernelPairEngine implements PairEngine, MailboxReader {
     this.dirty = false;
     this.publishedStale = stale;
     this.version++;
-    const s = snapshotPairAnalytics(this.state, this.snapshot);
+    const s = this.carry.apply(snapshotPairAnalytics(this.state, this.snapshot));
     const freshness: Freshness = {
       updatedAtMs: this.updatedAtMs, cadenceMs: this.options.cadenceMs, stale,
       asOfMs: s.tsMs ?? this.updatedAtMs, basis: this.basis.basisAt(this.updatedAtMs),
@@ -297,7 +304,7 @@ class KernelPairEngine implements PairEngine, MailboxReader {
     return {
       kernels: this.state, detector: this.signals.detectorState, candleSplit: this.candleSplit,
       minutes: pick(this.minutes, minuteStateFields), basis: pick(this.basis, basisStateFields),
-      engine: pick(this, engineStateFields),
+      carry: pick(this.carry, carryStateFields), engine: pick(this, engineStateFields),
     };
   }
 
@@ -331,6 +338,7 @@ class KernelPairEngine implements PairEngine, MailboxReader {
     }
     Object.assign(this.minutes, tree.minutes);
     Object.assign(this.basis, tree.basis);
+    Object.assign(this.carry, tree.carry);
     Object.assign(this, tree.engine);
     for (const [tsMs, address] of whales as [number, string | null][]) {
       this.whaleAddresses.set(tsMs, address);

@@ -9,7 +9,7 @@ import type { MarketEvent } from '../../core/messages.js';
 import { createPairFeed } from '../../actors/feed/pair-feed.js';
 import { PairSimulator } from '../../actors/feed/sim/pair-sim.js';
 import {
-  candleIntervalAt, PairWarmup, simCandleAt, warmupPlan, warmupTicksMs,
+  candleIntervalAt, marketWarmupPlan, PairWarmup, simCandleAt, warmupPlan, warmupTicksMs,
 } from '../../actors/feed/sim/sim-warmup.js';
 import { simWorld } from '../../actors/feed/sim/sim-world.js';
 import { encodeEvent } from '../../actors/feed/replay/event-codec.js';
@@ -83,7 +83,11 @@ test('same seed and start: the same warm-up, byte for byte; it ends at the start
   const events = a.map((line) => JSON.parse(line) as MarketEvent);
   const times = events.map((e) => e.tsMs);
   assert.ok(Math.max(...times) <= START_MS, 'nothing after the start');
-  assert.ok(Math.min(...times) >= START_MS - 14 * HOUR_MS, 'nothing before the warm-up');
+  // xyz:GOLD trades in sessions: it reaches back over 14 of its open hours.
+  const gold = marketWarmupPlan(simWorld(7).bySymbol.get('xyz:GOLD')!, START_MS, 14 * HOUR_MS);
+  assert.ok(Math.min(...times) >= gold.fromMs, 'nothing before the warm-up');
+  assert.ok(events.filter((e) => 'symbol' in e && e.symbol === 'ETH')
+    .every((e) => e.tsMs >= START_MS - 14 * HOUR_MS), 'ETH: nothing before its warm-up');
   const candles = events.filter((e) => e.type === 'candle');
   assert.ok(candles.some((c) => c.type === 'candle' && c.intervalMs === HOUR_MS));
   assert.ok(events.some((e) => e.type === 'trade'), 'the tail is ticks');
@@ -111,6 +115,41 @@ test('a warmed pair has every headline metric as a number, on a mixed basis', ()
   assert.is(deep.basis, 'mixed');
   // Closed bars of the warm-up leave the shard like live ones (stored, signals detected).
   assert.ok(outbound.length > 400, `outbound ${outbound.length}`);
+});
+
+test('a market with sessions is warmed over its sessions; its finer tiers end at its close', () => {
+  const world = simWorld(42);
+  // START is a Monday 12:00 UTC; us-equity trades 13:30-20:00 on weekdays.
+  const tsla = world.bySymbol.get('xyz:TSLA')!;
+  const plan = marketWarmupPlan(tsla, START_MS, 168 * HOUR_MS);
+  assert.ok(START_MS - plan.fromMs > 21 * 24 * HOUR_MS, `from ${new Date(plan.fromMs)}`);
+  assert.is(plan.tiersToMs, Date.parse('2026-02-27T20:00:00Z'));
+  assert.is(plan.toMs, START_MS);
+  assert.is(candleIntervalAt(plan, Date.parse('2026-02-27T19:30:00Z')), 60_000);
+  assert.is(candleIntervalAt(plan, Date.parse('2026-02-27T15:00:00Z')), 300_000);
+  // Closed from Friday's close to the start: stepped over in hours, not minutes.
+  assert.is(candleIntervalAt(plan, Date.parse('2026-02-28T00:00:00Z')), HOUR_MS);
+  assert.is(candleIntervalAt(plan, Date.parse('2026-02-27T20:05:00Z')), 300_000);
+  // An always-open market keeps the plain plan.
+  assert.equal(marketWarmupPlan(world.bySymbol.get('ETH')!, START_MS, 168 * HOUR_MS),
+    warmupPlan(START_MS, 168 * HOUR_MS));
+});
+
+test('a closed-session market has every headline metric at its first snapshot', () => {
+  const world = simWorld(42);
+  for (const symbol of ['xyz:TSLA', 'xyz:NVDA', 'flx:GOLD']) {
+    const market = world.bySymbol.get(symbol)!;
+    const plan = marketWarmupPlan(market, START_MS, 168 * HOUR_MS);
+    const sim = new PairSimulator(42, market, world.picker, plan.ticksFromMs);
+    const warmup = new PairWarmup(42, market, plan, sim);
+    const engine = createPairEngine(symbol, { cadenceMs: 1_000, wallNowMs: () => 0 });
+    while (!warmup.step((event) => engine.onEvent(event))) { /* step to the end */ }
+    const s = engine.publish(0)!.views.summary;
+    for (const key of ['vpin', 'kyleLambda', 'score'] as const) {
+      assert.type(s[key], 'number', `${symbol} ${key}`);
+    }
+    assert.ok(s.vpinLevel !== null && s.regime !== null, `${symbol} ${s.vpinLevel} ${s.regime}`);
+  }
 });
 
 test.run();

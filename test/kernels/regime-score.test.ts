@@ -2,7 +2,8 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import {
-  createRegimeState, defaultRegimeOptions, regimeName, updateRegime, type RegimeState,
+  classifyRegime, createRegimeState, defaultRegimeOptions, pushRegimeBar, regimeName,
+  updateRegime, type RegimeState,
 } from '../../kernels/regime.js';
 import {
   compositeScore, defaultScoreOptions, directionOf, DIRECTION_NAMES, fundingComponent,
@@ -60,6 +61,22 @@ test('score: weighted mean of the available components, damped by the VPIN level
   assert.is(Object.is(compositeScore(o, -0.001, NaN, NaN, NaN, NaN, -1), -0), false);
   assert.is(fundingComponent(o, 10), 0, 'inside the neutral band');
   assert.is(fundingComponent(o, -60), 0.5, 'negative funding leans long');
+});
+
+test('bars pushed in a batch then classified once: the same as one update each', () => {
+  const each = createRegimeState();
+  const batch = createRegimeState();
+  let close = 100;
+  for (let i = 0; i < 700; i++) {
+    close *= 1 + 0.002 * Math.sin(i * 0.7) + (i % 50 < 10 ? 0.004 : 0);
+    updateRegime(each, close * 1.001, close * 0.999, close);
+    pushRegimeBar(batch, close * 1.001, close * 0.999, close);
+    if (i % 12 === 11) {
+      classifyRegime(batch);
+      assert.equal({ ...batch, options: null }, { ...each, options: null }, `bar ${i}`);
+    }
+  }
+  assert.throws(() => pushRegimeBar(batch, 1, 2, 1.5), /regime bar/);
 });
 
 test.run();

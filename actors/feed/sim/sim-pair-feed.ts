@@ -8,7 +8,7 @@ import type { EventSink, FeedStats, IngestSink, PairFeed } from '../feed-types.j
 import { eventSinkOf } from '../lanes.js';
 import { createPacer, type Pacer } from '../pacer.js';
 import { PairSimulator } from './pair-sim.js';
-import { PairWarmup, warmupPlan } from './sim-warmup.js';
+import { marketWarmupPlan, PairWarmup, warmupPlan } from './sim-warmup.js';
 import { simWorld } from './sim-world.js';
 import { resumeAnswer, resumeFillMs } from './sim-resume.js';
 
@@ -94,7 +94,10 @@ export function createSimPairFeed(options: SimPairFeedOptions): PairFeed {
         sims.set(symbol, new PairSimulator(world.seed, market, world.picker, pacer.marketMs()));
         continue;
       }
-      const plan = warmupPlan(pacer.marketMs(), fillMs);
+      // A restored pair fills just its gap; a fresh one warms over its market's sessions.
+      const plan = resumeFromMs === undefined
+        ? marketWarmupPlan(market, pacer.marketMs(), warmupMs)
+        : warmupPlan(pacer.marketMs(), fillMs);
       const sim = new PairSimulator(world.seed, market, world.picker, plan.ticksFromMs);
       sims.set(symbol, sim);
       warming.set(symbol, new PairWarmup(world.seed, market, plan, sim));

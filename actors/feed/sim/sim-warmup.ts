@@ -33,13 +33,44 @@ export interface WarmupPlan {
   readonly ticksFromMs: number;
   /** The feed's start: the warm-up ends here and live market time carries on. */
   readonly toMs: number;
+  /**
+   * Where the finer candle tiers count back from: toMs, or for a market with sessions closed at
+   * toMs the end of its last session (its last hour of trading is 1-minute candles).
+   */
+  readonly tiersToMs?: number;
 }
+
+/** How far back a market with sessions may reach to see `warmupMs` of trading. */
+const sessionReachMaxMs = 60 * 24 * HOUR_MS;
 
 export function warmupPlan(toMs: number, warmupMs: number, ticksMs = warmupTicksMs): WarmupPlan {
   const floorMinute = (t: number) => Math.floor(t / MINUTE_MS) * MINUTE_MS;
   const fromMs = floorMinute(toMs - warmupMs);
   return { fromMs, ticksFromMs: Math.max(fromMs, floorMinute(toMs - Math.min(ticksMs, warmupMs))),
     toMs };
+}
+
+/**
+ * A market's warm-up plan: a market with sessions (builder markets) is warmed over as much
+ * trading as an always-open one sees in `warmupMs` (its open whole hours, reaching back up to
+ * 60 days), so its volume buckets, VPIN level and bars fill; its finer tiers end where its last
+ * session ended. Any window fromMs..toMs works (a restart fills its gap the same way).
+ */
+export function marketWarmupPlan(market: SimMarket, toMs: number, warmupMs: number,
+  ticksMs = warmupTicksMs): WarmupPlan {
+  const plan = warmupPlan(toMs, warmupMs, ticksMs);
+  if (market.session === 'always' || warmupMs <= 0) return plan;
+  let openMs = 0;
+  let fromMs = Math.floor(toMs / HOUR_MS) * HOUR_MS;
+  while (openMs < warmupMs && toMs - fromMs < sessionReachMaxMs) {
+    fromMs -= HOUR_MS;
+    if (isSessionOpen(market.session, fromMs)) openMs += HOUR_MS;
+  }
+  let lastOpenMs = Math.floor(toMs / MINUTE_MS) * MINUTE_MS;
+  while (lastOpenMs > fromMs && !isSessionOpen(market.session, lastOpenMs - MINUTE_MS)) {
+    lastOpenMs -= MINUTE_MS;
+  }
+  return { ...plan, fromMs: Math.min(plan.fromMs, fromMs), tiersToMs: lastOpenMs };
 }
 
 /** The asset context the venue would report at tMs (the first one sets VPIN's bucket size). */
@@ -49,9 +80,12 @@ export function simCtxAt(seed: number, market: SimMarket, tMs: number): AssetCtx
 
 /** The length of the candle that opens at tMs in a warm-up of `plan`. */
 export function candleIntervalAt(plan: WarmupPlan, tMs: number): number {
+  // After a session market's last session (closed to the end) there is nothing to resolve:
+  // the coarsest step that fits, not thousands of empty minutes.
+  const closed = plan.tiersToMs !== undefined && tMs >= plan.tiersToMs;
   for (const [intervalMs, nearestMs] of candleTiers) {
     if (tMs % intervalMs === 0 && tMs + intervalMs <= plan.ticksFromMs &&
-      plan.toMs - tMs > nearestMs) return intervalMs;
+      (closed || (plan.tiersToMs ?? plan.toMs) - tMs > nearestMs)) return intervalMs;
   }
   return MINUTE_MS;
 }
@@ -103,7 +137,10 @@ export class PairWarmup {
     return this.ticksReachedMs >= this.plan.toMs;
   }
 
-  /** Emits the next slice of the warm-up; true when the warm-up reached its end. */
+  /**
+   * Emits the next slice of the warm-up; true when the warm-up reached its end. Slices are a
+   * pure function of the plan: the events and their order do not depend on how they are paced.
+   */
   step(emit: (event: MarketEvent) => void): boolean {
     const { seed, market, plan } = this;
     if (this.nextCandleMs < plan.ticksFromMs) {
