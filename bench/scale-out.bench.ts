@@ -64,6 +64,14 @@ async function front(shared: SharedState | null, keys: MemoryKeys): Promise<Fron
   return { url: `http://127.0.0.1:${server.port}`, server };
 }
 
+/** redis-server's CPU time so far (user + system), from INFO. */
+async function redisCpuUs(shared: SharedState): Promise<number> {
+  const info = await shared.link.command.info('cpu');
+  const seconds = (name: string) =>
+    Number(new RegExp(`^${name}:([\\d.]+)`, 'm').exec(info)?.[1]);
+  return (seconds('used_cpu_user') + seconds('used_cpu_sys')) * 1e6;
+}
+
 async function throughput(shared: SharedState, seconds: number, rounds: number):
   Promise<ReportRow[]> {
   // Enough keys that no key reaches its burst limit (60 a minute) in the run.
@@ -87,15 +95,21 @@ async function throughput(shared: SharedState, seconds: number, rounds: number):
     const rps: Record<'local' | 'redis', number[]> = { local: [], redis: [] };
     // This process's CPU per request (the front, with its Redis client; not redis-server).
     const cpu: Record<'local' | 'redis', number[]> = { local: [], redis: [] };
+    // redis-server's own CPU per request of the Redis-backed front (its Lua step).
+    const serverCpu: number[] = [];
     for (let round = 0; round < rounds; round++) {
       const order = round % 2 === 0 ? ['local', 'redis'] as const : ['redis', 'local'] as const;
       for (const which of order) {
         const before = process.cpuUsage();
+        const serverBeforeUs = await redisCpuUs(shared);
         const r = await runWrk(`${fronts[which].url}/api/v1/pair/BTC`, { connections: CONNECTIONS,
           seconds, scriptPath: scenario.script, headers: scenario.headers });
         const used = process.cpuUsage(before);
         rps[which].push(r.rps);
         cpu[which].push((used.user + used.system) / r.requests);
+        if (which === 'redis') {
+          serverCpu.push((await redisCpuUs(shared) - serverBeforeUs) / r.requests);
+        }
       }
     }
     const median = (v: number[]) => [...v].sort((a, b) => a - b)[Math.floor(v.length / 2)]!;
@@ -109,6 +123,9 @@ async function throughput(shared: SharedState, seconds: number, rounds: number):
     rows.push({ bench, figure: `front CPU per request, ${scenario.name}: Redis limits vs local`,
       value: cpuValue, unit: 'us', baseline: cpuBaseline, ratio: cpuValue / cpuBaseline,
       target: '-', pass: null });
+    rows.push({ bench, figure: `redis-server CPU per request, ${scenario.name}`,
+      value: median(serverCpu), unit: 'us', baseline: null, ratio: null, target: '-',
+      pass: null });
   }
   for (const f of Object.values(fronts)) await f.server.close();
   return rows;

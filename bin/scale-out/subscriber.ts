@@ -6,7 +6,7 @@ import type { Clock } from '../../core/clock.js';
 import type { Logger } from '../../core/logger.js';
 import type { SnapshotStore } from '../../http/snapshots.js';
 import { redisNames, type RedisLink } from '../../persistence/redis-link.js';
-import { decodeFrame, isNewer, type Frame, type FrameStamp } from './frames.js';
+import { decodeFrame, isNewer, splitBatch, type Frame, type FrameStamp } from './frames.js';
 import { beatMs } from './publisher.js';
 
 const staleAfterMs = 3 * beatMs;
@@ -28,7 +28,7 @@ export class SnapshotSubscriber {
   start(): void {
     const { subscriber } = this.link;
     subscriber.on('messageBuffer', (channel: Buffer, message: Buffer) => {
-      if (channel.toString() === redisNames.snapshotChannel) this.apply(message);
+      if (channel.toString() === redisNames.snapshotChannel) this.applyBatch(message);
     });
     subscriber.subscribe(redisNames.snapshotChannel).catch(() => {});
     this.link.onReady(() => void this.loadAll());
@@ -44,15 +44,31 @@ export class SnapshotSubscriber {
     return this.loads > 0;
   }
 
+  /** A channel message: the frames ingest put in one turn. */
+  private applyBatch(message: Buffer): void {
+    let frames: Buffer[];
+    try {
+      frames = splitBatch(message);
+    } catch (error) {
+      this.noteBad(error);
+      return;
+    }
+    for (const frame of frames) this.apply(frame);
+  }
+
+  private noteBad(error: unknown): void {
+    if (this.badFrames++ === 0) {
+      this.logger.warn('ignoring a malformed snapshot frame', {
+        error: (error as Error).message });
+    }
+  }
+
   private apply(bytes: Buffer): void {
     let frame: Frame;
     try {
       frame = decodeFrame(bytes);
     } catch (error) {
-      if (this.badFrames++ === 0) {
-        this.logger.warn('ignoring a malformed snapshot frame', {
-          error: (error as Error).message });
-      }
+      this.noteBad(error);
       return;
     }
     if (frame.kind === 'beat') {
@@ -66,9 +82,11 @@ export class SnapshotSubscriber {
       this.store.delete(frame.name);
       return;
     }
-    // A copy: the frame's buffer belongs to the client's parser.
+    // A copy of the view's own bytes: the message belongs to the client's parser, and a view
+    // kept as a slice of it would hold the whole batch in memory.
     this.store.put(frame.name, Buffer.from(frame.body), {
       version: ++this.version, updatedAtMs: frame.updatedAtMs, cadenceMs: frame.cadenceMs,
+      etag: frame.etag,
     });
     this.onApplied?.(Date.now() - frame.sentAtMs);
   }
