@@ -1,7 +1,9 @@
 // The dashboard on two scale-out fronts sharing a real redis-server: a user signed in through
 // front 1 is signed in on front 2 at once, keys made on one are listed on the other, sign-out on
 // one ends the session on both, failed sign-ins count across both fronts, the pages are served by
-// fronts, and the webhook and alert routes say they are ingest's (docs/scale-out.md).
+// fronts, the webhook and alert routes say they are ingest's, and `orderflow users` with
+// ORDERFLOW_REDIS_URL manages the shared accounts (docs/scale-out.md).
+import { spawnSync } from 'node:child_process';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { ManualClock } from '../../core/clock.js';
@@ -13,6 +15,7 @@ import { openSharedState, type SharedState } from '../../bin/scale-out/shared-st
 import { Browser } from '../dashboard/dashboard-server.js';
 import { eventually, tempDir } from '../helpers/eventually.js';
 import { startRedisServer, type RedisServer } from '../helpers/redis-server.js';
+import { binPath } from '../helpers/service-process.js';
 import { T0 } from '../http/helpers/seed.js';
 
 const dash = suite('scale-out dashboard');
@@ -117,6 +120,28 @@ dash('fronts serve the pages; webhook and alert routes answer 503 naming ingest'
     assert.is(answer.headers.get('content-type'), 'application/problem+json');
     assert.match(answer.body.detail, /ingest/);
   }
+});
+
+/** `orderflow users ...` against the shared Redis; its exit status and output. */
+function users(args: string[], input = '') {
+  const result = spawnSync(process.execPath, [binPath, 'users', ...args], { input,
+    encoding: 'utf8', env: { ...process.env, ORDERFLOW_REDIS_URL: redis.url } });
+  return { status: result.status, out: result.stdout, err: result.stderr };
+}
+
+dash('users create and disable with ORDERFLOW_REDIS_URL act on every front', async () => {
+  const made = users(['create', '--email', 'cy@example.com', '--plan', 'Pro', '--json'],
+    PASSWORD);
+  assert.is(made.status, 0, made.err);
+  const b = new Browser(fronts[1]!.baseUrl);
+  await eventually(async () => (await b.signIn('cy@example.com', PASSWORD)).status === 200,
+    { timeoutMs: 2_000, message: 'the new account signs in on a front' });
+  assert.is(users(['create', '--email', 'cy@example.com', '--plan', 'Pro'], PASSWORD).status, 1,
+    'a second account with the same email is refused');
+  assert.is(users(['disable', 'cy@example.com']).status, 0);
+  await eventually(async () =>
+    (await sameSession(b, fronts[0]!).call('GET', '/api/v1/account/session')).status === 401,
+  { timeoutMs: 2_000, message: 'the disabled account signed out on front 1' });
 });
 
 dash.run();
