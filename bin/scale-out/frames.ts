@@ -3,7 +3,7 @@
 // The channel carries batches (every frame ingest put in one turn, one message).
 //
 //   frame: [ u32 BE header length | header JSON | body bytes ]
-//   batch: [ u32 BE frame length | frame ] ...
+//   batch: [ f64 BE sent at (ms) | [ u32 BE frame length | frame ] ... ]
 
 export interface FrameStamp {
   /** When the publishing ingest started: a restarted ingest's frames win over older ones. */
@@ -56,9 +56,11 @@ export function decodeFrame(bytes: Buffer): Frame {
   return { ...header, body: bytes.subarray(4 + length) };
 }
 
-/** One channel message of several frames. */
-export function encodeBatch(frames: readonly Buffer[]): Buffer {
-  const parts: Buffer[] = [];
+/** One channel message of several frames, stamped with the time it leaves. */
+export function encodeBatch(frames: readonly Buffer[], sentAtMs: number): Buffer {
+  const sent = Buffer.allocUnsafe(8);
+  sent.writeDoubleBE(sentAtMs, 0);
+  const parts: Buffer[] = [sent];
   for (const frame of frames) {
     const prefix = Buffer.allocUnsafe(4);
     prefix.writeUInt32BE(frame.length, 0);
@@ -67,17 +69,26 @@ export function encodeBatch(frames: readonly Buffer[]): Buffer {
   return Buffer.concat(parts);
 }
 
-/** The frames of a channel message (views of its bytes); throws on a truncated batch. */
-export function splitBatch(bytes: Buffer): Buffer[] {
+export interface Batch {
+  /** When ingest sent it (its wall clock). */
+  readonly sentAtMs: number;
+  /** The frames, as views of the message's bytes. */
+  readonly frames: Buffer[];
+}
+
+/** The frames of a channel message; throws on a truncated batch. */
+export function splitBatch(bytes: Buffer): Batch {
+  if (bytes.length < 8) throw new RangeError('batch shorter than its time stamp');
+  const sentAtMs = bytes.readDoubleBE(0);
   const frames: Buffer[] = [];
-  for (let at = 0; at < bytes.length;) {
+  for (let at = 8; at < bytes.length;) {
     if (at + 4 > bytes.length) throw new RangeError('batch cut inside a length prefix');
     const length = bytes.readUInt32BE(at);
     if (at + 4 + length > bytes.length) throw new RangeError('batch cut inside a frame');
     frames.push(bytes.subarray(at + 4, at + 4 + length));
     at += 4 + length;
   }
-  return frames;
+  return { sentAtMs, frames };
 }
 
 /** Whether `a` was published after `b`. */

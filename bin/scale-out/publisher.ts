@@ -99,14 +99,15 @@ export class SnapshotPublisher {
     }
     if (fields.length > 0) command.hset(redisNames.snapshots, ...fields).catch(() => {});
     if (deleted.length > 0) command.hdel(redisNames.snapshots, ...deleted).catch(() => {});
-    command.publish(redisNames.snapshotChannel, encodeBatch(frames)).catch(() => {});
+    command.publish(redisNames.snapshotChannel, encodeBatch(frames, Date.now())).catch(() => {});
     this.published += fields.length / 2;
   };
 
   private beat(): void {
     if (!this.link.ready()) return;
-    const frame: Frame = { kind: 'beat', stamp: this.stamp(), sentAtMs: Date.now() };
-    this.link.command.publish(redisNames.snapshotChannel, encodeBatch([encodeFrame(frame)]))
+    const nowMs = Date.now();
+    const frame: Frame = { kind: 'beat', stamp: this.stamp(), sentAtMs: nowMs };
+    this.link.command.publish(redisNames.snapshotChannel, encodeBatch([encodeFrame(frame)], nowMs))
       .catch(() => {});
   }
 

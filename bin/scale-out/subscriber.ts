@@ -6,7 +6,9 @@ import type { Clock } from '../../core/clock.js';
 import type { Logger } from '../../core/logger.js';
 import type { SnapshotStore } from '../../http/snapshots.js';
 import { redisNames, type RedisLink } from '../../persistence/redis-link.js';
-import { decodeFrame, isNewer, splitBatch, type Frame, type FrameStamp } from './frames.js';
+import {
+  decodeFrame, isNewer, splitBatch, type Batch, type Frame, type FrameStamp,
+} from './frames.js';
 import { beatMs } from './publisher.js';
 
 const staleAfterMs = 3 * beatMs;
@@ -19,8 +21,9 @@ export class SnapshotSubscriber {
   private lastBeatWallMs = -Infinity;
   private loads = 0;
   private badFrames = 0;
-  /** Called with each applied put's publish-to-apply delay in ms (the propagation bench). */
-  onApplied: ((delayMs: number) => void) | null = null;
+  /** Called with each applied put's delays in ms from the batch leaving ingest and from the
+   *  view's put on ingest (the propagation bench). */
+  onApplied: ((sinceSentMs: number, sincePutMs: number) => void) | null = null;
 
   constructor(private readonly link: RedisLink, private readonly store: SnapshotStore,
     private readonly clock: Clock, private readonly logger: Logger) {}
@@ -46,14 +49,14 @@ export class SnapshotSubscriber {
 
   /** A channel message: the frames ingest put in one turn. */
   private applyBatch(message: Buffer): void {
-    let frames: Buffer[];
+    let batch: Batch;
     try {
-      frames = splitBatch(message);
+      batch = splitBatch(message);
     } catch (error) {
       this.noteBad(error);
       return;
     }
-    for (const frame of frames) this.apply(frame);
+    for (const frame of batch.frames) this.apply(frame, batch.sentAtMs);
   }
 
   private noteBad(error: unknown): void {
@@ -63,7 +66,8 @@ export class SnapshotSubscriber {
     }
   }
 
-  private apply(bytes: Buffer): void {
+  /** One frame; `sentAtMs` is its batch's (NaN for a frame loaded from the hash). */
+  private apply(bytes: Buffer, sentAtMs: number): void {
     let frame: Frame;
     try {
       frame = decodeFrame(bytes);
@@ -88,14 +92,17 @@ export class SnapshotSubscriber {
       version: ++this.version, updatedAtMs: frame.updatedAtMs, cadenceMs: frame.cadenceMs,
       etag: frame.etag,
     });
-    this.onApplied?.(Date.now() - frame.sentAtMs);
+    if (this.onApplied !== null && !Number.isNaN(sentAtMs)) {
+      const nowMs = Date.now();
+      this.onApplied(nowMs - sentAtMs, nowMs - frame.sentAtMs);
+    }
   }
 
   /** Every view's latest frame; frames published meanwhile win by their stamps. */
   private async loadAll(): Promise<void> {
     try {
       const all = await this.link.command.hgetallBuffer(redisNames.snapshots);
-      for (const frame of Object.values(all)) this.apply(frame);
+      for (const frame of Object.values(all)) this.apply(frame, NaN);
       // A live beat is the only proof of a live ingest: the load does not count as one.
       this.loads++;
       this.logger.info('snapshots loaded from redis', { views: Object.keys(all).length,

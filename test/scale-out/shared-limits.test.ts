@@ -153,11 +153,14 @@ limits('frame batches: one turn of frames in one message, a cut batch refused', 
   const one = encodeFrame({ kind: 'put', name: 'pair/BTC', stamp, sentAtMs: 9, updatedAtMs: 7,
     cadenceMs: 1000, etag: '"abc"', body: Buffer.from('{"a":1}') });
   const two = encodeFrame({ kind: 'delete', name: 'pair/ETH', stamp: { epochMs: 5, seq: 3 } });
-  const batch = encodeBatch([one, two]);
-  const frames = splitBatch(batch).map(decodeFrame);
+  const batch = encodeBatch([one, two], 1234.5);
+  const split = splitBatch(batch);
+  assert.is(split.sentAtMs, 1234.5);
+  const frames = split.frames.map(decodeFrame);
   assert.equal(frames.map((f) => f.kind), ['put', 'delete']);
   assert.ok(frames[0]!.kind === 'put' && frames[0]!.etag === '"abc"');
-  assert.equal(splitBatch(Buffer.alloc(0)), []);
+  assert.equal(splitBatch(encodeBatch([], 1)).frames, []);
+  assert.throws(() => splitBatch(Buffer.alloc(7)), /time stamp/);
   assert.throws(() => splitBatch(batch.subarray(0, batch.length - 1)), /cut inside a frame/);
   assert.throws(() => splitBatch(Buffer.concat([batch, Buffer.from([0, 0])])), /length prefix/);
 });
