@@ -137,6 +137,8 @@ interface Delays {
   readonly sent: number[];
   /** From the view's put on ingest (so with the rest of the producer's turn) to applied. */
   readonly put: number[];
+  /** The front's main-thread CPU per applied view (µs). */
+  cpuPerViewUs: number;
 }
 
 /** Ingest -> front delays of frames put by `putAll` (called once per round). */
@@ -147,7 +149,7 @@ async function delaysOf(shared: SharedState, frontShared: SharedState, rounds: n
   const sink = publisher.sink(new SnapshotStore());
   const subscriber = new SnapshotSubscriber(frontShared.link, new SnapshotStore(),
     new ManualClock(0), silentLogger);
-  const delays: Delays = { sent: [], put: [] };
+  const delays: Delays = { sent: [], put: [], cpuPerViewUs: 0 };
   subscriber.onApplied = (sinceSentMs, sincePutMs) => {
     delays.sent.push(sinceSentMs);
     delays.put.push(sincePutMs);
@@ -161,6 +163,7 @@ async function delaysOf(shared: SharedState, frontShared: SharedState, rounds: n
   await new Promise((resolve) => setTimeout(resolve, 200));
   publisher.stop();
   subscriber.onApplied = null;
+  delays.cpuPerViewUs = subscriber.applyCpuUs / Math.max(1, subscriber.viewsApplied);
   delays.sent.sort((a, b) => a - b);
   delays.put.sort((a, b) => a - b);
   return delays;
@@ -198,6 +201,9 @@ async function propagation(shared: SharedState, frontShared: SharedState, cadenc
     // and hashes 300 bodies on the same thread; in the service the shards do that).
     row('snapshot put -> front p99, one view at a time', at(single.put, 0.99), '-', null),
     row('snapshot put -> front p99, 300 views in one turn', at(burst.put, 0.99), '-', null),
+    { bench, figure: 'front CPU per applied view, 300 views in one turn',
+      value: burst.cpuPerViewUs, unit: 'us', baseline: null, ratio: null, target: '-',
+      pass: null },
   ];
 }
 
