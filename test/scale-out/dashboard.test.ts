@@ -21,6 +21,8 @@ import { T0 } from '../http/helpers/seed.js';
 const dash = suite('scale-out dashboard');
 const clock = new ManualClock(T0);
 const PASSWORD = 'correct horse battery';
+/** A bound on waits for a change to reach the other front (event-driven; never a timing). */
+const settleMs = 10_000;
 let redis: RedisServer;
 const fronts: FrontService[] = [];
 const shareds: SharedState[] = [];
@@ -49,7 +51,7 @@ dash.before(async () => {
   await shareds[0]!.accounts.create({ email: 'bo@example.com', plan: 'Free',
     passwordDigest: digest }, clock.nowMs());
   await eventually(() => shareds.every((s) => s.accounts.byEmail('bo@example.com')),
-    { timeoutMs: 2_000, message: 'accounts on both fronts' });
+    { timeoutMs: settleMs, message: 'accounts on both fronts' });
 });
 
 dash.after(async () => {
@@ -72,7 +74,7 @@ dash('signed in on front 1 is signed in on front 2 at once; keys and sign-out ar
     await eventually(async () => {
       const list = await one.call('GET', '/api/v1/account/keys');
       return list.body.keys.some((k: { prefix: string }) => k.prefix === made.body.prefix);
-    }, { timeoutMs: 1_000, message: 'the key listed on front 1' });
+    }, { timeoutMs: settleMs, message: 'the key listed on front 1' });
     // The key made on front 2 reads data on front 1.
     const usage = await fetch(`${fronts[0]!.baseUrl}/api/v1/usage`,
       { headers: { authorization: `Bearer ${made.body.key}` } });
@@ -84,7 +86,7 @@ dash('signed in on front 1 is signed in on front 2 at once; keys and sign-out ar
     assert.is((await two.call('DELETE', '/api/v1/account/session')).status, 200);
     await eventually(async () =>
       (await one.call('GET', '/api/v1/account/session')).status === 401,
-    { timeoutMs: 1_000, message: 'signed out on front 1 too' });
+    { timeoutMs: settleMs, message: 'signed out on front 1 too' });
   });
 
 dash('five failed sign-ins over both fronts refuse the sixth on either, with Retry-After',
@@ -133,15 +135,16 @@ dash('users create and disable with ORDERFLOW_REDIS_URL act on every front', asy
   const made = users(['create', '--email', 'cy@example.com', '--plan', 'Pro', '--json'],
     PASSWORD);
   assert.is(made.status, 0, made.err);
+  await eventually(() => shareds.every((s) => s.accounts.byEmail('cy@example.com')),
+    { timeoutMs: settleMs, message: 'the new account on both fronts' });
   const b = new Browser(fronts[1]!.baseUrl);
-  await eventually(async () => (await b.signIn('cy@example.com', PASSWORD)).status === 200,
-    { timeoutMs: 2_000, message: 'the new account signs in on a front' });
+  assert.is((await b.signIn('cy@example.com', PASSWORD)).status, 200);
   assert.is(users(['create', '--email', 'cy@example.com', '--plan', 'Pro'], PASSWORD).status, 1,
     'a second account with the same email is refused');
   assert.is(users(['disable', 'cy@example.com']).status, 0);
   await eventually(async () =>
     (await sameSession(b, fronts[0]!).call('GET', '/api/v1/account/session')).status === 401,
-  { timeoutMs: 2_000, message: 'the disabled account signed out on front 1' });
+  { timeoutMs: settleMs, message: 'the disabled account signed out on front 1' });
 });
 
 dash.run();
