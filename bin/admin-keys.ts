@@ -7,7 +7,7 @@ import type { CreatedKey, CreateKeyInput, KeyChange } from '../persistence/keys.
 import type { RedisKeyStore } from '../persistence/redis-keys.js';
 import { adminClock, withAdminStore } from './admin.js';
 import { UsageError, type CommandIo } from './cli.js';
-import { openSharedState } from './scale-out/shared-state.js';
+import { openSharedState, type SharedState } from './scale-out/shared-state.js';
 
 /** What the keys command needs; the embedded KeyStore and RedisKeyStore both have it. */
 export interface KeyAdmin {
@@ -26,14 +26,20 @@ export async function withKeyAdmin<T>(dataDirFlag: string | undefined, io: Comma
   return withRedisKeys(url, io, body);
 }
 
-async function withRedisKeys<T>(url: string, io: CommandIo,
+function withRedisKeys<T>(url: string, io: CommandIo,
   body: (keys: RedisKeyStore) => Promise<T>): Promise<T> {
+  return withSharedState(url, io, (shared) => body(shared.keys));
+}
+
+/** Runs `body` with the state shared in the Redis at `url`; exit 1 when it does not answer. */
+export async function withSharedState<T>(url: string, io: CommandIo,
+  body: (shared: SharedState) => Promise<T>): Promise<T> {
   const shared = await openSharedState(url, adminClock(io), createLogger({ level: 'silent' }));
   try {
     if (!shared.link.ready()) {
       throw new UsageError(`Redis at ORDERFLOW_REDIS_URL does not answer (${url})`, 1);
     }
-    return await body(shared.keys);
+    return await body(shared);
   } finally {
     await shared.close();
   }

@@ -12,6 +12,10 @@ import type { AccessControl } from '../http/access-types.js';
 import { createTrustCheck } from '../http/client-ip.js';
 import { createDashboard, type Dashboard } from '../http/dashboard/index.js';
 import type { AccountKeys } from '../http/dashboard/account-deps.js';
+import {
+  SignInThrottle, sharedSignInThrottle, type SharedSignInCounts,
+} from '../http/dashboard/sign-in-throttle.js';
+import type { AccountStore } from '../persistence/accounts.js';
 import { openAccountStore } from '../persistence/account-store.js';
 import { openAlertStore } from '../persistence/alerts.js';
 import type { Store } from '../persistence/store.js';
@@ -29,7 +33,11 @@ export interface DashboardWiring {
    *  every front (and the access control in use) sees them; the store's own otherwise. */
   readonly keys?: AccountKeys;
   readonly access: AccessControl;
-  readonly webhooks: WebhookSupervisor;
+  /** null on a scale-out front: no webhook endpoints or alerts there (they are ingest's). */
+  readonly webhooks: WebhookSupervisor | null;
+  /** Accounts, sessions and failed sign-ins shared in Redis (scale-out); the store's own and
+   *  this process's memory otherwise. */
+  readonly shared?: { readonly accounts: AccountStore; readonly signIns: SharedSignInCounts };
   readonly logger: Logger;
   readonly distDir?: string;
 }
@@ -37,8 +45,11 @@ export interface DashboardWiring {
 export function createDashboardFor(w: DashboardWiring): Dashboard {
   const usageTable = openTable<number, [string, string]>(w.store.root, 'usage');
   const dashboard = createDashboard({
-    accounts: openAccountStore(w.store.root), keys: w.keys ?? w.store.keys, access: w.access,
-    webhooks: w.webhooks, alerts: openAlertStore<AlertRecord>(w.store.root),
+    accounts: w.shared?.accounts ?? openAccountStore(w.store.root), keys: w.keys ?? w.store.keys,
+    access: w.access, webhooks: w.webhooks,
+    alerts: w.webhooks === null ? null : openAlertStore<AlertRecord>(w.store.root),
+    throttle: w.shared === undefined ? undefined
+      : sharedSignInThrottle(w.shared.signIns, new SignInThrottle(w.clock), w.clock),
     // Today is counted in memory (written behind); earlier days are read from the table.
     usageOn: (identity, dayKey) => (dayKey === romeDayKey(w.clock.nowMs())
       ? w.store.usage.get(identity, dayKey) : usageTable.get([dayKey, identity]) ?? 0),

@@ -254,7 +254,7 @@ async function startFront(p: Parts) {
   const historySource = { store: p.history.store, signals: p.signals.signalStore, clock };
   const mcp = mcpMounts(access, snapshots, clock, p.log, historySource);
   const dashboard = createDashboardFor({ config, clock, store, keys, access, webhooks: p.webhooks,
-    logger: p.log.child({ component: 'dashboard' }) });
+    shared: p.shared ?? undefined, logger: p.log.child({ component: 'dashboard' }) });
   const http = await startHttpServer({
     config, clock, logger: p.log.child({ component: 'http' }), snapshots,
     keys, usage: store.usage, readiness, access, mounts: mcp.mounts, dashboard,

@@ -90,9 +90,13 @@ export interface AccessControl {
  */
 export interface SharedLimits {
   active(): boolean;
-  /** The burst guard, then (when countDaily) the daily quota; the first refusal, or ok. */
-  take(identity: Identity, scope: BurstScope, countDaily: boolean):
-    Outcome<void> | Promise<Outcome<void>>;
+  /**
+   * The burst guard, then (when countDaily) the daily quota; the first refusal, or ok. Answers
+   * at once when it can decide locally; otherwise returns null and calls `done` with the
+   * outcome and `context` later (one function for all requests: no closure per request).
+   */
+  take<C>(identity: Identity, scope: BurstScope, countDaily: boolean,
+    done: (outcome: Outcome<void>, context: C) => void, context: C): Outcome<void> | null;
   /** The served data may be old: its producer is not heard from, or the store is away. */
   stale(): boolean;
 }

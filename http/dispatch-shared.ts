@@ -26,14 +26,18 @@ export interface SharedFlowDeps {
   rateHeaders(identity: Identity | null, scope: BurstScope | null): HeaderList;
 }
 
-/** What was decided before the Redis step. */
+/** What was decided before the Redis step, and what the answer after it needs. */
 interface Prepared {
+  readonly res: HttpResponse;
+  readonly info: RequestInfo;
+  readonly params: QueryParams;
   readonly route: Route;
   readonly segment: string;
   readonly identity: Identity;
   readonly plan: Outcome<void>;
   readonly answer: Outcome<Payload> | null;
   readonly notModified: boolean;
+  aborted: boolean;
 }
 
 export class SharedRouteFlow {
@@ -55,20 +59,22 @@ export class SharedRouteFlow {
     const notModified = answer !== null && answer.ok && answer.value.etag !== undefined &&
       etagMatches(info.ifNoneMatch, answer.value.etag);
     const countDaily = answer !== null && answer.ok && !notModified && route.daily;
-    const prepared: Prepared = { route, segment, identity, plan, answer, notModified };
-    const taken = shared.take(identity, scope, countDaily);
-    if (!(taken instanceof Promise)) return this.finish(res, info, prepared, taken, params);
+    const prepared: Prepared = { res, info, params, route, segment, identity, plan, answer,
+      notModified, aborted: false };
+    const taken = shared.take(identity, scope, countDaily, this.taken, prepared);
+    if (taken !== null) return this.finish(res, info, prepared, taken, params);
     // The answer leaves after this handler returned: read every lazy part of the request now
     // (uWS invalidates it), and never write to a response the client has dropped.
     void info.ip;
     void info.origin;
-    let aborted = false;
-    res.onAborted(() => { aborted = true; });
-    taken.then((outcome) => {
-      if (aborted) return;
-      res.cork(() => this.finish(res, info, prepared, outcome, params));
-    }).catch(() => {});
+    res.onAborted(() => { prepared.aborted = true; });
   }
+
+  /** The Redis step's outcome: the answer, corked (it leaves outside the uWS handler). */
+  private readonly taken = (outcome: Outcome<void>, p: Prepared): void => {
+    if (p.aborted) return;
+    p.res.cork(() => this.finish(p.res, p.info, p, outcome, p.params));
+  };
 
   private finish(res: HttpResponse, info: RequestInfo, p: Prepared, taken: Outcome<void>,
     params: QueryParams): void {

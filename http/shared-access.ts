@@ -4,7 +4,7 @@
 import { LRUCache } from 'lru-cache';
 import type { UsageCounters } from '../core/messages.js';
 import { createRomeDayCache } from '../core/rome-time.js';
-import type { RedisLimits, TakeResult } from '../persistence/redis-limits.js';
+import type { RedisLimits, TakeRequest, TakeResult } from '../persistence/redis-limits.js';
 import { burstKey, createAccessControl, rateLimitLines, type AccessControlDeps } from './access.js';
 import type {
   AccessControl, BurstScope, Identity, Outcome, SharedLimits,
@@ -94,22 +94,39 @@ export function createSharedAccessControl(deps: SharedAccessDeps): AccessControl
     return local.consumeDaily(identity);
   }
 
+  // A request's step in Redis and what its answer needs, in one object: the request Redis
+  // takes and the context its callback gets back (no closure or promise per request).
+  interface Step extends TakeRequest {
+    readonly identity: Identity;
+    readonly scope: BurstScope;
+    readonly countDaily: boolean;
+    readonly done: (outcome: Outcome<void>, context: unknown) => void;
+    readonly context: unknown;
+  }
+  const stepTaken = (result: TakeResult | null, step: Step): void => {
+    step.done(result === null
+      ? takeLocally(step.identity, step.scope, step.countDaily)
+      : outcomeOf(result, step.identity, step.scope, step.nowMs), step.context);
+  };
+
   const shared: SharedLimits = {
     active: deps.redisReady,
     stale: () => !deps.redisReady() || !deps.fresh(),
-    take(identity, scope, countDaily) {
+    take(identity, scope, countDaily, done, context) {
       if (!config.limitsEnabled) return OK;
       const nowMs = clock.nowMs();
       const refused = refusedLocally(identity, scope, nowMs);
       if (refused !== undefined) return refused;
       const day = dayOf(nowMs);
-      return deps.limits.take({
+      const step: Step = {
         burstKey: burstKey(identity, scope), burstLimit: burstLimitByScope[scope],
         windowMs: BURST_WINDOW_MS, usageIdentity: usageIdentity(identity), dayKey: day.key,
         dailyLimit: countDaily ? daily.limitFor(identity, nowMs).limit : -1,
         dailyTtlSeconds: Math.ceil((day.endMs - nowMs) / 1000) + dailyTtlPastDaySeconds, nowMs,
-      }).then((result) => outcomeOf(result, identity, scope, nowMs),
-        () => takeLocally(identity, scope, countDaily));
+        identity, scope, countDaily, done: done as Step['done'], context,
+      };
+      deps.limits.take(step, stepTaken, step);
+      return null;
     },
   };
 

@@ -60,6 +60,9 @@ export interface AccountStore {
 
   putSession(session: SessionRecord): Promise<void>;
   session(digest: string): SessionRecord | undefined;
+  /** A shared store's read of a session `session` did not know yet (made by another process
+   *  a moment ago); absent where `session` already sees every session. */
+  fetchSession?(digest: string): Promise<SessionRecord | undefined>;
   removeSession(digest: string): Promise<void>;
   sessionsOf(accountId: string): SessionRecord[];
 

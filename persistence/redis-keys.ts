@@ -15,6 +15,7 @@ import { storeLimits } from './limits.js';
 import { KeyIndex } from './key-index.js';
 import { moveToPlan, revokeAt } from './key-transitions.js';
 import { redisNames, type RedisLink } from './redis-link.js';
+import { MirrorFollower } from './redis-mirror.js';
 
 const versionKey = `${redisNames.keys}:version`;
 
@@ -35,7 +36,6 @@ return 1`;
 
 /** Compare-and-set attempts before a change gives up (only contention makes one fail). */
 const changeAttemptsMax = 16;
-const versionPollMs = 1_000;
 
 function parseRecord(json: string): KeyRecord {
   const record = JSON.parse(json) as KeyRecord;
@@ -45,30 +45,26 @@ function parseRecord(json: string): KeyRecord {
 
 export class RedisKeyStore implements KeyDirectory {
   private keyIndex = new KeyIndex();
-  private seenVersion: string | null = null;
-  private pollTimer: NodeJS.Timeout | null = null;
+  private readonly follower: MirrorFollower;
 
   constructor(
     private readonly link: RedisLink,
     private readonly clock: Clock,
     private readonly logger: Logger,
-  ) {}
+  ) {
+    this.follower = new MirrorFollower(link, redisNames.keysChannel, versionKey, {
+      changed: (prefix) => void this.reloadOne(prefix),
+      reload: () => this.reloadAll(),
+    });
+  }
 
   /** Follows changes: subscribes, reloads on every (re)connect and polls the version. */
   watch(): void {
-    const { subscriber } = this.link;
-    subscriber.on('message', (channel: string, prefix: string) => {
-      if (channel === redisNames.keysChannel) void this.reloadOne(prefix);
-    });
-    subscriber.subscribe(redisNames.keysChannel).catch(() => {});
-    this.link.onReady(() => void this.reloadAll());
-    this.pollTimer = setInterval(() => void this.pollVersion(), versionPollMs);
-    this.pollTimer.unref();
+    this.follower.watch();
   }
 
   close(): void {
-    if (this.pollTimer) clearInterval(this.pollTimer);
-    this.pollTimer = null;
+    this.follower.close();
   }
 
   byDigest(digest: string): KeyRecord | undefined {
@@ -158,24 +154,13 @@ export class RedisKeyStore implements KeyDirectory {
   /** Re-reads the whole table; swapped whole so a reader never sees a half-built directory. */
   async reloadAll(): Promise<void> {
     try {
-      const version = await this.link.command.get(versionKey);
+      const version = await this.follower.version();
       const all = await this.link.command.hgetall(redisNames.keys);
       this.keyIndex = KeyIndex.of(Object.values(all).map(parseRecord));
-      this.seenVersion = version;
+      this.follower.seen(version);
     } catch (error) {
       this.logger.warn('key directory reload from redis failed', {
         error: (error as Error).message });
-    }
-  }
-
-  private async pollVersion(): Promise<void> {
-    if (!this.link.ready()) return;
-    try {
-      const version = await this.link.command.get(versionKey);
-      if (version === this.seenVersion) return;
-      await this.reloadAll();
-    } catch {
-      // Redis away: the mirror keeps serving; the next ready reloads it.
     }
   }
 }

@@ -24,6 +24,17 @@ export const redisNames = Object.freeze({
   burst: (key: string) => `orderflow:burst:${key}`,
   /** Counter per Europe/Rome day and usage identity. */
   daily: (dayKey: string, identity: string) => `orderflow:daily:${dayKey}:${identity}`,
+  /** The dashboard's tables (hashes of JSON records), their version and change channel. */
+  accounts: Object.freeze({
+    accounts: 'orderflow:accounts',
+    emails: 'orderflow:account-emails',
+    sessions: 'orderflow:sessions',
+    owners: 'orderflow:key-owners',
+    version: 'orderflow:accounts:version',
+    channel: 'orderflow:accounts:changed',
+  }),
+  /** Sorted set of failed sign-in times per subject (`email:<e>` or `ip:<address>`). */
+  signIn: (subject: string) => `orderflow:signin:${subject}`,
 });
 
 /** How long a command may take before the caller treats Redis as away. */

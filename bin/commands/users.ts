@@ -1,15 +1,13 @@
-// `orderflow users`: dashboard accounts in the data directory's store: create (password read
-// from standard input), list, set-plan, disable and enable. A running server sees each change
-// at the account's next request.
+// `orderflow users`: dashboard accounts in the data directory's store (in Redis with
+// ORDERFLOW_REDIS_URL): create (password read from standard input), list, set-plan, disable
+// and enable. A running server sees each change at the account's next request.
 import { PLANS } from '../../core/messages.js';
 import { parsePlan } from '../../core/plans.js';
 import {
   AccountError, isEmail, normalizeEmail, type AccountRecord,
 } from '../../persistence/accounts.js';
-import { openAccountStore } from '../../persistence/account-store.js';
 import { hashPassword, passwordProblem } from '../../persistence/passwords.js';
-import type { Store } from '../../persistence/store.js';
-import { withAdminStore } from '../admin.js';
+import { withAccountAdmin, type AccountAdmin } from '../admin-accounts.js';
 import type { Command, CommandIo } from '../cli.js';
 import { parseOptions, runSubcommands, UsageError } from '../cli.js';
 
@@ -25,6 +23,7 @@ const usage = `usage: orderflow users <subcommand> [options]
   enable EMAIL           Let a disabled account sign in again.
 
 Every subcommand accepts --data-dir DIR (default: ORDERFLOW_DATA_DIR, else ./data).
+With ORDERFLOW_REDIS_URL set, the accounts live in that Redis (scale-out, docs/scale-out.md).
 Plans: ${PLANS.join(', ')} (any case). Sign in at http://HOST:PORT/ (docs/dashboard.md).
 `;
 
@@ -80,10 +79,9 @@ async function create(argv: readonly string[], io: CommandIo): Promise<number> {
   const problem = passwordProblem(password);
   if (problem !== null) throw new UsageError(problem);
   const passwordDigest = await hashPassword(password);
-  const account = await withAdminStore(values['data-dir'], io, async (store, clock) => {
+  const account = await withAccountAdmin(values['data-dir'], io, async ({ accounts, clock }) => {
     try {
-      return await openAccountStore(store.root).create({ email, plan, passwordDigest },
-        clock.nowMs());
+      return await accounts.create({ email, plan, passwordDigest }, clock.nowMs());
     } catch (error) {
       if (error instanceof AccountError) throw new UsageError(error.message, 1);
       throw error;
@@ -96,8 +94,8 @@ async function create(argv: readonly string[], io: CommandIo): Promise<number> {
 
 async function list(argv: readonly string[], io: CommandIo): Promise<number> {
   const { values } = parseOptions(argv, { ...dataDirOption, json: { type: 'boolean' } });
-  const accounts = await withAdminStore(values['data-dir'], io,
-    async (store) => openAccountStore(store.root).list());
+  const accounts = await withAccountAdmin(values['data-dir'], io,
+    async (admin) => admin.accounts.list());
   if (values.json) io.stdout(JSON.stringify(accounts.map(accountJson)) + '\n');
   else if (accounts.length === 0) io.stdout('no accounts yet (create one with: orderflow users ' +
     'create --email E --plan PLAN)\n');
@@ -113,18 +111,18 @@ async function list(argv: readonly string[], io: CommandIo): Promise<number> {
 async function change(argv: readonly string[], io: CommandIo, count: number,
   apply: (account: AccountRecord, args: string[], nowMs: number) => AccountRecord,
   report: (account: AccountRecord) => string,
-  after?: (store: Store, account: AccountRecord) => Promise<void>): Promise<number> {
+  after?: (admin: AccountAdmin, account: AccountRecord) => Promise<void>): Promise<number> {
   const { values, positionals } = parseOptions(argv, dataDirOption, true);
   if (positionals.length !== count) {
     throw new UsageError(`expected ${count} argument${count > 1 ? 's' : ''} ` +
       `(was ${positionals.length})`);
   }
   const email = emailArgument(positionals[0], 'EMAIL');
-  const account = await withAdminStore(values['data-dir'], io, async (store, clock) => {
+  const account = await withAccountAdmin(values['data-dir'], io, async (admin) => {
     try {
-      const updated = await openAccountStore(store.root).update(email,
-        (current) => apply(current, positionals.slice(1), clock.nowMs()));
-      await after?.(store, updated);
+      const updated = await admin.accounts.update(email,
+        (current) => apply(current, positionals.slice(1), admin.clock.nowMs()));
+      await after?.(admin, updated);
       return updated;
     } catch (error) {
       if (error instanceof AccountError) throw new UsageError(error.message, 1);
@@ -136,10 +134,10 @@ async function change(argv: readonly string[], io: CommandIo, count: number,
 }
 
 /** Ends the account's dashboard sessions and revokes their keys (its API keys stay). */
-async function endSessions(store: Store, account: AccountRecord): Promise<void> {
-  const accounts = openAccountStore(store.root);
+async function endSessions({ accounts, keys }: AccountAdmin, account: AccountRecord):
+  Promise<void> {
   for (const session of accounts.sessionsOf(account.id)) {
-    if (session.keyPrefix !== null) await store.keys.revoke(session.keyPrefix);
+    if (session.keyPrefix !== null) await keys.revoke(session.keyPrefix);
     await accounts.removeSession(session.digest);
   }
 }

@@ -1,7 +1,9 @@
 // The bytes that carry a snapshot from ingest to the fronts through Redis: a length-prefixed
 // JSON header (name, meta, ordering stamp) and the view's bytes exactly as ingest serves them.
+// The channel carries batches (every frame ingest put in one turn, one message).
 //
-//   [ u32 BE header length | header JSON | body bytes ]
+//   frame: [ u32 BE header length | header JSON | body bytes ]
+//   batch: [ f64 BE sent at (ms) | [ u32 BE frame length | frame ] ... ]
 
 export interface FrameStamp {
   /** When the publishing ingest started: a restarted ingest's frames win over older ones. */
@@ -13,6 +15,8 @@ export interface FrameStamp {
 export type Frame =
   | { readonly kind: 'put'; readonly name: string; readonly stamp: FrameStamp;
       readonly updatedAtMs: number; readonly cadenceMs: number; readonly sentAtMs: number;
+      /** The strong ETag ingest computed of the body: a front does not hash it again. */
+      readonly etag?: string;
       readonly body: Buffer }
   | { readonly kind: 'delete'; readonly name: string; readonly stamp: FrameStamp }
   | { readonly kind: 'beat'; readonly stamp: FrameStamp; readonly sentAtMs: number };
@@ -45,10 +49,46 @@ export function decodeFrame(bytes: Buffer): Frame {
   }
   if (header.kind === 'delete') return header;
   if (header.kind !== 'put' || !Number.isFinite(header.updatedAtMs) ||
-    !Number.isInteger(header.cadenceMs)) {
+    !Number.isInteger(header.cadenceMs) ||
+    (header.etag !== undefined && typeof header.etag !== 'string')) {
     throw new RangeError(`frame of unknown kind or meta (${String(header.kind)})`);
   }
   return { ...header, body: bytes.subarray(4 + length) };
+}
+
+/** One channel message of several frames, stamped with the time it leaves. */
+export function encodeBatch(frames: readonly Buffer[], sentAtMs: number): Buffer {
+  const sent = Buffer.allocUnsafe(8);
+  sent.writeDoubleBE(sentAtMs, 0);
+  const parts: Buffer[] = [sent];
+  for (const frame of frames) {
+    const prefix = Buffer.allocUnsafe(4);
+    prefix.writeUInt32BE(frame.length, 0);
+    parts.push(prefix, frame);
+  }
+  return Buffer.concat(parts);
+}
+
+export interface Batch {
+  /** When ingest sent it (its wall clock). */
+  readonly sentAtMs: number;
+  /** The frames, as views of the message's bytes. */
+  readonly frames: Buffer[];
+}
+
+/** The frames of a channel message; throws on a truncated batch. */
+export function splitBatch(bytes: Buffer): Batch {
+  if (bytes.length < 8) throw new RangeError('batch shorter than its time stamp');
+  const sentAtMs = bytes.readDoubleBE(0);
+  const frames: Buffer[] = [];
+  for (let at = 8; at < bytes.length;) {
+    if (at + 4 > bytes.length) throw new RangeError('batch cut inside a length prefix');
+    const length = bytes.readUInt32BE(at);
+    if (at + 4 + length > bytes.length) throw new RangeError('batch cut inside a frame');
+    frames.push(bytes.subarray(at + 4, at + 4 + length));
+    at += 4 + length;
+  }
+  return { sentAtMs, frames };
 }
 
 /** Whether `a` was published after `b`. */

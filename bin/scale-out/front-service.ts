@@ -1,6 +1,7 @@
 // `orderflow serve --role front`: the HTTP front alone. Snapshots come from ingest through Redis,
-// keys, burst windows and daily counts are shared in Redis; the local store holds only this
-// front's own counters, used while Redis is away (docs/scale-out.md).
+// keys, burst windows, daily counts, accounts and sessions (the dashboard) are shared in Redis;
+// the local store holds only this front's own counters, used while Redis is away
+// (docs/scale-out.md).
 import { systemClock, shiftedClock, type Clock } from '../../core/clock.js';
 import type { ServiceConfig } from '../../actors/config.js';
 import type { Logger } from '../../core/logger.js';
@@ -11,6 +12,7 @@ import { createSharedAccessControl } from '../../http/shared-access.js';
 import { createMcpData } from '../../http/mcp-data.js';
 import { createLazyMounts } from '../../http/mcp-lazy.js';
 import type { AccessControl } from '../../http/access-types.js';
+import { createDashboardFor } from '../dashboard.js';
 import { SnapshotSubscriber } from './subscriber.js';
 import { startHistoryFollower } from './history-follower.js';
 import type { SharedState } from './shared-state.js';
@@ -59,6 +61,10 @@ export async function startFrontService(config: ServiceConfig, deps: FrontDeps):
   const history = startHistoryFollower(config, store.root, shared.link, clock,
     log.child({ component: 'history' }));
   const mcp = mcpMounts(access, snapshots, clock, log, history.source);
+  // The dashboard's pages and account API; accounts and sessions from Redis, so a session made
+  // on any front (or ingest) holds here. Endpoints and alerts stay ingest's (docs/scale-out.md).
+  const dashboard = createDashboardFor({ config, clock, store, keys: shared.keys, access,
+    webhooks: null, shared, logger: log.child({ component: 'dashboard' }) });
   const readiness = () => {
     const checks = {
       redis: shared.link.ready(),
@@ -73,6 +79,7 @@ export async function startFrontService(config: ServiceConfig, deps: FrontDeps):
     http = await startHttpServer({
       config, clock, logger: log.child({ component: 'http' }), snapshots, keys: shared.keys,
       usage: store.usage, readiness, access, mounts: mcp.mounts, history: history.source,
+      dashboard,
     });
   } catch (error) {
     await mcp.close();

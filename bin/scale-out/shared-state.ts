@@ -1,16 +1,24 @@
 // What every process of a scale-out deployment shares through Redis: the connection, the key
-// table (mirrored in memory) and the burst and daily limits. Opened by `orderflow serve` for the
+// table and the dashboard's accounts and sessions (mirrored in memory), the burst and daily
+// limits and the failed sign-ins. Opened by `orderflow serve` for the
 // ingest and front roles and by the admin commands (docs/scale-out.md).
 import type { Clock } from '../../core/clock.js';
 import type { Logger } from '../../core/logger.js';
 import { openRedisLink, type RedisLink } from '../../persistence/redis-link.js';
 import { RedisKeyStore } from '../../persistence/redis-keys.js';
 import { RedisLimits } from '../../persistence/redis-limits.js';
+import { RedisAccountStore } from '../../persistence/redis-accounts.js';
+import { RedisSignInCounts } from '../../persistence/redis-sign-in.js';
+import { SIGN_IN_FAILURES_MAX, SIGN_IN_WINDOW_MS } from '../../http/dashboard/sign-in-throttle.js';
 
 export interface SharedState {
   readonly link: RedisLink;
   readonly keys: RedisKeyStore;
   readonly limits: RedisLimits;
+  /** The dashboard's accounts, sessions and key ownership (mirrored in memory). */
+  readonly accounts: RedisAccountStore;
+  /** Failed sign-ins, counted across every process. */
+  readonly signIns: RedisSignInCounts;
   close(): Promise<void>;
 }
 
@@ -22,21 +30,25 @@ export async function openSharedState(url: string, clock: Clock, logger: Logger)
   const link = openRedisLink(url, logger.child({ component: 'redis' }));
   const keys = new RedisKeyStore(link, clock, logger.child({ component: 'keys' }));
   keys.watch();
+  const accounts = new RedisAccountStore(link, logger.child({ component: 'accounts' }));
+  accounts.watch();
   // Wait (bounded) for the first connection and key load, so a key that exists is known
   // before the first request.
   await new Promise<void>((resolve) => {
     const timer = setTimeout(resolve, firstConnectWaitMs);
     link.onReady(() => {
-      void keys.reloadAll().then(() => {
+      void Promise.all([keys.reloadAll(), accounts.reloadAll()]).then(() => {
         clearTimeout(timer);
         resolve();
       });
     });
   });
   return {
-    link, keys, limits: new RedisLimits(link),
+    link, keys, limits: new RedisLimits(link), accounts,
+    signIns: new RedisSignInCounts(link, SIGN_IN_FAILURES_MAX, SIGN_IN_WINDOW_MS),
     async close() {
       keys.close();
+      accounts.close();
       await link.close();
     },
   };

@@ -8,7 +8,7 @@ import { ALERT_ID, newAlertId } from '../../persistence/alerts.js';
 import {
   BadField, iso, notFound, problemAnswer, stringField, type AccountCall, type Answer,
 } from './account-context.js';
-import type { AccountApiDeps } from './account-deps.js';
+import type { IngestAccountDeps } from './account-deps.js';
 import { ownedLiveKey } from './account-keys.js';
 import { accountProblems } from './account-problems.js';
 import { ownedEndpoints } from './account-webhooks.js';
@@ -26,7 +26,7 @@ function alertJson(alert: AlertRecord, endpointId: string | null) {
     webhookUrl: alert.webhookUrl, createdAt: iso(alert.createdAtMs), options };
 }
 
-function ownedAlerts(deps: AccountApiDeps, call: AccountCall) {
+function ownedAlerts(deps: IngestAccountDeps, call: AccountCall) {
   const endpoints = ownedEndpoints(deps, call.account);
   const prefixes = new Set(deps.accounts.keysOf(call.account.id).filter((o) => !o.session)
     .map((o) => o.prefix));
@@ -36,13 +36,13 @@ function ownedAlerts(deps: AccountApiDeps, call: AccountCall) {
   return { alerts, endpointOf };
 }
 
-export function listAlerts(deps: AccountApiDeps, call: AccountCall): Answer {
+export function listAlerts(deps: IngestAccountDeps, call: AccountCall): Answer {
   const { alerts, endpointOf } = ownedAlerts(deps, call);
   return { status: 200, json: { kinds: ALERT_KINDS,
     alerts: alerts.map((a) => alertJson(a, endpointOf(a))) } };
 }
 
-export async function addAlert(deps: AccountApiDeps, call: AccountCall): Promise<Answer> {
+export async function addAlert(deps: IngestAccountDeps, call: AccountCall): Promise<Answer> {
   const { body } = call;
   const endpointId = stringField(body, 'endpointId', undefined, 40);
   const endpoint = ownedEndpoints(deps, call.account).find((e) => e.id === endpointId);
@@ -70,7 +70,7 @@ export async function addAlert(deps: AccountApiDeps, call: AccountCall): Promise
   return { status: 201, json: alertJson(alert, endpoint.id) };
 }
 
-export async function removeAlert(deps: AccountApiDeps, call: AccountCall): Promise<Answer> {
+export async function removeAlert(deps: IngestAccountDeps, call: AccountCall): Promise<Answer> {
   const { alerts } = ownedAlerts(deps, call);
   if (!ALERT_ID.test(call.param) || !alerts.some((a) => a.id === call.param)) {
     return notFound('alert', call.param);

@@ -4,7 +4,7 @@
 import type { HttpRequest, HttpResponse } from 'uWebSockets.js';
 import { problems } from '../problems.js';
 import { BadField, type AccountCall, type Answer } from './account-context.js';
-import type { AccountApiDeps } from './account-deps.js';
+import type { AccountApiDeps, IngestAccountDeps } from './account-deps.js';
 import { listAlerts, addAlert, removeAlert } from './account-alerts.js';
 import { createKey, listKeys, revokeKey, sessionKey, usageReport } from './account-keys.js';
 import { accountProblems } from './account-problems.js';
@@ -15,7 +15,7 @@ import {
 } from './account-webhooks.js';
 import { Exchange } from './exchange.js';
 import { SessionManager, tokensEqual } from './sessions.js';
-import { SignInThrottle } from './sign-in-throttle.js';
+import { SignInThrottle, type SignInLimiter } from './sign-in-throttle.js';
 
 export const ACCOUNT_PREFIX = '/api/v1/account/';
 
@@ -48,12 +48,12 @@ const CHANGING = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 
 export class AccountApi {
   private readonly sessions: SessionManager;
-  private readonly throttle: SignInThrottle;
+  private readonly throttle: SignInLimiter;
   private readonly routes: AccountRoute[];
 
   constructor(private readonly deps: AccountApiDeps) {
     this.sessions = new SessionManager(deps.accounts, deps.clock);
-    this.throttle = new SignInThrottle(deps.clock);
+    this.throttle = deps.throttle ?? new SignInThrottle(deps.clock);
     const d = deps;
     this.routes = [
       { method: 'POST', pattern: 'session',
@@ -67,17 +67,28 @@ export class AccountApi {
       { method: 'POST', pattern: 'keys', run: (c) => createKey(d, c) },
       { method: 'DELETE', pattern: 'keys/*', run: (c) => revokeKey(d, c) },
       { method: 'GET', pattern: 'usage', run: (c) => usageReport(d, c) },
-      { method: 'GET', pattern: 'endpoints', run: (c) => listEndpoints(d, c) },
-      { method: 'POST', pattern: 'endpoints', run: (c) => addEndpoint(d, c) },
-      { method: 'DELETE', pattern: 'endpoints/*', run: (c) => removeEndpoint(d, c) },
-      { method: 'POST', pattern: 'endpoints/*/rotate', run: (c) => rotateEndpoint(d, c) },
-      { method: 'POST', pattern: 'endpoints/*/test', run: (c) => sendTestEvent(d, c) },
-      { method: 'GET', pattern: 'endpoints/*/deliveries', run: (c) => endpointDeliveries(d, c) },
-      { method: 'POST', pattern: 'events/*/replay', run: (c) => replayEvent(d, c) },
-      { method: 'GET', pattern: 'alerts', run: (c) => listAlerts(d, c) },
-      { method: 'POST', pattern: 'alerts', run: (c) => addAlert(d, c) },
-      { method: 'DELETE', pattern: 'alerts/*', run: (c) => removeAlert(d, c) },
+      { method: 'GET', pattern: 'endpoints', run: this.onIngest(listEndpoints) },
+      { method: 'POST', pattern: 'endpoints', run: this.onIngest(addEndpoint) },
+      { method: 'DELETE', pattern: 'endpoints/*', run: this.onIngest(removeEndpoint) },
+      { method: 'POST', pattern: 'endpoints/*/rotate', run: this.onIngest(rotateEndpoint) },
+      { method: 'POST', pattern: 'endpoints/*/test', run: this.onIngest(sendTestEvent) },
+      { method: 'GET', pattern: 'endpoints/*/deliveries', run: this.onIngest(endpointDeliveries) },
+      { method: 'POST', pattern: 'events/*/replay', run: this.onIngest(replayEvent) },
+      { method: 'GET', pattern: 'alerts', run: this.onIngest(listAlerts) },
+      { method: 'POST', pattern: 'alerts', run: this.onIngest(addAlert) },
+      { method: 'DELETE', pattern: 'alerts/*', run: this.onIngest(removeAlert) },
     ];
+  }
+
+  /** A route of webhook endpoints or alerts: run where they live (ingest, or one box); a
+   *  scale-out front answers 503 and says where (the proxy sends these paths to ingest). */
+  private onIngest(run: (deps: IngestAccountDeps, call: AccountCall) => Answer | Promise<Answer>):
+    Run {
+    const { deps } = this;
+    if (deps.webhooks !== null && deps.alerts !== null) {
+      return (call) => run(deps as IngestAccountDeps, call);
+    }
+    return () => ({ problem: accountProblems.onIngest() });
   }
 
   /** The uWS handler for `/api/v1/account/*`. */

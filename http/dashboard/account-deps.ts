@@ -1,5 +1,6 @@
 // What the account API reads and writes: accounts and sessions, the key table, access control
-// (usage figures), the webhook supervisor, the alert table and the usage history.
+// (usage figures), the webhook supervisor, the alert table and the usage history. A scale-out
+// front has no webhook supervisor or alert table (they live on ingest, docs/scale-out.md).
 import type { AlertRecord } from '../../actors/signals/alerts.js';
 import type { WebhookSupervisor } from '../../actors/webhooks/supervisor.js';
 import type { Clock } from '../../core/clock.js';
@@ -10,6 +11,7 @@ import type { AlertStore } from '../../persistence/alerts.js';
 import type { KeyStore } from '../../persistence/key-store.js';
 import type { AccessControl } from '../access-types.js';
 import type { TrustCheck } from '../client-ip.js';
+import type { SignInLimiter } from './sign-in-throttle.js';
 
 /** The key operations the dashboard needs (the lmdb KeyStore, or a shared one later). */
 export type AccountKeys = Pick<KeyStore, 'create' | 'revoke' | 'byPrefix'>;
@@ -18,8 +20,11 @@ export interface AccountApiDeps {
   readonly accounts: AccountStore;
   readonly keys: AccountKeys;
   readonly access: AccessControl;
-  readonly webhooks: WebhookSupervisor;
-  readonly alerts: AlertStore<AlertRecord>;
+  /** null on a scale-out front: endpoints, deliveries and alerts are ingest's. */
+  readonly webhooks: WebhookSupervisor | null;
+  readonly alerts: AlertStore<AlertRecord> | null;
+  /** Failed sign-ins: in memory when absent, shared (Redis) in a scale-out deployment. */
+  readonly throttle?: SignInLimiter;
   /** Requests counted for `key:<prefix>` on a Europe/Rome day (YYYY-MM-DD), 0 when none. */
   readonly usageOn: (identity: string, dayKey: string) => number;
   readonly clock: Clock;
@@ -30,6 +35,12 @@ export interface AccountApiDeps {
   readonly allowPrivateWebhooks: boolean;
   /** How long Send test event waits for the receiver's answer (default 12 s). */
   readonly testWaitMs?: number;
+}
+
+/** The deps of the routes that run on ingest (or one box) only. */
+export interface IngestAccountDeps extends AccountApiDeps {
+  readonly webhooks: WebhookSupervisor;
+  readonly alerts: AlertStore<AlertRecord>;
 }
 
 export function isLive(key: KeyRecord | undefined): key is KeyRecord {

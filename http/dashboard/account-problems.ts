@@ -22,6 +22,10 @@ export const accountProblems = {
   conflict: (detail: string) => make(409, 'conflict', 'Conflict', detail),
   bad: (detail: string, status = 400) => make(status, 'bad_request', 'Bad request', detail),
   planRequired: (detail: string) => make(403, 'plan_required', 'Plan required', detail),
+  onIngest: () => make(503, 'internal', 'Served by the ingest process',
+    'webhook endpoints, deliveries and alerts are managed on the ingest process of this ' +
+    'scale-out deployment; the proxy should send /api/v1/account/endpoints, /events and ' +
+    '/alerts there (docs/scale-out.md)'),
   notFound: (what: string, id: string) => make(404, 'not_found', 'Not found',
     `${what} ${JSON.stringify(id.slice(0, 80))} is not one of this account's`),
 } as const;

@@ -16,7 +16,7 @@ import type { Exchange } from './exchange.js';
 import {
   clearedCookie, csrfTokenOf, sessionCookie, type SessionManager,
 } from './sessions.js';
-import type { SignInThrottle } from './sign-in-throttle.js';
+import type { SignInLimiter } from './sign-in-throttle.js';
 
 export function accountJson(account: AccountRecord) {
   return { id: account.id, email: account.email, plan: account.plan,
@@ -42,17 +42,17 @@ async function startSession(deps: AccountApiDeps, sessions: SessionManager, ex: 
 }
 
 export async function signIn(deps: AccountApiDeps, sessions: SessionManager,
-  throttle: SignInThrottle, ex: Exchange, body: Readonly<Record<string, unknown>>):
+  throttle: SignInLimiter, ex: Exchange, body: Readonly<Record<string, unknown>>):
   Promise<Answer> {
   const email = normalizeEmail(stringField(body, 'email', undefined, 256));
   const password = stringField(body, 'password', undefined, 1_024);
-  const waitSeconds = throttle.retryAfterSeconds(email, ex.ip);
+  const waitSeconds = await throttle.retryAfterSeconds(email, ex.ip);
   if (waitSeconds > 0) return { problem: accountProblems.throttled(waitSeconds) };
   const account = deps.accounts.byEmail(email);
   const digest = account?.passwordDigest ?? await decoyDigest();
   const matches = await verifyPassword(password, digest);
   if (account === undefined || !matches || account.disabledAtMs !== null) {
-    throttle.fail(email, ex.ip);
+    await throttle.fail(email, ex.ip);
     deps.logger.info('sign-in refused', { ip: ex.ip });
     return { problem: accountProblems.badCredentials() };
   }

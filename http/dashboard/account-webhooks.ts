@@ -9,7 +9,7 @@ import type { AccountRecord } from '../../persistence/accounts.js';
 import {
   BadField, iso, notFound, problemAnswer, stringField, type AccountCall, type Answer,
 } from './account-context.js';
-import type { AccountApiDeps } from './account-deps.js';
+import type { IngestAccountDeps } from './account-deps.js';
 import { ownedKeys, ownedLiveKey } from './account-keys.js';
 import { accountProblems } from './account-problems.js';
 
@@ -38,12 +38,12 @@ function deliveryJson(d: DeliveryRecord) {
 }
 
 /** Every endpoint of the account's keys (revoked keys' too: their log stays readable). */
-export function ownedEndpoints(deps: AccountApiDeps, account: AccountRecord): EndpointView[] {
+export function ownedEndpoints(deps: IngestAccountDeps, account: AccountRecord): EndpointView[] {
   const prefixes = new Set(ownedKeys(deps, account).map((k) => k.prefix));
   return deps.webhooks.endpoints.list().filter((e) => prefixes.has(e.accountId));
 }
 
-function ownedEndpoint(deps: AccountApiDeps, account: AccountRecord, id: string):
+function ownedEndpoint(deps: IngestAccountDeps, account: AccountRecord, id: string):
   EndpointView | undefined {
   return ownedEndpoints(deps, account).find((e) => e.id === id);
 }
@@ -60,11 +60,11 @@ export function webhookProblem(error: unknown): Answer {
   }
 }
 
-export function listEndpoints(deps: AccountApiDeps, call: AccountCall): Answer {
+export function listEndpoints(deps: IngestAccountDeps, call: AccountCall): Answer {
   return { status: 200, json: { endpoints: ownedEndpoints(deps, call.account).map(endpointJson) } };
 }
 
-export async function addEndpoint(deps: AccountApiDeps, call: AccountCall): Promise<Answer> {
+export async function addEndpoint(deps: IngestAccountDeps, call: AccountCall): Promise<Answer> {
   const prefix = stringField(call.body, 'keyPrefix', undefined, 12);
   const url = stringField(call.body, 'url');
   if (ownedLiveKey(deps, call.account, prefix) === undefined) {
@@ -79,7 +79,7 @@ export async function addEndpoint(deps: AccountApiDeps, call: AccountCall): Prom
   }
 }
 
-export function rotateEndpoint(deps: AccountApiDeps, call: AccountCall): Answer {
+export function rotateEndpoint(deps: IngestAccountDeps, call: AccountCall): Answer {
   if (ownedEndpoint(deps, call.account, call.param) === undefined) {
     return notFound('endpoint', call.param);
   }
@@ -88,7 +88,7 @@ export function rotateEndpoint(deps: AccountApiDeps, call: AccountCall): Answer 
     previousSecretExpiresAt: iso(rotated.previousSecretExpiresAtMs) } };
 }
 
-export async function removeEndpoint(deps: AccountApiDeps, call: AccountCall): Promise<Answer> {
+export async function removeEndpoint(deps: IngestAccountDeps, call: AccountCall): Promise<Answer> {
   if (ownedEndpoint(deps, call.account, call.param) === undefined) {
     return notFound('endpoint', call.param);
   }
@@ -96,7 +96,7 @@ export async function removeEndpoint(deps: AccountApiDeps, call: AccountCall): P
   return { status: 200, json: { id: call.param, removed: true } };
 }
 
-export function endpointDeliveries(deps: AccountApiDeps, call: AccountCall): Answer {
+export function endpointDeliveries(deps: IngestAccountDeps, call: AccountCall): Answer {
   if (ownedEndpoint(deps, call.account, call.param) === undefined) {
     return notFound('endpoint', call.param);
   }
@@ -105,7 +105,7 @@ export function endpointDeliveries(deps: AccountApiDeps, call: AccountCall): Ans
 }
 
 /** Queues a signed `test` event and waits (bounded) for the first attempt's outcome. */
-export async function sendTestEvent(deps: AccountApiDeps, call: AccountCall): Promise<Answer> {
+export async function sendTestEvent(deps: IngestAccountDeps, call: AccountCall): Promise<Answer> {
   const endpoint = ownedEndpoint(deps, call.account, call.param);
   if (endpoint === undefined) return notFound('endpoint', call.param);
   if (endpoint.disabledAtMs !== null) {
@@ -135,7 +135,7 @@ export async function sendTestEvent(deps: AccountApiDeps, call: AccountCall): Pr
   }
 }
 
-export async function replayEvent(deps: AccountApiDeps, call: AccountCall): Promise<Answer> {
+export async function replayEvent(deps: IngestAccountDeps, call: AccountCall): Promise<Answer> {
   if (!EVENT_ID.test(call.param)) return notFound('event', call.param);
   const own = new Set(ownedEndpoints(deps, call.account).map((e) => e.id));
   const seen = [...own].some((id) => deps.webhooks.deliveries(id, 500)

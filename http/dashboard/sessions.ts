@@ -70,7 +70,8 @@ export class SessionManager {
   async resolve(cookieHeader: string): Promise<(ActiveSession & { id: string }) | undefined> {
     const id = cookieValue(cookieHeader, SESSION_COOKIE);
     if (!/^[A-Za-z0-9_-]{43}$/.test(id)) return undefined;
-    const record = this.accounts.session(sessionDigest(id));
+    const digest = sessionDigest(id);
+    const record = this.accounts.session(digest) ?? await this.accounts.fetchSession?.(digest);
     if (record === undefined) return undefined;
     const nowMs = this.clock.nowMs();
     const account = this.accounts.byId(record.accountId);

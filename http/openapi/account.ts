@@ -141,6 +141,9 @@ function operationOf(op: AccountOp): Schema {
     ...(op.params ? { '404': problem('No such id among this account\'s (another account\'s ' +
       'ids answer the same).') } : {}),
     ...op.extra,
+    ...(/^(endpoints|events|alerts)\b/.test(op.path) ? { '503': problem('On a scale-out ' +
+      'front: webhook endpoints and alerts are served by the ingest process (docs/scale-out.md).')
+    } : {}),
   };
   return {
     operationId: op.id, summary: op.summary, tags: ['Account'],

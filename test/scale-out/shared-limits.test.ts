@@ -10,7 +10,9 @@ import { silentLogger } from '../../core/logger.js';
 import { startHttpServer, type HttpServer } from '../../http/server.js';
 import { createSharedAccessControl } from '../../http/shared-access.js';
 import { openSharedState, type SharedState } from '../../bin/scale-out/shared-state.js';
-import { decodeFrame, encodeFrame, isNewer } from '../../bin/scale-out/frames.js';
+import {
+  decodeFrame, encodeBatch, encodeFrame, isNewer, splitBatch,
+} from '../../bin/scale-out/frames.js';
 import { eventually } from '../helpers/eventually.js';
 import { startRedisServer, type RedisServer } from '../helpers/redis-server.js';
 import { bearer, get } from '../http/helpers/harness.js';
@@ -142,6 +144,25 @@ limits('frames: round trip, ordering, and bytes that are not a frame are refused
   assert.throws(() => decodeFrame(noStamp), /stamp/);
   const bad = encodeFrame({ kind: 'delete', name: '', stamp } as never);
   assert.throws(() => decodeFrame(bad), /view name/);
+  assert.throws(() => decodeFrame(encodeFrame({ kind: 'put', name: 'v', stamp, sentAtMs: 9,
+    updatedAtMs: 7, cadenceMs: 1000, etag: 7 as never, body })), /meta/);
+});
+
+limits('frame batches: one turn of frames in one message, a cut batch refused', () => {
+  const stamp = { epochMs: 5, seq: 2 };
+  const one = encodeFrame({ kind: 'put', name: 'pair/BTC', stamp, sentAtMs: 9, updatedAtMs: 7,
+    cadenceMs: 1000, etag: '"abc"', body: Buffer.from('{"a":1}') });
+  const two = encodeFrame({ kind: 'delete', name: 'pair/ETH', stamp: { epochMs: 5, seq: 3 } });
+  const batch = encodeBatch([one, two], 1234.5);
+  const split = splitBatch(batch);
+  assert.is(split.sentAtMs, 1234.5);
+  const frames = split.frames.map(decodeFrame);
+  assert.equal(frames.map((f) => f.kind), ['put', 'delete']);
+  assert.ok(frames[0]!.kind === 'put' && frames[0]!.etag === '"abc"');
+  assert.equal(splitBatch(encodeBatch([], 1)).frames, []);
+  assert.throws(() => splitBatch(Buffer.alloc(7)), /time stamp/);
+  assert.throws(() => splitBatch(batch.subarray(0, batch.length - 1)), /cut inside a frame/);
+  assert.throws(() => splitBatch(Buffer.concat([batch, Buffer.from([0, 0])])), /length prefix/);
 });
 
 limits.run();
