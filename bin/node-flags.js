@@ -9,14 +9,11 @@
 // 10,000 wallets): not a limit, so it cannot run out of memory, only collect sooner. Measured
 // after 2 min of the simulator at max speed with 10,000 wallets: RSS 554 MB without, 367 MB with.
 //
-// The main thread gets 4 MB semi-spaces, the shard workers keep 2 MB (issue 21): the main thread
-// serves every request, and with the feed running it scavenged every ~2 MB allocated (1/s idle,
-// 4-8/s under load), each a pause every poll in flight waited for; a scavenge costs what
-// survives it, not the space's size, so half the scavenges are half the pause time for ~6 MB
-// more young generation on one thread. 8 MB saved more but cost the memory target: RSS after
-// the memory bench's sim run 526 MB with 8 MB, 481 MB with 4 MB (target < 500 MB). V8 sizes a
-// thread's heap from the flags when the thread starts, so bin/orderflow.js sets
-// `workerNodeFlags` once the main thread runs: every worker started after that (the shards)
-// gets them.
-export const serviceNodeFlags = ['--max-semi-space-size=4', '--heap-growing-percent=50'];
+// The main thread keeps 2 MB semi-spaces too. Issue 21 tried larger ones for the main thread
+// (it serves every request, and each scavenge is a pause the polls in flight wait for), but
+// the memory target decided: RSS after the memory bench's sim run (10,000 wallets) was 523 and
+// 526 MB with 8 MB, 503-523 MB with 4 MB, 470-483 MB with 2 MB (target < 500 MB).
+// `workerNodeFlags` stays: bin/orderflow.js sets it once the main thread runs, so every worker
+// started after that (the shards) gets these flags whatever the main thread was started with.
+export const serviceNodeFlags = ['--max-semi-space-size=2', '--heap-growing-percent=50'];
 export const workerNodeFlags = ['--max-semi-space-size=2'];

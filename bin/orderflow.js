@@ -1,4 +1,4 @@
-#!/usr/bin/env -S node --max-semi-space-size=4 --heap-growing-percent=50
+#!/usr/bin/env -S node --max-semi-space-size=2 --heap-growing-percent=50
 // The `orderflow` command. Runs a cached esbuild bundle of the TypeScript sources (rebuilt when a
 // source changes; see bundle-cache.js): starting from it is 3-4x faster than transpiling every
 // module through tsx. Where the cache cannot be written, the sources run through tsx instead.
