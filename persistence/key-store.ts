@@ -5,13 +5,12 @@ import type { KeyDirectory, KeyRecord, Plan } from '../core/messages.js';
 import type { Logger } from '../core/logger.js';
 import { StoreError, storeErrors } from './errors.js';
 import {
-  assertKeyRecord, digestOf, generateApiKey, keyPrefixOf, keysChangeCountKey,
+  assertKeyRecord, keysChangeCountKey,
   type CreatedKey, type CreateKeyInput, type KeyChange, type KeyTables,
 } from './keys.js';
 import { storeLimits } from './limits.js';
 import { KeyIndex } from './key-index.js';
-import { moveToPlan, revokeAt } from './key-transitions.js';
-import { isPlan } from '../core/plans.js';
+import { createKeyWith, moveToPlan, revokeAt, type KeyWrite } from './key-transitions.js';
 
 /** What a write-transaction body produced, and whether it wrote anything. */
 interface Written<T> {
@@ -79,26 +78,14 @@ export class KeyStore implements KeyDirectory {
   }
 
   /** Creates a key; resolves once it is durable. The full key is in the answer only. */
-  async create(input: CreateKeyInput): Promise<CreatedKey> {
-    if (!isPlan(input.plan)) throw new TypeError(`plan must be one of PLANS (was ${input.plan})`);
-    for (let attempt = 0; attempt < storeLimits.keyPrefixAttemptsMax; attempt++) {
-      const key = generateApiKey();
-      const record: KeyRecord = {
-        prefix: keyPrefixOf(key), digest: digestOf(key), plan: input.plan,
-        label: input.label ?? null, subscriptionStartMs: input.subscriptionStartMs ?? null,
-        createdAtMs: this.clock.nowMs(), revokedAtMs: null,
-      };
-      assertKeyRecord(record);
-      const outcome = await this.write((): Written<string> => {
-        if (this.tables.keys.get(record.prefix) !== undefined) return unwritten('taken');
-        if (this.tables.keys.getCount() >= storeLimits.keysMax) return unwritten('full');
-        this.tables.keys.putSync(record.prefix, record);
-        return { value: 'written', wrote: true };
-      });
-      if (outcome === 'full') throw storeErrors.keysFull(storeLimits.keysMax);
-      if (outcome === 'written') return { key, record };
-    }
-    throw new Error(`no free key prefix in ${storeLimits.keyPrefixAttemptsMax} attempts`);
+  create(input: CreateKeyInput): Promise<CreatedKey> {
+    const claim = (record: KeyRecord) => (): Written<KeyWrite> => {
+      if (this.tables.keys.get(record.prefix) !== undefined) return unwritten('taken');
+      if (this.tables.keys.getCount() >= storeLimits.keysMax) return unwritten('full');
+      this.tables.keys.putSync(record.prefix, record);
+      return { value: 'written', wrote: true };
+    };
+    return createKeyWith(input, this.clock.nowMs(), (record) => this.write(claim(record)));
   }
 
   /** Marks a key revoked (idempotent: a revoked key keeps its first revocation time). */

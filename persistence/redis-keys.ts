@@ -5,15 +5,14 @@
 import type { Clock } from '../core/clock.js';
 import type { KeyDirectory, KeyRecord, Plan } from '../core/messages.js';
 import type { Logger } from '../core/logger.js';
-import { isPlan } from '../core/plans.js';
 import { StoreError, storeErrors } from './errors.js';
 import {
-  assertKeyRecord, digestOf, generateApiKey, keyPrefixOf,
+  assertKeyRecord,
   type CreatedKey, type CreateKeyInput, type KeyChange,
 } from './keys.js';
 import { storeLimits } from './limits.js';
 import { KeyIndex } from './key-index.js';
-import { moveToPlan, revokeAt } from './key-transitions.js';
+import { createKeyWith, moveToPlan, revokeAt } from './key-transitions.js';
 import { redisNames, type RedisLink } from './redis-link.js';
 import { MirrorFollower } from './redis-mirror.js';
 
@@ -84,23 +83,11 @@ export class RedisKeyStore implements KeyDirectory {
 
   /** Creates a key; the full key is in the answer only (Redis holds its digest). */
   async create(input: CreateKeyInput): Promise<CreatedKey> {
-    if (!isPlan(input.plan)) throw new TypeError(`plan must be one of PLANS (was ${input.plan})`);
-    for (let attempt = 0; attempt < storeLimits.keyPrefixAttemptsMax; attempt++) {
-      const key = generateApiKey();
-      const record: KeyRecord = {
-        prefix: keyPrefixOf(key), digest: digestOf(key), plan: input.plan,
-        label: input.label ?? null, subscriptionStartMs: input.subscriptionStartMs ?? null,
-        createdAtMs: this.clock.nowMs(), revokedAtMs: null,
-      };
-      assertKeyRecord(record);
+    return createKeyWith(input, this.clock.nowMs(), async (record) => {
       const outcome = await this.write(record.prefix, '', JSON.stringify(record));
-      if (outcome === -1) throw storeErrors.keysFull(storeLimits.keysMax);
-      if (outcome === 1) {
-        this.index(record);
-        return { key, record };
-      }
-    }
-    throw new Error(`no free key prefix in ${storeLimits.keyPrefixAttemptsMax} attempts`);
+      if (outcome === 1) this.index(record);
+      return outcome === 1 ? 'written' : outcome === -1 ? 'full' : 'taken';
+    });
   }
 
   /** Marks a key revoked (idempotent: a revoked key keeps its first revocation time). */
