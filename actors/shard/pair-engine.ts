@@ -239,9 +239,12 @@ class KernelPairEngine implements PairEngine, MailboxReader {
   private onCandle(c: CandleEvent): void {
     const split = this.candleSplit;
     const n = splitCandle(split, c.tsMs, c.intervalMs, c.open, c.high, c.low, c.close, c.volume);
+    const recorded = this.minutes.onCandle(c.tsMs, c.intervalMs, c.open, c.high, c.low, c.close,
+      this.snapshotNow);
     for (let i = 0; i < n; i++) {
       const bits = onCandlePrint(this.state, Math.max(split.tsMs[i], this.state.lastTradeTsMs),
         split.price[i], split.size[i], split.side[i]);
+      if (recorded) this.minutes.notional += split.price[i] * split.size[i];
       if ((bits & barsClosedMask) !== 0) this.barsClosed(bits);
     }
     // A whale print is attributed to the trade before it: a candle is none.

@@ -42,6 +42,26 @@ export class PairMinutes {
     this.open = this.high = this.low = this.close;
   }
 
+  /**
+   * A candle (warm-up, backfill) is one point for its whole length: its open starts the point
+   * (closing the minute before), its high, low and close join the point's, and its end is where
+   * the next event closes it, so the point carries the kernels at the candle's close, the way a
+   * live minute does. Its notional is added print by print by the engine, as for trades. A
+   * candle older than the open minute (a live update came first) records nothing. True when
+   * the candle joined a point.
+   */
+  onCandle(openMs: number, intervalMs: number, open: number, high: number, low: number,
+    close: number, snapshot: () => PairAnalyticsSnapshot): boolean {
+    if (openMs >= this.endMs) this.roll(openMs, snapshot);
+    else if (openMs < this.openMs) return false;
+    if (this.open === null) this.open = open;
+    this.high = this.high === null ? high : Math.max(this.high, high);
+    this.low = this.low === null ? low : Math.min(this.low, low);
+    this.close = close;
+    this.endMs = Math.max(this.endMs, openMs + intervalMs);
+    return true;
+  }
+
   /** A mark, open interest (base units) and funding update from the asset context. */
   onCtx(markPx: number, openInterestBase: number, fundingRate: number): void {
     if (Number.isFinite(markPx) && markPx > 0) {

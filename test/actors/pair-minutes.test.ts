@@ -46,4 +46,37 @@ test('before any mark the candle is the last trade price', () => {
     [99, 99, null, null]);
 });
 
+const candle = (s: number, intervalMs: number, ohlc: readonly number[], volume: number):
+  MarketEvent => ({ type: 'candle', symbol: 'ETH', tsMs: T0 + s * 1_000, intervalMs,
+  open: ohlc[0]!, high: ohlc[1]!, low: ohlc[2]!, close: ohlc[3]!, volume });
+
+test('a candle (warm-up, backfill) is one point of its length with its prices and notional', () => {
+  const engine = createPairEngine('ETH', { cadenceMs: 1_000 });
+  for (const e of [ctx(0, 100), candle(0, 3_600_000, [100, 110, 90, 104], 50),
+    candle(3_600, 300_000, [104, 106, 103, 105], 4), ctx(3_900, 105),
+    trade(3_910, 105, 1)]) engine.onEvent(e);
+  const [hour, fiveMinutes, ...none] = engine.publish(T0)!.history!;
+  assert.is(none.length, 0, 'the minute of the ctx and the trade is still open');
+  assert.is(hour.tMs, T0);
+  // The minute the ctx opened at the mark takes the candle in: 100 opens, the candle's range.
+  assert.equal([hour.open, hour.high, hour.low, hour.close], [100, 110, 90, 104]);
+  // The BVC split's prints, priced between low and high: about volume x price in USD.
+  assert.ok(hour.volume > 50 * 90 && hour.volume < 50 * 110, `hour volume ${hour.volume}`);
+  assert.type(hour.cvd, 'number');
+  assert.is(fiveMinutes.tMs, T0 + 3_600_000, 'the next candle closes the hour');
+  assert.equal([fiveMinutes.open, fiveMinutes.high, fiveMinutes.low, fiveMinutes.close],
+    [104, 106, 103, 105], 'opens at the previous close');
+  assert.ok(fiveMinutes.volume > 4 * 103 && fiveMinutes.volume < 4 * 106);
+  assert.is.not(fiveMinutes.cvd, hour.cvd, 'each point carries the kernels at its close');
+});
+
+test('a candle older than the open minute records no point', () => {
+  const engine = createPairEngine('ETH', { cadenceMs: 1_000 });
+  engine.onEvent(ctx(600, 100));
+  engine.onEvent(candle(0, 60_000, [99, 101, 98, 100], 5));
+  engine.onEvent(ctx(700, 100));
+  const points = engine.publish(T0)!.history!;
+  assert.equal(points.map((p) => [p.tMs, p.volume]), [[T0 + 600_000, 0]]);
+});
+
 test.run();
