@@ -7,7 +7,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from 'node:net';
 import { WebSocketServer, WebSocket } from 'ws';
 import { venueFixture } from '../helpers/fixtures.js';
-import { candleAnswer, fundingAnswer, recordedTrades, type RecordedTrade }
+import { candleAnswer, candleIntervals, fundingAnswer, recordedTrades, type RecordedTrade }
   from './venue-history.js';
 
 export interface FakeVenueOptions {
@@ -190,12 +190,13 @@ function historyReply(body: HistoryBody, history: History,
     const nowMs = history.nowMs();
     if (body.type === 'candleSnapshot') {
       const r = body.req ?? {};
-      if (typeof r.coin !== 'string' || r.interval !== '1m' || typeof r.startTime !== 'number' ||
+      if (typeof r.coin !== 'string' || typeof r.interval !== 'string' ||
+        candleIntervals[r.interval] === undefined || typeof r.startTime !== 'number' ||
         typeof r.endTime !== 'number') {
         return reply(422, '"Failed to deserialize the JSON body into the target type"');
       }
       return reply(200, JSON.stringify(candleAnswer(r.coin, r.startTime, r.endTime, nowMs,
-        history.trades, history.minuteVolume(r.coin))));
+        history.trades, history.minuteVolume(r.coin), r.interval)));
     }
     if (typeof body.coin !== 'string' || typeof body.startTime !== 'number') {
       return reply(422, '"Failed to deserialize the JSON body into the target type"');

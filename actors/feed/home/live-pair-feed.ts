@@ -13,10 +13,14 @@ import type { EventSink, FeedStats, IngestSink, PairFeed } from '../feed-types.j
 import { eventSinkOf } from '../lanes.js';
 import { IngestGuard } from '../ingest-guard.js';
 import { backoffDefaults, createBackoff, type BackoffOptions } from './backoff.js';
-import { createBackfiller, type Backfiller } from './backfill.js';
+import {
+  coarseIntervalMsDefault, createBackfiller, fineSpanMsDefault, type Backfiller,
+  type BackfillerOptions,
+} from './backfill.js';
 import { BackfillRounds, type BackfillReport } from './backfill-rounds.js';
 import { createInfoClient } from './info-client.js';
 import { Outbox } from './outbox.js';
+import type { Timers } from './timers.js';
 import { parseFrame } from './ws-frames.js';
 
 export interface LivePairFeedOptions {
@@ -39,12 +43,20 @@ export interface LiveBackfillOptions {
   readonly infoUrl: string;
   /** Market time filled at start (the venue keeps about 5000 1-minute candles). */
   readonly lookbackMs: number;
-  /** Longest a round holds trades back before its pairs go live unfilled. */
+  /** Longest a round waits before its pairs publish (late ones keep filling, trades held). */
   readonly waitMs: number;
+  /** Longest a pair's trades are held for its fill, then it goes live unfilled (20 min). */
+  readonly holdMs?: number;
+  /** Trades held per pair at most before it goes live unfilled (tests use few). */
+  readonly heldTradesMax?: number;
   /** Per info request (default 10 s). */
   readonly requestTimeoutMs?: number;
   /** Candles per candleSnapshot request (default and most 5000; tests page with fewer). */
   readonly candlesPerRequest?: number;
+  /** The candle plan's tiers (backfill.ts; the bench compares plans). */
+  readonly plan?: Pick<BackfillerOptions, 'fineSpanMs' | 'coarseIntervalMs' | 'fundingSpanMs'>;
+  /** Budget waits, the round's wait and the hold bound run on these (tests simulate time). */
+  readonly timers?: Timers;
   readonly onReport?: (report: BackfillReport) => void;
   /** Replaces the info endpoint client (tests count what it asks). */
   readonly backfiller?: Backfiller;
@@ -89,7 +101,7 @@ export function createLivePairFeed(options: LivePairFeedOptions): PairFeed {
         rounds.coveredTrades++;
         return;
       }
-      if (rounds.holds(event.symbol)) return rounds.hold(event);
+      if (rounds.holds(event.symbol) && rounds.hold(event)) return;
     }
     deliver(event);
   };
@@ -97,10 +109,14 @@ export function createLivePairFeed(options: LivePairFeedOptions): PairFeed {
     if (!rounds || !options.backfill) return;
     const nowMs = clock.nowMs();
     const lookbackMs = options.backfill.lookbackMs;
+    // A long lookback starts at a whole coarse candle: no extra request for the minutes before.
+    const startMs = lookbackMs > fineSpanMsDefault
+      ? Math.floor((nowMs - lookbackMs) / coarseIntervalMsDefault) * coarseIntervalMsDefault
+      : nowMs - lookbackMs;
     // A pair seen before fills from what it already holds (newest trade or candle) on.
     const fromMs = (symbol: string) => {
       const seenMs = Math.max(lastTradeMs.get(symbol) ?? -Infinity, rounds.filledUntil(symbol));
-      return seenMs > -Infinity ? seenMs : nowMs - lookbackMs;
+      return seenMs > -Infinity ? seenMs : startMs;
     };
     rounds.start([...symbols], fromMs, nowMs);
   };
@@ -143,6 +159,8 @@ export function createLivePairFeed(options: LivePairFeedOptions): PairFeed {
     ws.removeAllListeners();
     ws.on('error', () => {});
     ws = null;
+    // Pairs still waiting for candles are filled again by the reconnect's round, up to then.
+    rounds?.interrupt();
     outbox.clear();
     budget.releaseSubscriptions(subscribed.size * CHANNELS.length);
     const symbols = [...subscribed];
@@ -268,8 +286,9 @@ function backfillRoundsOf(options: LivePairFeedOptions, budget: SharedBudget,
   const b = options.backfill;
   if (!b || !(b.lookbackMs > 0)) return null;
   const backfiller = b.backfiller ?? createBackfiller(createInfoClient({ url: b.infoUrl, budget,
-    clock: options.clock, timeoutMs: b.requestTimeoutMs }),
-  { candlesPerRequest: b.candlesPerRequest });
+    clock: options.clock, timeoutMs: b.requestTimeoutMs, timers: b.timers }),
+  { ...b.plan, candlesPerRequest: b.candlesPerRequest });
   return new BackfillRounds({ backfiller, logger: options.logger, waitMs: b.waitMs,
-    deliver, backlog, onReport: b.onReport });
+    holdMs: b.holdMs, heldTradesMax: b.heldTradesMax, timers: b.timers, deliver, backlog,
+    onReport: b.onReport });
 }
