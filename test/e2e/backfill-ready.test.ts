@@ -1,7 +1,8 @@
 // The real service on the live feed against the fake venue (recorded frames, history answers
 // derived from the recordings): /readyz waits a bounded time for the backfill, then answers 200
 // with a `backfill` check and a detail naming the pairs it could not fill and why; a pair that
-// was filled says `basis: candles` or `mixed`, and its metrics are numbers.
+// was filled says `basis: candles` or `mixed`, and its metrics are numbers; a pair late at the
+// wait is filled afterwards, as the request budget allows.
 import { spawnSync } from 'node:child_process';
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
@@ -93,6 +94,19 @@ live('ready after a bounded wait, naming what backfill could not fill', async ()
       `${filledPair} ${field}: ${withCandles[field]}`);
   }
   assert.is((await pair(failedPairs[0])).basis, 'trades');
+  // A late pair publishes meanwhile and is filled once the budget reaches it (20 weight a
+  // second; ~71 a pair at 30 h), exactly as one filled in time.
+  const filledLate = await eventually(async () => {
+    for (const symbol of latePairs) {
+      const answer = await pair(symbol);
+      if (answer.basis !== 'trades' && answer.vpin !== null) return { symbol, answer };
+    }
+    return null;
+  }, { timeoutMs: 30_000, intervalMs: 250, message: 'a late pair filled after /readyz' });
+  assert.ok(['candles', 'mixed'].includes(String(filledLate.answer.basis)), filledLate.symbol);
+  const after = await fetch(`${service.baseUrl}/readyz`).then((r) => r.json()) as Readyz;
+  assert.ok(Number(/^(\d+) of 100/.exec(after.detail!.backfill)![1]) > Number(filled![1]),
+    after.detail!.backfill);
 });
 
 live.run();
