@@ -32,7 +32,7 @@ export interface BackfillRoundsOptions {
   readonly logger: Logger;
   /** Longest a round waits before its unfilled pairs publish (the wait before /readyz). */
   readonly waitMs: number;
-  /** Longest a pair's trades are held for its fill (default 20 min; at least `waitMs`). */
+  /** Longest a pair's trades are held for its fill (default 30 min; at least `waitMs`). */
   readonly holdMs?: number;
   /** Trades held per pair at most (default 20,000): past it, the pair goes live unfilled. */
   readonly heldTradesMax?: number;
@@ -63,8 +63,11 @@ interface Round {
 
 /** Events handed to a lane per slice: a mailbox drops its oldest when full. */
 const sliceEvents = 1_024;
-/** Enough for 100 pairs at the venue's 1200 weight a minute, with room for a slow endpoint. */
-export const holdMsDefault = 20 * 60_000;
+/**
+ * 100 pairs take ~7 min of the venue's 1200 weight a minute besides the universe and wallet
+ * polls (bench/backfill.bench.ts): room for a slower endpoint, more builder dexes or wallets.
+ */
+export const holdMsDefault = 30 * 60_000;
 const heldTradesMaxDefault = 20_000;
 const heldTradesTotalMaxDefault = 100_000;
 

@@ -45,7 +45,7 @@ export interface LiveBackfillOptions {
   readonly lookbackMs: number;
   /** Longest a round waits before its pairs publish (late ones keep filling, trades held). */
   readonly waitMs: number;
-  /** Longest a pair's trades are held for its fill, then it goes live unfilled (20 min). */
+  /** Longest a pair's trades are held for its fill, then it goes live unfilled (30 min). */
   readonly holdMs?: number;
   /** Trades held per pair at most before it goes live unfilled (tests use few). */
   readonly heldTradesMax?: number;
