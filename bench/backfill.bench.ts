@@ -1,5 +1,5 @@
-// Live backfill: the CPU cost of folding one pair's backfill into a pair engine (the plan of 1-minute
-// candles for the newest 4 h and 5-minute ones before, against the former 5000 one-minute
+// Live backfill: the CPU cost of folding one pair's backfill into a pair engine (the plan of
+// 1-minute candles for the newest 4 h and 5-minute ones before, against the former 5000 one-minute
 // candles, and against as many trades as prints, same run); the request weight of one pair; and,
 // on simulated time with the venue's weights and the service's other budget users, how long
 // until every tracked pair is filled and how many are filled within the default wait.

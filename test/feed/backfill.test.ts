@@ -192,8 +192,9 @@ backfill('a slow info endpoint: late at the wait, publishing; candles, then the 
     assert.not.ok(feed.isWarming!('BTC'));
     assert.is(trades(ctx.events).length, 0);
     await eventually(() => ctx.reports.some((r) => r.symbol === 'BTC' && r.state === 'filled'),
-      { message: 'filled after the wait' });
-    await eventually(() => trades(ctx.events).length > 0, { message: 'trades flow' });
+      { message: 'filled after the wait', timeoutMs: 15_000 });
+    await eventually(() => trades(ctx.events).length > 0,
+      { message: 'trades flow', timeoutMs: 15_000 });
     const bars = candles(ctx.events);
     assert.ok(bars.length >= 59, `${bars.length} candles`);
     // Exactly as a pair filled in time: every candle before the first trade, none covered twice.
@@ -262,8 +263,8 @@ backfill('no request goes out without budget; the late pair fills once the budge
     assert.equal(ctx.paid, []);
     // The waiting request gets its budget: candles first, then the trades held meanwhile.
     clock.advance(60_000);
-    await eventually(() => settled(ctx, 'BTC', 'filled'));
-    await eventually(() => trades(ctx.events).length > 0);
+    await eventually(() => settled(ctx, 'BTC', 'filled'), { timeoutMs: 15_000 });
+    await eventually(() => trades(ctx.events).length > 0, { timeoutMs: 15_000 });
     const bars = candles(ctx.events);
     assert.ok(bars.length >= 59, `${bars.length} candles`);
     const firstTrade = ctx.events.findIndex((e) => e.type === 'trade');
