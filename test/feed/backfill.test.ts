@@ -218,6 +218,26 @@ backfill('past the hold bound the pair goes live unfilled, says why, answer igno
     await eventually(() => ctx.logs.some((l) => l.includes('backfill could not fill BTC')));
   });
 
+backfill('the connection drops while a pair is late: the reconnect fills it again',
+  async (ctx) => {
+    ctx.venue.setHistoryMode({ delayMs: 800 });
+    start(ctx, ['BTC'], { lookbackMs: 3_600_000, waitMs: 200 });
+    await eventually(() => settled(ctx, 'BTC', 'late'));
+    ctx.venue.dropConnections();
+    await eventually(() => settled(ctx, 'BTC', 'filled'), { timeoutMs: 15_000 });
+    // The trades held before the drop are in the new candles, and so is the venue's replay on
+    // the new connection (older than their end): in candles or duplicates, never twice.
+    const bars = candles(ctx.events);
+    const opens = bars.map((c) => c.tsMs);
+    assert.is(new Set(opens).size, opens.length, 'the abandoned answer is not folded');
+    assert.ok(bars.length >= 59, `${bars.length} candles`);
+    const coveredUntilMs = bars[bars.length - 1].tsMs + 60_000;
+    assert.ok(trades(ctx.events).every((t) => t.tsMs >= coveredUntilMs));
+    const asked = (ctx.venue.infoRequests as { type: string }[])
+      .filter((r) => r.type === 'candleSnapshot');
+    assert.is(asked.length, 2, 'asked again after the reconnect');
+  });
+
 backfill('too many trades held: the pair goes live unfilled, nothing lost', async (ctx) => {
   ctx.venue.setHistoryMode({ delayMs: 3_000 });
   const feed = start(ctx, ['BTC'], { lookbackMs: 3_600_000, waitMs: 200, heldTradesMax: 5 });

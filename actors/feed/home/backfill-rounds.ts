@@ -210,8 +210,9 @@ export class BackfillRounds {
 
   /**
    * The connection dropped: pairs still waiting for their candles are let go without a report
-   * and without their held trades (a hole follows them), so the reconnect's round fills each
-   * again up to the new now; answers still in flight are ignored.
+   * and without their held trades, and the reconnect's round fills each again up to its own
+   * start, so its candles cover those trades and the time the connection was down (a refill
+   * from the old start would leave that time a hole); answers still in flight are ignored.
    */
   interrupt(): void {
     for (const round of this.rounds) {

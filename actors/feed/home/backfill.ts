@@ -4,7 +4,7 @@
 // answer) under the process-wide request budget. Start-up, reconnect gaps and restart resume
 // (the gap since a saved state) all call `backfill(symbol, from, to)`.
 import type { CandleEvent, FundingEvent } from '../../../core/messages.js';
-import { minuteMs, type InfoClient } from './info-client.js';
+import { intervalName, minuteMs, type InfoClient } from './info-client.js';
 
 /** Candles the venue gives per answer (and, for 1-minute candles, in all: about 3.5 days). */
 export const candlesPerAnswerMax = 5_000;
@@ -102,6 +102,9 @@ export function createBackfiller(info: InfoClient, options: BackfillerOptions = 
     candlesPerAnswerMax);
   const fineSpanMs = options.fineSpanMs ?? fineSpanMsDefault;
   const coarseIntervalMs = options.coarseIntervalMs ?? coarseIntervalMsDefault;
+  // At start, not at the first request: an interval the venue does not know is a config error.
+  intervalName(coarseIntervalMs);
+  if (coarseIntervalMs % minuteMs !== 0) throw new RangeError('coarseIntervalMs: whole minutes');
   const fundingSpanMs = options.fundingSpanMs ?? fineSpanMsDefault;
   return {
     async backfill(symbol, fromMs, toMs, signal) {
