@@ -42,8 +42,9 @@ interface Readyz {
 
 live('ready after a bounded wait, naming what backfill could not fill', async () => {
   venue = await startFakeVenue({ frameIntervalMs: 20, shiftToNow: true });
-  // Pairs fill in the shard's (alphabetical) order: the A pairs come first and their history
-  // answers fail; the budget (1200 weight a minute) cannot fill 100 pairs in 4 s.
+  // The first two pairs are asked in the shard's (alphabetical) order, before any ctx came: A
+  // pairs, whose history answers fail; then the busiest first. The budget (1200 weight a
+  // minute) cannot fill 100 pairs in 4 s.
   venue.setHistoryMode({ fail: 'status', coins: (coin) => coin.startsWith('A') });
   const config = resolveConfig({
     port: 0, dataDir, shards: 1, logLevel: 'silent', limitsEnabled: false, feed: 'live',

@@ -23,9 +23,12 @@ import { startFakeVenue, type FakeVenue } from './fake-venue.js';
 const late = suite<{ venue: FakeVenue; feed: PairFeed | null; stopDriving: () => void }>(
   'backfill: late pairs');
 
-/** The twelve busiest main-dex coins of the recording (each with a 24h volume for VPIN). */
-const symbols = ['BTC', 'ETH', 'SOL', 'HYPE', 'XRP', 'ZEC', 'DOGE', 'SUI', 'PUMP', 'BNB',
-  'FARTCOIN', 'AAVE'];
+/**
+ * The twelve busiest main-dex coins of the recording (each with a 24h volume for VPIN), in a
+ * shard's (alphabetical) order; by volume BTC, ETH, SOL, HYPE, XRP ... AAVE last.
+ */
+const symbols = ['AAVE', 'BNB', 'BTC', 'DOGE', 'ETH', 'FARTCOIN', 'HYPE', 'PUMP', 'SOL', 'SUI',
+  'XRP', 'ZEC'];
 const waitMs = 10_000;
 
 late.before.each(async (ctx) => {
@@ -101,6 +104,9 @@ late('a budget too small for the wait: ready at the wait, every pair filled late
     assert.ok(lateReports.every((r) => r.atMs === waitMs), 'late exactly at the wait');
     const lastFillMs = Math.max(...reports.filter((r) => r.state === 'filled').map((r) => r.atMs));
     assert.ok(lastFillMs > waitMs, `last pair filled at ${lastFillMs} ms of budget time`);
+    // The first two are asked before any ctx came (the shard's order); then the busiest first.
+    const order = reports.filter((r) => r.state === 'filled').map((r) => r.symbol);
+    assert.equal(order.slice(2, 4).sort(), ['BTC', 'ETH'], order.join(', '));
     assert.ok(status.check(symbols));
     assert.is(status.detail(symbols), `${symbols.length} of ${symbols.length} pairs filled ` +
       'from candles');

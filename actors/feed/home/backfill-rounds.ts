@@ -40,6 +40,11 @@ export interface BackfillRoundsOptions {
   readonly heldTradesTotalMax?: number;
   /** Pairs filled at once per feed (the shared budget paces them across the process). */
   readonly concurrency?: number;
+  /**
+   * Which waiting pair to fill next: the highest first (the feed gives the 24h notional of its
+   * ctx, so the busiest pairs have their numbers first); ties in the order given.
+   */
+  readonly priority?: (symbol: string) => number;
   /** Hands an event to the pair (counted as emitted). */
   readonly deliver: (event: MarketEvent) => void;
   /** Events still queued in the pair's lane: the next slice waits for it to drain. */
@@ -141,10 +146,18 @@ export class BackfillRounds {
     };
     if (holdMs > waitMs) round.timers.push(this.timers.setTimeout(waited, waitMs));
     round.timers.push(this.timers.setTimeout(giveUp, holdMs));
-    let next = 0;
+    const waiting = [...todo];
+    const priority = this.options.priority ?? (() => 0);
+    const pick = () => {
+      let best = 0;
+      for (let i = 1; i < waiting.length; i++) {
+        if (priority(waiting[i]) > priority(waiting[best])) best = i;
+      }
+      return waiting.splice(best, 1)[0];
+    };
     const worker = async () => {
-      while (next < todo.length && !round.abort.signal.aborted) {
-        const symbol = todo[next++];
+      while (waiting.length > 0 && !round.abort.signal.aborted) {
+        const symbol = pick();
         const held = mine.get(symbol)!;
         if (held.settled) continue;
         const result = await this.options.backfiller.backfill(symbol, fromMs(symbol), toMs,

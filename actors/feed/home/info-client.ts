@@ -78,14 +78,25 @@ export function createInfoClient(options: InfoClientOptions): InfoClient {
   const waitingMax = options.waitingMax ?? 64;
   const timers = options.timers ?? realTimers;
   let waiting = 0;
+  /** The waiters' line: each is served in turn, so no caller starves behind luckier ones. */
+  let line: Promise<void> = Promise.resolve();
 
   /** Waits for `weight`; refuses when too many already wait, unless it is owed (`owed`). */
   const acquire = async (weight: number, owed = false): Promise<string | null> => {
-    for (let waitMs = options.budget.take('rest', weight); waitMs > 0;
-      waitMs = options.budget.take('rest', weight)) {
-      if (!owed && waiting >= waitingMax) return `budget: ${waiting} requests already waiting`;
-      waiting++;
-      await sleepOn(timers, waitMs);
+    if (waiting === 0 && options.budget.take('rest', weight) === 0) return null;
+    if (!owed && waiting >= waitingMax) return `budget: ${waiting} requests already waiting`;
+    waiting++;
+    const turn = line.then(async () => {
+      for (let waitMs = options.budget.take('rest', weight); waitMs > 0;
+        waitMs = options.budget.take('rest', weight)) {
+        await sleepOn(timers, waitMs);
+      }
+    });
+    // A waiter that threw (a cost over the bucket) does not block the line.
+    line = turn.catch(() => {});
+    try {
+      await turn;
+    } finally {
       waiting--;
     }
     return null;

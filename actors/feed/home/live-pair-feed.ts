@@ -85,14 +85,18 @@ export function createLivePairFeed(options: LivePairFeedOptions): PairFeed {
   let target: EventSink | IngestSink | null = null;
   /** Newest trade time handed on per pair (or restored, see resumeFrom): fills start there. */
   const lastTradeMs = new Map<string, number>();
+  /** Each pair's 24h notional from its newest ctx: the busiest pairs are filled first. */
+  const dayNotional = new Map<string, number>();
 
   const deliver = (event: MarketEvent) => {
     counters.count(event);
     if (event.type === 'trade') lastTradeMs.set(event.symbol, event.tsMs);
+    else if (event.type === 'ctx') dayNotional.set(event.symbol, event.dayNtlVlm);
     sink?.(event);
   };
   const rounds = backfillRoundsOf(options, budget, deliver, (symbol) =>
-    target && typeof target !== 'function' ? target.lane(symbol)?.length ?? 0 : 0);
+    target && typeof target !== 'function' ? target.lane(symbol)?.length ?? 0 : 0,
+  (symbol) => dayNotional.get(symbol) ?? 0);
   const emit = (event: MarketEvent) => {
     const why = guard.check(event);
     if (why) return counters.drop(why, 'symbol' in event ? { symbol: event.symbol } : {});
@@ -235,6 +239,7 @@ export function createLivePairFeed(options: LivePairFeedOptions): PairFeed {
         if (next.has(s)) continue;
         rounds?.forget(s);
         lastTradeMs.delete(s);
+        dayNotional.delete(s);
       }
       const joined = [...next].filter((s) => !wanted.has(s));
       wanted = next;
@@ -281,8 +286,8 @@ export function createLivePairFeed(options: LivePairFeedOptions): PairFeed {
 }
 
 function backfillRoundsOf(options: LivePairFeedOptions, budget: SharedBudget,
-  deliver: (event: MarketEvent) => void, backlog: (symbol: string) => number):
-  BackfillRounds | null {
+  deliver: (event: MarketEvent) => void, backlog: (symbol: string) => number,
+  priority: (symbol: string) => number): BackfillRounds | null {
   const b = options.backfill;
   if (!b || !(b.lookbackMs > 0)) return null;
   const backfiller = b.backfiller ?? createBackfiller(createInfoClient({ url: b.infoUrl, budget,
@@ -290,5 +295,5 @@ function backfillRoundsOf(options: LivePairFeedOptions, budget: SharedBudget,
   { ...b.plan, candlesPerRequest: b.candlesPerRequest });
   return new BackfillRounds({ backfiller, logger: options.logger, waitMs: b.waitMs,
     holdMs: b.holdMs, heldTradesMax: b.heldTradesMax, timers: b.timers, deliver, backlog,
-    onReport: b.onReport });
+    priority, onReport: b.onReport });
 }
