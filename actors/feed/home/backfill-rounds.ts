@@ -69,7 +69,7 @@ interface Round {
 /** Events handed to a lane per slice: a mailbox drops its oldest when full. */
 const sliceEvents = 1_024;
 /**
- * 100 pairs take ~7 min of the venue's 1200 weight a minute besides the universe and wallet
+ * 100 pairs take ~9 min of the venue's 1200 weight a minute besides the universe and wallet
  * polls (bench/backfill.bench.ts): room for a slower endpoint, more builder dexes or wallets.
  */
 export const holdMsDefault = 30 * 60_000;
