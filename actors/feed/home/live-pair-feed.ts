@@ -41,7 +41,7 @@ export interface LivePairFeedOptions {
 
 export interface LiveBackfillOptions {
   readonly infoUrl: string;
-  /** Market time filled at start (the venue keeps about 5000 1-minute candles). */
+  /** Market time filled at start (1-minute candles for the newest 4 h, 5-minute ones before). */
   readonly lookbackMs: number;
   /** Longest a round waits before its pairs publish (late ones keep filling, trades held). */
   readonly waitMs: number;
