@@ -88,8 +88,8 @@ export interface ServiceConfig {
    */
   readonly warmupHours: number;
   /**
-   * Live feed: market hours of 1-minute candles and funding backfilled from the info endpoint
-   * at start (ORDERFLOW_BACKFILL_HOURS; 0: none). The venue keeps about 5000 candles (83 h).
+   * Live feed: market hours of candles backfilled from the info endpoint at start (1-minute
+   * ones for the newest 4 h, 5-minute ones before; ORDERFLOW_BACKFILL_HOURS; 0: none).
    */
   readonly backfillHours: number;
   /** Live feed: longest /readyz waits for the backfill, in seconds (ORDERFLOW_BACKFILL_WAIT_S). */

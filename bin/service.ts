@@ -292,7 +292,10 @@ function startShards(p: Parts, allowCrash: boolean): Promise<ActorRuntime> {
         p.history.onHistory(message);
         p.historyPublisher?.points(message.points);
       },
-      onBackfill: (message) => p.backfill.onReport(message.report),
+      onBackfill: (message) => {
+        p.backfill.onReport(message.report);
+        p.signals.onBackfill(message.report.symbol, message.report.state);
+      },
       onPairStates: (message) => void p.pairStates?.save(message.states).catch((error: Error) =>
         p.log.warn('pair states not saved', { error: error.message })),
       loadPairStates: p.pairStates ? (symbols) => p.pairStates!.load(symbols) : undefined,

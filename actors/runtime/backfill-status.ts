@@ -1,6 +1,6 @@
 // The live backfill's state per tracked pair, gathered from the shards' reports on the main
-// thread: /readyz's `backfill` check (every tracked pair filled or given up on) and the detail
-// text naming the pairs that could not be filled and why.
+// thread: /readyz's `backfill` check (every tracked pair filled, given up on, or past its wait
+// and still filling in the background) and the detail text naming the pairs not filled and why.
 import type { BackfillReport } from '../feed/home/backfill-rounds.js';
 
 /** A shard's report of one pair's backfill (supervisor topic `shardBackfill`). */
@@ -15,7 +15,10 @@ export interface ShardBackfill {
 const namedPairsMax = 110;
 
 export class BackfillStatus {
-  /** The newest settled outcome per pair; a refill after a reconnect keeps the old one. */
+  /**
+   * The newest settled outcome per pair (`late` included: past its wait, still filling); a
+   * refill after a reconnect keeps the old one.
+   */
   private readonly settled = new Map<string, BackfillReport>();
 
   /** `enabled` false (not live, or backfill off): the check always holds. */
@@ -25,7 +28,7 @@ export class BackfillStatus {
     if (report.state !== 'filling') this.settled.set(report.symbol, report);
   }
 
-  /** Every tracked pair's start-up backfill is over: filled, or given up after the bound. */
+  /** Every tracked pair's start-up wait is over: filled, given up, or late (still filling). */
   check(tracked: readonly string[]): boolean {
     return !this.enabled || (tracked.length > 0 && tracked.every((s) => this.settled.has(s)));
   }
@@ -44,6 +47,7 @@ export class BackfillStatus {
         symbol]);
     }
     const parts = [`${filled} of ${tracked.length} pairs filled from candles`];
+    // Still in the start-up wait; late pairs (past it) are named with their reason below.
     if (waiting > 0) parts.push(`${waiting} filling`);
     for (const [reason, pairs] of byReason) {
       const named = pairs.slice(0, namedPairsMax).join(', ');

@@ -45,6 +45,12 @@ export class SignalPipeline {
    * past (stored, remembered) and no webhook is sent for them (DECISIONS.md, Warm start).
    */
   private warmupEndMs = 0;
+  /**
+   * Live backfill: per pair, the service time its first fill settled and its held trades went
+   * in; null while it fills. Bars and signals that closed before it are the past too: a pair
+   * late for its fill folds minutes of held trades at once (docs/feeds.md, Backfill).
+   */
+  private readonly liveFromMs = new Map<string, number | null>();
 
   constructor(private readonly deps: SignalPipelineDeps) {
     this.bars = openBarStore(deps.root);
@@ -72,13 +78,31 @@ export class SignalPipeline {
     this.warmupEndMs = marketMs;
   }
 
+  /** A pair's live backfill state (BackfillReport.state): see `liveFromMs`. */
+  onBackfill(symbol: string, state: 'filling' | 'late' | 'filled' | 'unfilled'): void {
+    const liveFromMs = this.liveFromMs.get(symbol);
+    if (state === 'filled' || state === 'unfilled') {
+      // Only the first fill: a reconnect's refill does not move the boundary.
+      if (liveFromMs === undefined || liveFromMs === null) {
+        this.liveFromMs.set(symbol, this.deps.clock.nowMs());
+      }
+    } else if (liveFromMs === undefined) this.liveFromMs.set(symbol, null);
+  }
+
+  /** Closed at `closeMs`: inside the warm-up, or before the pair's first fill went live. */
+  private isPast(symbol: string, closeMs: number): boolean {
+    if (closeMs <= this.warmupEndMs) return true;
+    const liveFromMs = this.liveFromMs.get(symbol);
+    return liveFromMs === null || (liveFromMs !== undefined && closeMs <= liveFromMs);
+  }
+
   onOutbound(items: readonly PairOutbound[]): void {
     for (const item of items) {
       this.marketNowMs = Math.max(this.marketNowMs, item.tsMs);
       if (item.kind === 'bar') this.onBar(item.data as unknown as Bar);
       else if (item.kind === 'entry_signal') {
         const signal = item.data as unknown as EntrySignal;
-        const past = item.tsMs + TIMEFRAME_MS[signal.timeframe] <= this.warmupEndMs;
+        const past = this.isPast(item.symbol, item.tsMs + TIMEFRAME_MS[signal.timeframe]);
         void this.onSignal(signal, past).catch((error: Error) =>
           this.deps.logger.error('entry signal not delivered', { error: error.message }));
       }
@@ -134,7 +158,8 @@ export class SignalPipeline {
 
   private onBar(bar: Bar): void {
     if (bar.timeframe === '5m') this.bars.add(bar);
-    this.fire(this.engine.onBar(bar), bar.openMs + TIMEFRAME_MS[bar.timeframe] <= this.warmupEndMs);
+    this.fire(this.engine.onBar(bar), this.isPast(bar.symbol,
+      bar.openMs + TIMEFRAME_MS[bar.timeframe]));
   }
 
   private async onSignal(signal: EntrySignal, past = false): Promise<void> {

@@ -42,8 +42,9 @@ export const opsSchemas: Record<string, Schema> = {
     detail: {
       type: 'object', additionalProperties: { type: 'string' },
       description: 'What a check has to say beyond true or false, keyed by check: `backfill` ' +
-        '(live feed) counts the pairs filled from candles and names those it could not fill, ' +
-        'with the reason.',
+        '(live feed) counts the pairs filled from candles and names those not filled, with the ' +
+        'reason: still filling after the wait (filled later, as the request budget allows), or ' +
+        'given up on.',
     },
   }, ['detail']),
 };

@@ -160,4 +160,37 @@ pipelineSuite('every outcome is kept for the track record; sent only where asked
   assert.is(received.filter((r) => r.type === 'entry_signal.created').length, 1);
 });
 
+pipelineSuite('live backfill: nothing that closed before its pair went live is sent',
+  async () => {
+    const at = (openMs: number) => ({ kind: 'entry_signal' as const, symbol: 'BTC', tsMs: openMs,
+      data: { ...signal, signal_id: `BTC-5m-${openMs}-long`,
+        bar_time: new Date(openMs).toISOString() } });
+    const sent = () => received.filter((r) => r.type === 'entry_signal.created').length;
+    const before = sent();
+    const nowMs = Math.floor(clock.nowMs() / barMs) * barMs;
+    // Filling, then late: its bars (the held trades') come when its candles do.
+    pipeline.onBackfill('BTC', 'filling');
+    pipeline.onBackfill('BTC', 'late');
+    pipeline.onOutbound([at(nowMs - 2 * barMs)]);
+    clock.set(nowMs + 60_000);
+    pipeline.onBackfill('BTC', 'filled');
+    // Closed before it went live: the past; closing after: sent.
+    pipeline.onOutbound([at(nowMs - barMs), at(nowMs + barMs)]);
+    // A reconnect's refill does not move the boundary.
+    pipeline.onBackfill('BTC', 'filling');
+    pipeline.onBackfill('BTC', 'filled');
+    await eventually(async () => {
+      await webhooks.tick();
+      return sent() === before + 1;
+    }, { message: 'the live signal delivered' });
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    await webhooks.tick();
+    await webhooks.idle();
+    const entries = received.filter((r) => r.type === 'entry_signal.created');
+    assert.is(entries.length, before + 1);
+    assert.is(entries[entries.length - 1].body.data.signal_id, `BTC-5m-${nowMs + barMs}-long`);
+    // The past ones are still kept for the track record.
+    assert.ok(pipeline.signalStore.get(`BTC-5m-${nowMs - barMs}-long`));
+  });
+
 pipelineSuite.run();

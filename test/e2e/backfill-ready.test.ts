@@ -1,7 +1,8 @@
 // The real service on the live feed against the fake venue (recorded frames, history answers
 // derived from the recordings): /readyz waits a bounded time for the backfill, then answers 200
 // with a `backfill` check and a detail naming the pairs it could not fill and why; a pair that
-// was filled says `basis: candles` or `mixed`, and its metrics are numbers.
+// was filled says `basis: candles` or `mixed`, and its metrics are numbers; a pair late at the
+// wait is filled afterwards, as the request budget allows.
 import { spawnSync } from 'node:child_process';
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
@@ -41,8 +42,9 @@ interface Readyz {
 
 live('ready after a bounded wait, naming what backfill could not fill', async () => {
   venue = await startFakeVenue({ frameIntervalMs: 20, shiftToNow: true });
-  // Pairs fill in the shard's (alphabetical) order: the A pairs come first and their history
-  // answers fail; the budget (1200 weight a minute) cannot fill 100 pairs in 4 s.
+  // The first two pairs are asked in the shard's (alphabetical) order, before any ctx came: A
+  // pairs, whose history answers fail; then the busiest first. The budget (1200 weight a
+  // minute) cannot fill 100 pairs in 4 s.
   venue.setHistoryMode({ fail: 'status', coins: (coin) => coin.startsWith('A') });
   const config = resolveConfig({
     port: 0, dataDir, shards: 1, logLevel: 'silent', limitsEnabled: false, feed: 'live',
@@ -93,6 +95,19 @@ live('ready after a bounded wait, naming what backfill could not fill', async ()
       `${filledPair} ${field}: ${withCandles[field]}`);
   }
   assert.is((await pair(failedPairs[0])).basis, 'trades');
+  // A late pair publishes meanwhile and is filled once the budget reaches it (20 weight a
+  // second; ~71 a pair at 30 h), exactly as one filled in time.
+  const filledLate = await eventually(async () => {
+    for (const symbol of latePairs) {
+      const answer = await pair(symbol);
+      if (answer.basis !== 'trades' && answer.vpin !== null) return { symbol, answer };
+    }
+    return null;
+  }, { timeoutMs: 30_000, intervalMs: 250, message: 'a late pair filled after /readyz' });
+  assert.ok(['candles', 'mixed'].includes(String(filledLate.answer.basis)), filledLate.symbol);
+  const after = await fetch(`${service.baseUrl}/readyz`).then((r) => r.json()) as Readyz;
+  assert.ok(Number(/^(\d+) of 100/.exec(after.detail!.backfill)![1]) > Number(filled![1]),
+    after.detail!.backfill);
 });
 
 live.run();

@@ -57,6 +57,7 @@ function countingBudget(paid: number[], budget = createSharedBudget(systemClock)
 
 function start(ctx: Ctx, symbols: string[], backfillOptions: {
   lookbackMs: number; waitMs: number; requestTimeoutMs?: number; candlesPerRequest?: number;
+  holdMs?: number; heldTradesMax?: number;
 }, budget?: SharedBudget, clock: Clock = systemClock): PairFeed {
   const logger: Logger = createLogger({ level: 'info', json: true,
     write: (line) => ctx.logs.push(line) });
@@ -71,8 +72,10 @@ function start(ctx: Ctx, symbols: string[], backfillOptions: {
   return ctx.feed;
 }
 
-const settled = (ctx: Ctx, symbol: string) =>
-  ctx.reports.find((r) => r.symbol === symbol && r.state !== 'filling');
+/** The pair's first report past 'filling' (or the first in `state`). */
+const settled = (ctx: Ctx, symbol: string, state?: BackfillReport['state']) =>
+  ctx.reports.find((r) => r.symbol === symbol && r.state !== 'filling' &&
+    (state === undefined || r.state === state));
 const trades = (events: MarketEvent[], symbol = 'BTC') =>
   events.filter((e): e is TradeEvent => e.type === 'trade' && e.symbol === symbol);
 const candles = (events: MarketEvent[], symbol = 'BTC') =>
@@ -177,10 +180,34 @@ backfill('restart resume: a restored pair fills only the time since its saved st
     assert.ok(bars[0].tsMs >= savedAtMs);
   });
 
-backfill('a slow info endpoint: the pair goes live after the bounded wait, says why',
+backfill('a slow info endpoint: late at the wait, publishing; candles, then the held trades',
+  async (ctx) => {
+    ctx.venue.setHistoryMode({ delayMs: 1_500 });
+    const feed = start(ctx, ['BTC'], { lookbackMs: 3_600_000, waitMs: 300 });
+    await eventually(() => settled(ctx, 'BTC'));
+    const late = settled(ctx, 'BTC')!;
+    assert.is(late.state, 'late');
+    assert.match(late.reason!, 'not filled within 300 ms: still filling');
+    // Past the wait the pair publishes what it has (ctx), its trades still held.
+    assert.not.ok(feed.isWarming!('BTC'));
+    assert.is(trades(ctx.events).length, 0);
+    await eventually(() => ctx.reports.some((r) => r.symbol === 'BTC' && r.state === 'filled'),
+      { message: 'filled after the wait', timeoutMs: 15_000 });
+    await eventually(() => trades(ctx.events).length > 0,
+      { message: 'trades flow', timeoutMs: 15_000 });
+    const bars = candles(ctx.events);
+    assert.ok(bars.length >= 59, `${bars.length} candles`);
+    // Exactly as a pair filled in time: every candle before the first trade, none covered twice.
+    const firstTrade = ctx.events.findIndex((e) => e.type === 'trade');
+    assert.ok(ctx.events.findLastIndex((e) => e.type === 'candle') < firstTrade);
+    const coveredUntilMs = bars[bars.length - 1].tsMs + 60_000;
+    assert.ok(trades(ctx.events).every((t) => t.tsMs >= coveredUntilMs));
+  });
+
+backfill('past the hold bound the pair goes live unfilled, says why, answer ignored',
   async (ctx) => {
     ctx.venue.setHistoryMode({ delayMs: 3_000 });
-    const feed = start(ctx, ['BTC'], { lookbackMs: 3_600_000, waitMs: 300 });
+    const feed = start(ctx, ['BTC'], { lookbackMs: 3_600_000, waitMs: 300, holdMs: 300 });
     await eventually(() => settled(ctx, 'BTC'));
     const report = settled(ctx, 'BTC')!;
     assert.is(report.state, 'unfilled');
@@ -190,6 +217,38 @@ backfill('a slow info endpoint: the pair goes live after the bounded wait, says 
     assert.is(candles(ctx.events).length, 0);
     await eventually(() => ctx.logs.some((l) => l.includes('backfill could not fill BTC')));
   });
+
+backfill('the connection drops while a pair is late: the reconnect fills it again',
+  async (ctx) => {
+    ctx.venue.setHistoryMode({ delayMs: 800 });
+    start(ctx, ['BTC'], { lookbackMs: 3_600_000, waitMs: 200 });
+    await eventually(() => settled(ctx, 'BTC', 'late'));
+    ctx.venue.dropConnections();
+    await eventually(() => settled(ctx, 'BTC', 'filled'), { timeoutMs: 15_000 });
+    // The trades held before the drop are in the new candles, and so is the venue's replay on
+    // the new connection (older than their end): in candles or duplicates, never twice.
+    const bars = candles(ctx.events);
+    const opens = bars.map((c) => c.tsMs);
+    assert.is(new Set(opens).size, opens.length, 'the abandoned answer is not folded');
+    assert.ok(bars.length >= 59, `${bars.length} candles`);
+    const coveredUntilMs = bars[bars.length - 1].tsMs + 60_000;
+    assert.ok(trades(ctx.events).every((t) => t.tsMs >= coveredUntilMs));
+    const asked = (ctx.venue.infoRequests as { type: string }[])
+      .filter((r) => r.type === 'candleSnapshot');
+    assert.is(asked.length, 2, 'asked again after the reconnect');
+  });
+
+backfill('too many trades held: the pair goes live unfilled, nothing lost', async (ctx) => {
+  ctx.venue.setHistoryMode({ delayMs: 3_000 });
+  const feed = start(ctx, ['BTC'], { lookbackMs: 3_600_000, waitMs: 200, heldTradesMax: 5 });
+  await eventually(() => ctx.reports.some((r) => r.state === 'unfilled'));
+  const report = settled(ctx, 'BTC', 'unfilled')!;
+  assert.match(report.reason!, 'more than 5 trades held');
+  assert.not.ok(feed.isWarming!('BTC'));
+  await eventually(() => ctx.venue.sentFrames() >= ctx.venue.frames.length);
+  await eventually(() => trades(ctx.events).length + (feed.stats().dropped.in_candles ?? 0) >= 64);
+  assert.is(candles(ctx.events).length, 0);
+});
 
 for (const [fail, reason] of [['status', 'status 503'], ['bad-json', 'candleSnapshot: '],
   ['hang', 'timeout']] as const) {
@@ -209,7 +268,7 @@ for (const [fail, reason] of [['status', 'status 503'], ['bad-json', 'candleSnap
   });
 }
 
-backfill('no request goes out without budget: an exhausted budget leaves the pair unfilled',
+backfill('no request goes out without budget; the late pair fills once the budget refills',
   async (ctx) => {
     const clock = new ManualClock(Date.now());
     const budget = createSharedBudget(clock);
@@ -217,15 +276,19 @@ backfill('no request goes out without budget: an exhausted budget leaves the pai
     start(ctx, ['BTC'], { lookbackMs: 3_600_000, waitMs: 300 },
       countingBudget(ctx.paid, budget));
     await eventually(() => settled(ctx, 'BTC'));
+    assert.is(settled(ctx, 'BTC')!.state, 'late');
     assert.match(settled(ctx, 'BTC')!.reason!, 'not filled within 300 ms');
     const asked = (ctx.venue.infoRequests as { type: string }[]).map((r) => r.type);
     assert.equal(asked, [], 'nothing asked beyond the budget');
     assert.equal(ctx.paid, []);
-    // The waiting request gets its budget and finds its pair settled: nothing more goes in.
+    // The waiting request gets its budget: candles first, then the trades held meanwhile.
     clock.advance(60_000);
-    await eventually(() => ctx.paid.length > 0);
-    await eventually(() => trades(ctx.events).length > 0);
-    assert.is(candles(ctx.events).length, 0);
+    await eventually(() => settled(ctx, 'BTC', 'filled'), { timeoutMs: 15_000 });
+    await eventually(() => trades(ctx.events).length > 0, { timeoutMs: 15_000 });
+    const bars = candles(ctx.events);
+    assert.ok(bars.length >= 59, `${bars.length} candles`);
+    const firstTrade = ctx.events.findIndex((e) => e.type === 'trade');
+    assert.ok(ctx.events.findLastIndex((e) => e.type === 'candle') < firstTrade);
   });
 
 backfill.run();

@@ -7,7 +7,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from 'node:net';
 import { WebSocketServer, WebSocket } from 'ws';
 import { venueFixture } from '../helpers/fixtures.js';
-import { candleAnswer, fundingAnswer, recordedTrades, type RecordedTrade }
+import { candleAnswer, candleIntervals, fundingAnswer, recordedTrades, type RecordedTrade }
   from './venue-history.js';
 
 export interface FakeVenueOptions {
@@ -68,9 +68,8 @@ export async function startFakeVenue(options: FakeVenueOptions = {}): Promise<Fa
   const frameIntervalMs = options.frameIntervalMs ?? 2;
   const frames = shifted(loadFrames(), options.shiftToNow === true);
   const history = { trades: recordedTrades(frames), mode: {} as HistoryMode,
-    minuteVolume: (coin: string) => minuteVolumeOf(main, coin),
+    minuteVolume: (coin: string) => minuteVolumeOf(coin),
     nowMs: () => options.clock?.nowMs() ?? Date.now() };
-  const main = readFileSync(venueFixture('hl_metaAndAssetCtxs_main_2026-02-06.json'), 'utf8');
   const clients = new Set<Client>();
   const received: unknown[] = [];
   const infoRequests: unknown[] = [];
@@ -119,7 +118,7 @@ export async function startFakeVenue(options: FakeVenueOptions = {}): Promise<Fa
       else coins.add(sub.coin);
       send(client, JSON.stringify({ channel: 'subscriptionResponse', data: msg }));
       if (msg.method === 'subscribe' && sub.type === 'activeAssetCtx') {
-        send(client, ctxFrame(main, sub.coin));
+        send(client, ctxFrame(sub.coin));
       }
       if (msg.method === 'subscribe') play(client);
     });
@@ -147,11 +146,28 @@ export async function startFakeVenue(options: FakeVenueOptions = {}): Promise<Fa
   };
 }
 
-/** An activeAssetCtx frame for a coin, taken from the recorded main-dex contexts. */
-function ctxFrame(mainJson: string, coin: string): string {
-  const [meta, ctxs] = JSON.parse(mainJson) as [{ universe: { name: string }[] }, unknown[]];
-  const i = Math.max(0, meta.universe.findIndex((u) => u.name === coin));
-  return JSON.stringify({ channel: 'activeAssetCtx', data: { coin, ctx: ctxs[i] } });
+let recordedCtxs: Map<string, unknown> | null = null;
+
+/** Every recorded market's context (main dex and xyz), by coin. */
+function contexts(): Map<string, unknown> {
+  if (recordedCtxs) return recordedCtxs;
+  recordedCtxs = new Map();
+  for (const file of ['hl_metaAndAssetCtxs_main_2026-02-06.json',
+    'hl_metaAndAssetCtxs_xyz_2026-02-06.json']) {
+    const [meta, ctxs] = JSON.parse(readData(file)) as [{ universe: { name: string }[] },
+      unknown[]];
+    meta.universe.forEach((u, i) => recordedCtxs!.set(u.name, ctxs[i]));
+  }
+  return recordedCtxs;
+}
+
+/**
+ * An activeAssetCtx frame for a coin, taken from its recorded context (main dex or xyz; a coin
+ * not recorded gets BTC's).
+ */
+function ctxFrame(coin: string): string {
+  const ctx = contexts().get(coin) ?? contexts().get('BTC');
+  return JSON.stringify({ channel: 'activeAssetCtx', data: { coin, ctx } });
 }
 
 /** The recording re-stamped to end now (every "time" field moves by the same amount). */
@@ -190,12 +206,13 @@ function historyReply(body: HistoryBody, history: History,
     const nowMs = history.nowMs();
     if (body.type === 'candleSnapshot') {
       const r = body.req ?? {};
-      if (typeof r.coin !== 'string' || r.interval !== '1m' || typeof r.startTime !== 'number' ||
+      if (typeof r.coin !== 'string' || typeof r.interval !== 'string' ||
+        candleIntervals[r.interval] === undefined || typeof r.startTime !== 'number' ||
         typeof r.endTime !== 'number') {
         return reply(422, '"Failed to deserialize the JSON body into the target type"');
       }
       return reply(200, JSON.stringify(candleAnswer(r.coin, r.startTime, r.endTime, nowMs,
-        history.trades, history.minuteVolume(r.coin))));
+        history.trades, history.minuteVolume(r.coin), r.interval)));
     }
     if (typeof body.coin !== 'string' || typeof body.startTime !== 'number') {
       return reply(422, '"Failed to deserialize the JSON body into the target type"');
@@ -215,10 +232,8 @@ interface History {
 }
 
 /** The coin's recorded 24h volume in base units per minute (0 when not listed). */
-function minuteVolumeOf(mainJson: string, coin: string): number {
-  const [meta, ctxs] = JSON.parse(mainJson) as [{ universe: { name: string }[] },
-    { dayNtlVlm: string; markPx: string }[]];
-  const ctx = ctxs[meta.universe.findIndex((u) => u.name === coin)];
+function minuteVolumeOf(coin: string): number {
+  const ctx = contexts().get(coin) as { dayNtlVlm: string; markPx: string } | undefined;
   return ctx ? Number(ctx.dayNtlVlm) / Number(ctx.markPx) / 1_440 : 0;
 }
 

@@ -8,8 +8,8 @@
 //   / 1440), so a day of candles holds about a day of the venue's volume, as the real ones do;
 // - funding rows are the recorded BTC fundingHistory rates (hl_fundingHistory_BTC_2023.json),
 //   in their order, re-stamped hourly so the newest falls in the current hour.
-// Like the venue, only the newest 5000 1-minute candles exist, and an answer holds at most 5000
-// candles or 500 funding rows.
+// Like the venue, only the newest 5000 candles of each interval (1m, 5m, 15m, 1h) exist, and an
+// answer holds at most 5000 candles or 500 funding rows.
 import { readFileSync } from 'node:fs';
 import { venueFixture } from '../helpers/fixtures.js';
 
@@ -46,21 +46,34 @@ interface VenueCandle {
   v: string; n: number;
 }
 
-/** The venue's candleSnapshot answer for 1-minute candles opening in [startMs, endMs]. */
+/** The venue's interval names of the candles the fake venue answers. */
+export const candleIntervals: Readonly<Record<string, number>> = {
+  '1m': minuteMs, '5m': 5 * minuteMs, '15m': 15 * minuteMs, '1h': hourMs,
+};
+
+/**
+ * The venue's candleSnapshot answer for candles of `interval` (1 minute unless said) opening in
+ * [startMs, endMs]: a longer candle is the minutes it holds, as the venue's are; like the venue,
+ * only the newest 5000 candles of each interval exist.
+ */
 export function candleAnswer(coin: string, startMs: number, endMs: number, nowMs: number,
-  trades: readonly RecordedTrade[], minuteVolume: number): VenueCandle[] {
-  const currentOpen = Math.floor(nowMs / minuteMs) * minuteMs;
-  const oldestOpen = currentOpen - (candlesKept - 1) * minuteMs;
+  trades: readonly RecordedTrade[], minuteVolume: number, interval = '1m'): VenueCandle[] {
+  const lengthMs = candleIntervals[interval];
+  const currentOpen = Math.floor(nowMs / lengthMs) * lengthMs;
+  const oldestOpen = currentOpen - (candlesKept - 1) * lengthMs;
   const out: VenueCandle[] = [];
-  const from = Math.max(oldestOpen, Math.ceil(startMs / minuteMs) * minuteMs);
+  const from = Math.max(oldestOpen, Math.ceil(startMs / lengthMs) * lengthMs);
   const to = Math.min(currentOpen, endMs);
-  for (let t = from; t <= to && out.length < candlesKept; t += minuteMs) {
-    const inMinute = trades.filter((x) => x.time >= t && x.time < t + minuteMs);
-    const path = inMinute.length > 0 ? inMinute : syntheticMinute(t, trades, minuteVolume);
+  for (let t = from; t <= to && out.length < candlesKept; t += lengthMs) {
+    const path: RecordedTrade[] = [];
+    for (let m = t; m < t + lengthMs && m <= nowMs; m += minuteMs) {
+      const inMinute = trades.filter((x) => x.time >= m && x.time < m + minuteMs);
+      path.push(...(inMinute.length > 0 ? inMinute : syntheticMinute(m, trades, minuteVolume)));
+    }
     if (path.length === 0) continue;
     const prices = path.map((x) => x.px);
     out.push({
-      t, T: t + minuteMs - 1, s: coin, i: '1m', o: String(prices[0]),
+      t, T: t + lengthMs - 1, s: coin, i: interval, o: String(prices[0]),
       c: String(prices[prices.length - 1]), h: String(Math.max(...prices)),
       l: String(Math.min(...prices)), v: path.reduce((sum, x) => sum + x.sz, 0).toFixed(5),
       n: path.length,

@@ -1,13 +1,21 @@
 // The live feed's backfill rounds: at start and after each reconnect (and for pairs that join),
 // every pair is filled from the info endpoint before its trades flow. Meanwhile its live trades
 // and newest book are held; then the candles and funding go in oldest first, then the held
-// trades that the candles do not already cover, then the book. A round waits at most `waitMs`:
-// pairs not filled by then go live with what they have, and say why (report and log line).
+// trades that the candles do not already cover, then the book. A round waits at most `waitMs`
+// before it lets /readyz answer: a pair not filled by then is `late`, publishes what it has
+// (ctx) and keeps filling as the request budget allows, its trades still held, and is folded
+// exactly as if it had filled in time. Only a failed request, the hold bound (`holdMs`) or too
+// many held trades let a pair go live unfilled, and each says why (report and log line).
 import type { Logger } from '../../../core/logger.js';
 import type { BookEvent, MarketEvent, TradeEvent } from '../../../core/messages.js';
 import type { Backfiller, BackfillResult } from './backfill.js';
+import { realTimers, type TimerHandle, type Timers } from './timers.js';
 
-export type BackfillState = 'filling' | 'filled' | 'unfilled';
+/**
+ * `late`: not filled within the round's wait, still filling (its views publish meanwhile);
+ * /readyz counts it as settled and names it.
+ */
+export type BackfillState = 'filling' | 'late' | 'filled' | 'unfilled';
 
 /** One pair's backfill outcome (also sent while it is filling), for readiness and logs. */
 export interface BackfillReport {
@@ -15,22 +23,35 @@ export interface BackfillReport {
   readonly state: BackfillState;
   readonly candles: number;
   readonly fundings: number;
-  /** Why it is unfilled (or what part failed); null when filled in full. */
+  /** Why it is unfilled or late (or what part failed); null when filled in full. */
   readonly reason: string | null;
 }
 
 export interface BackfillRoundsOptions {
   readonly backfiller: Backfiller;
   readonly logger: Logger;
-  /** Longest a round holds its pairs' trades back (the bounded wait before /readyz). */
+  /** Longest a round waits before its unfilled pairs publish (the wait before /readyz). */
   readonly waitMs: number;
+  /** Longest a pair's trades are held for its fill (default 30 min; at least `waitMs`). */
+  readonly holdMs?: number;
+  /** Trades held per pair at most (default 20,000): past it, the pair goes live unfilled. */
+  readonly heldTradesMax?: number;
+  /** Trades held by all pairs of this feed at most (default 100,000, about 25 MB). */
+  readonly heldTradesTotalMax?: number;
   /** Pairs filled at once per feed (the shared budget paces them across the process). */
   readonly concurrency?: number;
+  /**
+   * Which waiting pair to fill next: the highest first (the feed gives the 24h notional of its
+   * ctx, so the busiest pairs have their numbers first); ties in the order given.
+   */
+  readonly priority?: (symbol: string) => number;
   /** Hands an event to the pair (counted as emitted). */
   readonly deliver: (event: MarketEvent) => void;
   /** Events still queued in the pair's lane: the next slice waits for it to drain. */
   readonly backlog: (symbol: string) => number;
   readonly onReport?: (report: BackfillReport) => void;
+  /** The wait and hold timers (default real; tests and the bench simulate time). */
+  readonly timers?: Timers;
 }
 
 interface Held {
@@ -40,66 +61,114 @@ interface Held {
   settled: boolean;
 }
 
+interface Round {
+  readonly abort: AbortController;
+  readonly timers: TimerHandle[];
+}
+
 /** Events handed to a lane per slice: a mailbox drops its oldest when full. */
 const sliceEvents = 1_024;
+/**
+ * 100 pairs take ~9 min of the venue's 1200 weight a minute besides the universe and wallet
+ * polls (bench/backfill.bench.ts): room for a slower endpoint, more builder dexes or wallets.
+ */
+export const holdMsDefault = 30 * 60_000;
+const heldTradesMaxDefault = 20_000;
+const heldTradesTotalMaxDefault = 100_000;
 
 export class BackfillRounds {
   private readonly held = new Map<string, Held>();
   /** Per pair: market time up to which its candles hold the trades (older trades are dropped). */
   private readonly coveredUntilMs = new Map<string, number>();
-  /** Pairs that went live at least once: a reconnect's refill does not hide their views. */
-  private readonly released = new Set<string>();
-  private readonly rounds = new Set<{ abort: AbortController; timer: NodeJS.Timeout }>();
+  /**
+   * Pairs whose views publish: went live at least once, or passed a round's wait. A reconnect's
+   * refill does not hide them again.
+   */
+  private readonly shown = new Set<string>();
+  private readonly rounds = new Set<Round>();
+  private readonly timers: Timers;
+  private heldTrades = 0;
   private stopped = false;
   /** Trades dropped because the candles already hold them. */
   coveredTrades = 0;
 
-  constructor(private readonly options: BackfillRoundsOptions) {}
+  constructor(private readonly options: BackfillRoundsOptions) {
+    this.timers = options.timers ?? realTimers;
+  }
 
   /** Starts a round for `symbols`, each filled over [fromMs(symbol), toMs). */
   start(symbols: readonly string[], fromMs: (symbol: string) => number, toMs: number): void {
     // A gap shorter than a minute holds no closed candle: its pairs go on at once.
     const todo = symbols.filter((s) => !this.held.has(s) && toMs - fromMs(s) >= 60_000);
     if (todo.length === 0 || this.stopped) return;
+    const mine = new Map<string, Held>();
     for (const symbol of todo) {
-      this.held.set(symbol, { trades: [], book: null, settled: false });
+      const held: Held = { trades: [], book: null, settled: false };
+      this.held.set(symbol, held);
+      mine.set(symbol, held);
       this.report(symbol, 'filling', 0, 0, null);
     }
-    const abort = new AbortController();
-    const round = { abort, timer: setTimeout(() => giveUp(), this.options.waitMs) };
+    const { waitMs } = this.options;
+    const holdMs = Math.max(waitMs, this.options.holdMs ?? holdMsDefault);
+    const round: Round = { abort: new AbortController(), timers: [] };
     this.rounds.add(round);
+    const left = () => todo.filter((s) => mine.get(s)?.settled === false);
     let logged = false;
     const done = () => {
       if (logged || this.stopped) return;
       logged = true;
+      for (const timer of round.timers) this.timers.clearTimeout(timer);
+      this.rounds.delete(round);
       this.logRound(todo);
     };
+    const waited = () => {
+      const late = left();
+      const reason = `not filled within ${waitMs} ms: still filling as the info endpoint and ` +
+        'request budget allow';
+      for (const symbol of late) {
+        // A refill after a reconnect keeps the pair's last outcome: its views never hid.
+        if (this.shown.has(symbol)) continue;
+        this.shown.add(symbol);
+        this.report(symbol, 'late', 0, 0, reason);
+      }
+      if (late.length > 0) {
+        this.options.logger.info('backfill wait over: late pairs publish and keep filling',
+          { pairs: todo.length, late: late.length, waitMs });
+      }
+    };
     const giveUp = () => {
-      abort.abort(`gave up after ${this.options.waitMs} ms`);
-      const left = todo.filter((s) => this.held.get(s)?.settled === false);
-      for (const symbol of left) {
-        this.release(symbol, null, `not filled within ${this.options.waitMs} ms ` +
+      round.abort.abort(`gave up after ${holdMs} ms`);
+      for (const symbol of left()) {
+        this.release(symbol, mine.get(symbol)!, null, `not filled within ${holdMs} ms ` +
           '(info endpoint slow or request budget exhausted)');
       }
       done();
     };
-    let next = 0;
+    if (holdMs > waitMs) round.timers.push(this.timers.setTimeout(waited, waitMs));
+    round.timers.push(this.timers.setTimeout(giveUp, holdMs));
+    const waiting = [...todo];
+    const priority = this.options.priority ?? (() => 0);
+    const pick = () => {
+      let best = 0;
+      for (let i = 1; i < waiting.length; i++) {
+        if (priority(waiting[i]) > priority(waiting[best])) best = i;
+      }
+      return waiting.splice(best, 1)[0];
+    };
     const worker = async () => {
-      while (next < todo.length && !abort.signal.aborted) {
-        const symbol = todo[next++];
+      while (waiting.length > 0 && !round.abort.signal.aborted) {
+        const symbol = pick();
+        const held = mine.get(symbol)!;
+        if (held.settled) continue;
         const result = await this.options.backfiller.backfill(symbol, fromMs(symbol), toMs,
-          abort.signal);
-        if (this.held.get(symbol)?.settled !== false) continue;
-        await this.release(symbol, result, result.error);
+          round.abort.signal);
+        if (held.settled) continue;
+        await this.release(symbol, held, result, result.error);
       }
     };
     const workers = Array.from({ length: Math.min(this.options.concurrency ?? 2, todo.length) },
       () => worker());
-    void Promise.all(workers).then(() => {
-      clearTimeout(round.timer);
-      this.rounds.delete(round);
-      done();
-    });
+    void Promise.all(workers).then(done);
   }
 
   /** True while the pair's trades are held back for its backfill. */
@@ -107,14 +176,14 @@ export class BackfillRounds {
     return this.held.has(symbol);
   }
 
-  /** True while the pair is filling for the first time: its views are not worth publishing. */
+  /** True while the pair is filling within its first wait: its views are not worth publishing. */
   isWarming(symbol: string): boolean {
-    return this.held.has(symbol) && !this.released.has(symbol);
+    return this.held.has(symbol) && !this.shown.has(symbol);
   }
 
   warming(): number {
     let count = 0;
-    for (const symbol of this.held.keys()) if (!this.released.has(symbol)) count++;
+    for (const symbol of this.held.keys()) if (!this.shown.has(symbol)) count++;
     return count;
   }
 
@@ -129,38 +198,78 @@ export class BackfillRounds {
     return this.coveredUntilMs.get(symbol) ?? -Infinity;
   }
 
-  /** Holds a live trade or book of a filling pair (call only when `holds`). */
-  hold(event: TradeEvent | BookEvent): void {
+  /**
+   * Holds a live trade or book of a filling pair (call only when `holds`). False when the pair
+   * went live instead (too many trades held): hand the event on as usual.
+   */
+  hold(event: TradeEvent | BookEvent): boolean {
     const held = this.held.get(event.symbol)!;
-    if (event.type === 'trade') held.trades.push(event);
-    else held.book = event;
+    if (event.type === 'book') {
+      held.book = event;
+      return true;
+    }
+    const perPair = this.options.heldTradesMax ?? heldTradesMaxDefault;
+    const total = this.options.heldTradesTotalMax ?? heldTradesTotalMaxDefault;
+    if (!held.settled && (held.trades.length >= perPair || this.heldTrades >= total)) {
+      // Nothing awaits before the held trades go out: they precede this one.
+      void this.release(event.symbol, held, null, `more than ${Math.min(perPair, total)} ` +
+        'trades held before its candles came');
+      return false;
+    }
+    held.trades.push(event);
+    this.heldTrades++;
+    return true;
+  }
+
+  /**
+   * The connection dropped: pairs still waiting for their candles are let go without a report
+   * and without their held trades, and the reconnect's round fills each again up to its own
+   * start, so its candles cover those trades and the time the connection was down (a refill
+   * from the old start would leave that time a hole); answers still in flight are ignored.
+   */
+  interrupt(): void {
+    for (const round of this.rounds) {
+      for (const timer of round.timers) this.timers.clearTimeout(timer);
+      round.abort.abort('connection lost');
+    }
+    this.rounds.clear();
+    for (const [symbol, held] of this.held) {
+      if (held.settled) continue;
+      held.settled = true;
+      this.heldTrades -= held.trades.length;
+      this.held.delete(symbol);
+    }
   }
 
   /** A pair left the tracked set: forget it. */
   forget(symbol: string): void {
     const held = this.held.get(symbol);
-    if (held) held.settled = true;
+    if (held) {
+      // A release under way finds the pair gone and leaves the count alone.
+      this.heldTrades = Math.max(0, this.heldTrades - held.trades.length);
+      held.settled = true;
+    }
     this.held.delete(symbol);
     this.coveredUntilMs.delete(symbol);
-    this.released.delete(symbol);
+    this.shown.delete(symbol);
   }
 
   stop(): void {
     this.stopped = true;
     for (const round of this.rounds) {
-      clearTimeout(round.timer);
+      for (const timer of round.timers) this.timers.clearTimeout(timer);
       round.abort.abort('stopped');
     }
     this.rounds.clear();
     for (const held of this.held.values()) held.settled = true;
     this.held.clear();
+    this.heldTrades = 0;
   }
 
   /** Candles and funding (oldest first, in slices), then the held trades it does not cover. */
-  private async release(symbol: string, result: BackfillResult | null, reason: string | null):
-    Promise<void> {
-    const held = this.held.get(symbol);
-    if (!held || held.settled) return;
+  private async release(symbol: string, held: Held, result: BackfillResult | null,
+    reason: string | null): Promise<void> {
+    if (held.settled || this.held.get(symbol) !== held) return;
     held.settled = true;
     const fill: MarketEvent[] = result ? [...result.candles, ...result.fundings] : [];
     // Stable: a funding settled at a minute's open follows that minute's candle.
@@ -180,7 +289,9 @@ export class BackfillRounds {
     }
     if (this.stopped || this.held.get(symbol) !== held) return;
     this.held.delete(symbol);
-    this.released.add(symbol);
+    this.shown.add(symbol);
+    // Trades held while the slices went out are counted here too.
+    this.heldTrades = Math.max(0, this.heldTrades - held.trades.length);
     for (const trade of held.trades) {
       if (this.covers(symbol, trade.tsMs)) this.coveredTrades++;
       else this.options.deliver(trade);

@@ -6,6 +6,7 @@ import type { UniverseMarket } from '../../universe/tracked.js';
 import type { SharedBudget } from '../budget.js';
 import { parseMetaAndAssetCtxs, parsePerpDexs, parsePredictedFundings } from './info-mappers.js';
 import { parseCandles, parseFundingHistory } from './history-mappers.js';
+import { realTimers, sleepOn, type Timers } from './timers.js';
 
 export type InfoResult<T> = { readonly ok: true; readonly value: T } |
   { readonly ok: false; readonly error: string };
@@ -19,6 +20,8 @@ export interface InfoClientOptions {
   /** Requests allowed to wait for budget at once; more are refused at once. */
   readonly waitingMax?: number;
   readonly fetch?: typeof fetch;
+  /** Waits for budget on these (default real timers; tests and the bench simulate time). */
+  readonly timers?: Timers;
 }
 
 // The venue's request weights: light queries cost 2, most cost 20 (venue documentation).
@@ -37,8 +40,18 @@ export function itemsWeight(type: string, items: number): number {
   return per === undefined || items <= 0 ? 0 : Math.ceil(items / per);
 }
 
-/** 1-minute candles, the interval backfill asks for. */
+/** 1-minute candles, the finest interval backfill asks for. */
 export const minuteMs = 60_000;
+
+/** The venue's names of the candle intervals backfill asks for. */
+const INTERVAL_NAMES: ReadonlyMap<number, string> = new Map([
+  [minuteMs, '1m'], [5 * minuteMs, '5m'], [15 * minuteMs, '15m'], [60 * minuteMs, '1h'],
+]);
+export function intervalName(intervalMs: number): string {
+  const name = INTERVAL_NAMES.get(intervalMs);
+  if (name === undefined) throw new RangeError(`no venue candle interval of ${intervalMs} ms`);
+  return name;
+}
 
 export interface InfoClient {
   post(body: { type: string } & Record<string, unknown>): Promise<InfoResult<unknown>>;
@@ -48,8 +61,11 @@ export interface InfoClient {
   predictedFundings(tsMs: number): Promise<InfoResult<FundingEvent[]>>;
   /** Raw account state; map it with the positioning code (clearinghouse.ts). */
   clearinghouseState(user: string): Promise<InfoResult<unknown>>;
-  /** 1-minute candles opening in [startMs, endMs], oldest first (at most 5000 an answer). */
-  candleSnapshot(coin: string, startMs: number, endMs: number):
+  /**
+   * Candles (1 minute unless `intervalMs` says otherwise: 5 min, 15 min, 1 h) opening in
+   * [startMs, endMs], oldest first (at most 5000 an answer).
+   */
+  candleSnapshot(coin: string, startMs: number, endMs: number, intervalMs?: number):
     Promise<InfoResult<CandleEvent[]>>;
   /** Hourly funding settlements in [startMs, endMs], oldest first (at most 500 an answer). */
   fundingHistory(coin: string, startMs: number, endMs: number):
@@ -60,15 +76,27 @@ export function createInfoClient(options: InfoClientOptions): InfoClient {
   const doFetch = options.fetch ?? fetch;
   const timeoutMs = options.timeoutMs ?? 10_000;
   const waitingMax = options.waitingMax ?? 64;
+  const timers = options.timers ?? realTimers;
   let waiting = 0;
+  /** The waiters' line: each is served in turn, so no caller starves behind luckier ones. */
+  let line: Promise<void> = Promise.resolve();
 
   /** Waits for `weight`; refuses when too many already wait, unless it is owed (`owed`). */
   const acquire = async (weight: number, owed = false): Promise<string | null> => {
-    for (let waitMs = options.budget.take('rest', weight); waitMs > 0;
-      waitMs = options.budget.take('rest', weight)) {
-      if (!owed && waiting >= waitingMax) return `budget: ${waiting} requests already waiting`;
-      waiting++;
-      await new Promise((resolve) => setTimeout(resolve, waitMs));
+    if (waiting === 0 && options.budget.take('rest', weight) === 0) return null;
+    if (!owed && waiting >= waitingMax) return `budget: ${waiting} requests already waiting`;
+    waiting++;
+    const turn = line.then(async () => {
+      for (let waitMs = options.budget.take('rest', weight); waitMs > 0;
+        waitMs = options.budget.take('rest', weight)) {
+        await sleepOn(timers, waitMs);
+      }
+    });
+    // A waiter that threw (a cost over the bucket) does not block the line.
+    line = turn.catch(() => {});
+    try {
+      await turn;
+    } finally {
       waiting--;
     }
     return null;
@@ -116,9 +144,10 @@ export function createInfoClient(options: InfoClientOptions): InfoClient {
     predictedFundings: (tsMs) =>
       mapped({ type: 'predictedFundings' }, (raw) => parsePredictedFundings(raw, tsMs)),
     clearinghouseState: (user) => post({ type: 'clearinghouseState', user }),
-    candleSnapshot: (coin, startTime, endTime) =>
-      mapped({ type: 'candleSnapshot', req: { coin, interval: '1m', startTime, endTime } },
-        (raw) => parseCandles(raw, coin, minuteMs)),
+    candleSnapshot: (coin, startTime, endTime, intervalMs = minuteMs) =>
+      mapped({ type: 'candleSnapshot',
+        req: { coin, interval: intervalName(intervalMs), startTime, endTime } },
+      (raw) => parseCandles(raw, coin, intervalMs)),
     fundingHistory: (coin, startTime, endTime) =>
       mapped({ type: 'fundingHistory', coin, startTime, endTime },
         (raw) => parseFundingHistory(raw, coin)),

@@ -13,10 +13,14 @@ import type { EventSink, FeedStats, IngestSink, PairFeed } from '../feed-types.j
 import { eventSinkOf } from '../lanes.js';
 import { IngestGuard } from '../ingest-guard.js';
 import { backoffDefaults, createBackoff, type BackoffOptions } from './backoff.js';
-import { createBackfiller, type Backfiller } from './backfill.js';
+import {
+  coarseIntervalMsDefault, createBackfiller, fineSpanMsDefault, type Backfiller,
+  type BackfillerOptions,
+} from './backfill.js';
 import { BackfillRounds, type BackfillReport } from './backfill-rounds.js';
 import { createInfoClient } from './info-client.js';
 import { Outbox } from './outbox.js';
+import type { Timers } from './timers.js';
 import { parseFrame } from './ws-frames.js';
 
 export interface LivePairFeedOptions {
@@ -37,14 +41,22 @@ export interface LivePairFeedOptions {
 
 export interface LiveBackfillOptions {
   readonly infoUrl: string;
-  /** Market time filled at start (the venue keeps about 5000 1-minute candles). */
+  /** Market time filled at start (1-minute candles for the newest 4 h, 5-minute ones before). */
   readonly lookbackMs: number;
-  /** Longest a round holds trades back before its pairs go live unfilled. */
+  /** Longest a round waits before its pairs publish (late ones keep filling, trades held). */
   readonly waitMs: number;
+  /** Longest a pair's trades are held for its fill, then it goes live unfilled (30 min). */
+  readonly holdMs?: number;
+  /** Trades held per pair at most before it goes live unfilled (tests use few). */
+  readonly heldTradesMax?: number;
   /** Per info request (default 10 s). */
   readonly requestTimeoutMs?: number;
   /** Candles per candleSnapshot request (default and most 5000; tests page with fewer). */
   readonly candlesPerRequest?: number;
+  /** The candle plan's tiers (backfill.ts; the bench compares plans). */
+  readonly plan?: Pick<BackfillerOptions, 'fineSpanMs' | 'coarseIntervalMs' | 'fundingSpanMs'>;
+  /** Budget waits, the round's wait and the hold bound run on these (tests simulate time). */
+  readonly timers?: Timers;
   readonly onReport?: (report: BackfillReport) => void;
   /** Replaces the info endpoint client (tests count what it asks). */
   readonly backfiller?: Backfiller;
@@ -73,14 +85,18 @@ export function createLivePairFeed(options: LivePairFeedOptions): PairFeed {
   let target: EventSink | IngestSink | null = null;
   /** Newest trade time handed on per pair (or restored, see resumeFrom): fills start there. */
   const lastTradeMs = new Map<string, number>();
+  /** Each pair's 24h notional from its newest ctx: the busiest pairs are filled first. */
+  const dayNotional = new Map<string, number>();
 
   const deliver = (event: MarketEvent) => {
     counters.count(event);
     if (event.type === 'trade') lastTradeMs.set(event.symbol, event.tsMs);
+    else if (event.type === 'ctx') dayNotional.set(event.symbol, event.dayNtlVlm);
     sink?.(event);
   };
   const rounds = backfillRoundsOf(options, budget, deliver, (symbol) =>
-    target && typeof target !== 'function' ? target.lane(symbol)?.length ?? 0 : 0);
+    target && typeof target !== 'function' ? target.lane(symbol)?.length ?? 0 : 0,
+  (symbol) => dayNotional.get(symbol) ?? 0);
   const emit = (event: MarketEvent) => {
     const why = guard.check(event);
     if (why) return counters.drop(why, 'symbol' in event ? { symbol: event.symbol } : {});
@@ -89,7 +105,7 @@ export function createLivePairFeed(options: LivePairFeedOptions): PairFeed {
         rounds.coveredTrades++;
         return;
       }
-      if (rounds.holds(event.symbol)) return rounds.hold(event);
+      if (rounds.holds(event.symbol) && rounds.hold(event)) return;
     }
     deliver(event);
   };
@@ -97,10 +113,14 @@ export function createLivePairFeed(options: LivePairFeedOptions): PairFeed {
     if (!rounds || !options.backfill) return;
     const nowMs = clock.nowMs();
     const lookbackMs = options.backfill.lookbackMs;
+    // A long lookback starts at a whole coarse candle: no extra request for the minutes before.
+    const startMs = lookbackMs > fineSpanMsDefault
+      ? Math.floor((nowMs - lookbackMs) / coarseIntervalMsDefault) * coarseIntervalMsDefault
+      : nowMs - lookbackMs;
     // A pair seen before fills from what it already holds (newest trade or candle) on.
     const fromMs = (symbol: string) => {
       const seenMs = Math.max(lastTradeMs.get(symbol) ?? -Infinity, rounds.filledUntil(symbol));
-      return seenMs > -Infinity ? seenMs : nowMs - lookbackMs;
+      return seenMs > -Infinity ? seenMs : startMs;
     };
     rounds.start([...symbols], fromMs, nowMs);
   };
@@ -143,6 +163,8 @@ export function createLivePairFeed(options: LivePairFeedOptions): PairFeed {
     ws.removeAllListeners();
     ws.on('error', () => {});
     ws = null;
+    // Pairs still waiting for candles are filled again by the reconnect's round, up to then.
+    rounds?.interrupt();
     outbox.clear();
     budget.releaseSubscriptions(subscribed.size * CHANNELS.length);
     const symbols = [...subscribed];
@@ -217,6 +239,7 @@ export function createLivePairFeed(options: LivePairFeedOptions): PairFeed {
         if (next.has(s)) continue;
         rounds?.forget(s);
         lastTradeMs.delete(s);
+        dayNotional.delete(s);
       }
       const joined = [...next].filter((s) => !wanted.has(s));
       wanted = next;
@@ -263,13 +286,14 @@ export function createLivePairFeed(options: LivePairFeedOptions): PairFeed {
 }
 
 function backfillRoundsOf(options: LivePairFeedOptions, budget: SharedBudget,
-  deliver: (event: MarketEvent) => void, backlog: (symbol: string) => number):
-  BackfillRounds | null {
+  deliver: (event: MarketEvent) => void, backlog: (symbol: string) => number,
+  priority: (symbol: string) => number): BackfillRounds | null {
   const b = options.backfill;
   if (!b || !(b.lookbackMs > 0)) return null;
   const backfiller = b.backfiller ?? createBackfiller(createInfoClient({ url: b.infoUrl, budget,
-    clock: options.clock, timeoutMs: b.requestTimeoutMs }),
-  { candlesPerRequest: b.candlesPerRequest });
+    clock: options.clock, timeoutMs: b.requestTimeoutMs, timers: b.timers }),
+  { ...b.plan, candlesPerRequest: b.candlesPerRequest });
   return new BackfillRounds({ backfiller, logger: options.logger, waitMs: b.waitMs,
-    deliver, backlog, onReport: b.onReport });
+    holdMs: b.holdMs, heldTradesMax: b.heldTradesMax, timers: b.timers, deliver, backlog,
+    priority, onReport: b.onReport });
 }
