@@ -33,11 +33,7 @@ export class SnapshotSubscriber {
     private readonly clock: Clock, private readonly logger: Logger) {}
 
   start(): void {
-    const { subscriber } = this.link;
-    subscriber.on('messageBuffer', (channel: Buffer, message: Buffer) => {
-      if (channel.toString() === redisNames.snapshotChannel) this.applyBatch(message);
-    });
-    subscriber.subscribe(redisNames.snapshotChannel).catch(() => {});
+    this.link.listen(redisNames.snapshotChannel, (message) => this.applyBatch(message));
     this.link.onReady(() => void this.loadAll());
   }
 
