@@ -68,7 +68,7 @@ function body(name: string, round: number, bytes: number): Buffer {
 const meta = (round: number, etag?: string) =>
   ({ version: round, updatedAtMs: 1_764_000_000_000 + round, cadenceMs: 1000, etag });
 
-test('a big turn leaves in several batches; both fronts hold the same bytes and ETags', async () => {
+test('a big turn leaves in several batches; both fronts hold the same bytes and ETag', async () => {
   const fronts = [await front(), await front()];
   const messages = await tap();
   const publisher = new SnapshotPublisher(await link(), silentLogger);
