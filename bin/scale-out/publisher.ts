@@ -108,7 +108,7 @@ export class SnapshotPublisher {
     this.flush();
   };
 
-  /** Sends the batch now, as one explicit pipeline: auto-pipelining would hold it a turn. */
+  /** Sends the batch now: its views to the hash, then its frames to the channel. */
   private flush(): void {
     const frames = this.batchFrames;
     const views = this.batchViews;
@@ -133,8 +133,8 @@ export class SnapshotPublisher {
 
   /**
    * Writes a command at once. Not through auto-pipelining, which holds it a turn, nor an
-   * explicit pipeline, which copies every command's bytes once more into one buffer: each copy
-   * of a 64 KB batch cost ingest about 80 µs (bench/README.md).
+   * explicit pipeline, which copies every command's bytes once more into one buffer (about
+   * 4 µs of ingest CPU per view on a microbench; bench/README.md).
    */
   private send(name: string, args: (string | Buffer)[]): void {
     const command = new Command(name, args);
