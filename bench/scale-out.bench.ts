@@ -3,14 +3,14 @@
 //    with local limits, same run, same wrk load (the issue's target: >= 0.8x). Two loads: keys
 //    spread so every request is admitted (each one takes its Redis step), and one key polling
 //    far past its burst limit (refused, as a real over-eager client is).
-// 2. Snapshot propagation ingest -> front: delay from a batch of view frames leaving ingest's
-//    publisher to each view applied on the front, through Redis, one view at a time and 300 in
-//    one turn, p50/p99 (target p99 < 5 ms; the cadence comes on top, as the producer's own
-//    refresh period); and, for context, from each view's put on ingest.
+// 2. Snapshot propagation ingest -> front (bench/lib/propagation.ts): from ingest's publisher
+//    having a view's bytes to the front (a process of its own) holding them, through Redis, one
+//    view at a time and 300 in one turn, p50/p99 (target p99 < 5 ms; the cadence comes on top,
+//    as the producer's own refresh period). `--propagation-only` runs these rounds alone.
 import { writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { ManualClock, systemClock } from '../core/clock.js';
+import { systemClock } from '../core/clock.js';
 import { resolveConfig } from '../actors/config.js';
 import { silentLogger } from '../core/logger.js';
 import { createAccessControl } from '../http/access.js';
@@ -18,24 +18,15 @@ import { startHttpServer, type HttpServer } from '../http/server.js';
 import { createSharedAccessControl } from '../http/shared-access.js';
 import { SnapshotStore } from '../http/snapshots.js';
 import { openSharedState, type SharedState } from '../bin/scale-out/shared-state.js';
-import { SnapshotPublisher } from '../bin/scale-out/publisher.js';
-import { SnapshotSubscriber } from '../bin/scale-out/subscriber.js';
 import { MemoryKeys, MemoryUsage } from '../test/http/helpers/seed.js';
 import { startRedisServer } from '../test/helpers/redis-server.js';
 import { printRows, quick, type ReportRow } from './harness.js';
 import { ensureWrk, runWrk } from './lib/wrk.js';
+import { pairBody, propagation } from './lib/propagation.js';
+import { redisCpuUs } from './lib/redis-cpu.js';
 
 const CONNECTIONS = 64;
 const bench = 'scale-out';
-
-function pairBody(symbol: string, nowMs: number): Buffer {
-  const updatedAt = new Date(nowMs).toISOString();
-  return Buffer.from(JSON.stringify({ symbol, dex: '', price: 100, change24h: 1.5,
-    volume24h: 1e8, openInterest: 5e7, fundingRate: 0.0000125, fundingAnnualized: 10.95,
-    vpin: 0.4, vpinLevel: 'elevated', signalScore: 35, signalDirection: 'LONG',
-    regime: 'trending', stale: false, asOf: updatedAt, updatedAt, cadenceMs: 1000,
-    detail: 'x'.repeat(1500) }));
-}
 
 /** A wrk script sending each request with the next key of the list. */
 async function keyRotationScript(keys: readonly string[]): Promise<string> {
@@ -63,14 +54,6 @@ async function front(shared: SharedState | null, keys: MemoryKeys): Promise<Fron
   const server = await startHttpServer({ config, clock, logger: silentLogger, snapshots: store,
     keys: shared?.keys ?? keys, usage, access, readiness: () => ({ ready: true, checks: {} }) });
   return { url: `http://127.0.0.1:${server.port}`, server };
-}
-
-/** redis-server's CPU time so far (user + system), from INFO. */
-async function redisCpuUs(shared: SharedState): Promise<number> {
-  const info = await shared.link.command.info('cpu');
-  const seconds = (name: string) =>
-    Number(new RegExp(`^${name}:([\\d.]+)`, 'm').exec(info)?.[1]);
-  return (seconds('used_cpu_user') + seconds('used_cpu_sys')) * 1e6;
 }
 
 async function throughput(shared: SharedState, seconds: number, rounds: number):
@@ -132,99 +115,26 @@ async function throughput(shared: SharedState, seconds: number, rounds: number):
   return rows;
 }
 
-interface Delays {
-  /** From the batch leaving ingest's publisher to the view applied on the front. */
-  readonly sent: number[];
-  /** From the view's put on ingest (so with the rest of the producer's turn) to applied. */
-  readonly put: number[];
-  /** The front's main-thread CPU per applied view (µs). */
-  cpuPerViewUs: number;
-}
-
-/** Ingest -> front delays of frames put by `putAll` (called once per round). */
-async function delaysOf(shared: SharedState, frontShared: SharedState, rounds: number,
-  pauseMs: number, putAll: (sink: ReturnType<SnapshotPublisher['sink']>, round: number) => void):
-  Promise<Delays> {
-  const publisher = new SnapshotPublisher(shared.link, silentLogger);
-  const sink = publisher.sink(new SnapshotStore());
-  const subscriber = new SnapshotSubscriber(frontShared.link, new SnapshotStore(),
-    new ManualClock(0), silentLogger);
-  const delays: Delays = { sent: [], put: [], cpuPerViewUs: 0 };
-  subscriber.onApplied = (sinceSentMs, sincePutMs) => {
-    delays.sent.push(sinceSentMs);
-    delays.put.push(sincePutMs);
-  };
-  subscriber.start();
-  await new Promise((resolve) => setTimeout(resolve, 200));
-  for (let round = 0; round < rounds; round++) {
-    putAll(sink, round);
-    await new Promise((resolve) => setTimeout(resolve, pauseMs));
-  }
-  await new Promise((resolve) => setTimeout(resolve, 200));
-  publisher.stop();
-  subscriber.onApplied = null;
-  delays.cpuPerViewUs = subscriber.applyCpuUs / Math.max(1, subscriber.viewsApplied);
-  delays.sent.sort((a, b) => a - b);
-  delays.put.sort((a, b) => a - b);
-  return delays;
-}
-
-async function propagation(shared: SharedState, frontShared: SharedState, cadences: number):
+export async function run(opts: { quick: boolean; propagationOnly?: boolean }):
   Promise<ReportRow[]> {
-  const at = (delays: number[], q: number) =>
-    delays[Math.min(delays.length - 1, Math.floor(q * delays.length))]!;
-  const put = (sink: ReturnType<SnapshotPublisher['sink']>, name: string, round: number) => {
-    const nowMs = Date.now();
-    sink.put(name, pairBody(name, nowMs), { version: round + 1, updatedAtMs: nowMs,
-      cadenceMs: 1000 });
-  };
-  // One view at a time: the hand-over itself (a shard's pair publishing on its own).
-  const single = await delaysOf(shared, frontShared, cadences * 20, 5,
-    (sink, round) => put(sink, 'pair/BTC', round));
-  // The service's shape at its worst: ~300 views refreshed in one turn (pairs, deep views).
-  const views = Array.from({ length: 300 }, (_, i) => `pair/SYM${i}`);
-  const burst = await delaysOf(shared, frontShared, cadences, 200,
-    (sink, round) => { for (const name of views) put(sink, name, round); });
-  if (burst.sent.length < views.length * cadences * 0.99) {
-    throw new Error(`only ${burst.sent.length} of ${views.length * cadences} frames arrived`);
-  }
-  const row = (figure: string, value: number, target: string, pass: boolean | null) =>
-    ({ bench, figure, value, unit: 'ms', baseline: null, ratio: null, target, pass });
-  return [
-    row('snapshot ingest -> front p50, one view at a time', at(single.sent, 0.5), '-', null),
-    row('snapshot ingest -> front p99, one view at a time (plus the cadence)',
-      at(single.sent, 0.99), '< 5 ms', at(single.sent, 0.99) < 5),
-    row('snapshot ingest -> front p50, 300 views in one turn', at(burst.sent, 0.5), '-', null),
-    row('snapshot ingest -> front p99, 300 views in one turn (plus the cadence)',
-      at(burst.sent, 0.99), '< 5 ms', at(burst.sent, 0.99) < 5),
-    // Context: from each view's put, so with the producer's own turn (here the bench encodes
-    // and hashes 300 bodies on the same thread; in the service the shards do that).
-    row('snapshot put -> front p99, one view at a time', at(single.put, 0.99), '-', null),
-    row('snapshot put -> front p99, 300 views in one turn', at(burst.put, 0.99), '-', null),
-    { bench, figure: 'front CPU per applied view, 300 views in one turn',
-      value: burst.cpuPerViewUs, unit: 'us', baseline: null, ratio: null, target: '-',
-      pass: null },
-  ];
-}
-
-export async function run(opts: { quick: boolean }): Promise<ReportRow[]> {
-  ensureWrk();
   const redis = await startRedisServer();
   const shared = await openSharedState(redis.url, systemClock, silentLogger);
-  const frontShared = await openSharedState(redis.url, systemClock, silentLogger);
   try {
-    const rows = await throughput(shared, opts.quick ? 3 : 8, opts.quick ? 3 : 5);
-    rows.push(...await propagation(shared, frontShared, opts.quick ? 20 : 60));
+    const rows: ReportRow[] = [];
+    if (opts.propagationOnly !== true) {
+      ensureWrk();
+      rows.push(...await throughput(shared, opts.quick ? 3 : 8, opts.quick ? 3 : 5));
+    }
+    rows.push(...await propagation(shared, redis.url, opts.quick ? 20 : 60));
     return rows;
   } finally {
-    await frontShared.close();
     await shared.close();
     await redis.stop();
   }
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) {
-  run({ quick }).then((rows) => {
+  run({ quick, propagationOnly: process.argv.includes('--propagation-only') }).then((rows) => {
     printRows(rows);
     process.exit(0);
   }, (error: Error) => {

@@ -45,8 +45,11 @@ const reconnectMaxMs = 500;
 export interface RedisLink {
   /** Commands (auto-pipelined: commands made in one turn leave in one write). */
   readonly command: Redis;
-  /** Subscriptions only (a subscribed connection takes no other commands). */
+  /** Subscriptions only (a subscribed connection takes no other commands): use `listen`. */
   readonly subscriber: Redis;
+  /** Subscribes to a channel and calls `listener` with each message's bytes; returns the
+   *  listener's removal. */
+  listen(channel: string, listener: (message: Buffer) => void): () => void;
   /** Both connections up. */
   ready(): boolean;
   /** Called each time both connections are (again) up, and at once if they are. */
@@ -90,8 +93,23 @@ export function openRedisLink(url: string, logger: Logger): RedisLink {
   };
   command.on('ready', fire);
   subscriber.on('ready', fire);
+  // Only `messageBuffer`: with any 'message' listener on the connection, ioredis decodes every
+  // message as UTF-8 first, and the snapshot channel carries ~64 KB batches of binary frames
+  // many times a second (3-5 ms per 600 KB batch, measured: bench/README.md).
+  const channels = new Map<string, Set<(message: Buffer) => void>>();
+  subscriber.on('messageBuffer', (channel: Buffer, message: Buffer) => {
+    const listeners = channels.get(channel.toString('latin1'));
+    if (listeners !== undefined) for (const listener of listeners) listener(message);
+  });
   return {
     command, subscriber, ready,
+    listen(channel, listener) {
+      let listeners = channels.get(channel);
+      if (listeners === undefined) channels.set(channel, listeners = new Set());
+      listeners.add(listener);
+      subscriber.subscribe(channel).catch(() => {});
+      return () => listeners.delete(listener);
+    },
     onReady(listener) {
       listeners.push(listener);
       if (ready()) listener();

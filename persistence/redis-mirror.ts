@@ -20,11 +20,7 @@ export class MirrorFollower {
     private readonly versionKey: string, private readonly hooks: MirrorHooks) {}
 
   watch(): void {
-    const { subscriber } = this.link;
-    subscriber.on('message', (channel: string, message: string) => {
-      if (channel === this.channel) this.hooks.changed(message);
-    });
-    subscriber.subscribe(this.channel).catch(() => {});
+    this.link.listen(this.channel, (message) => this.hooks.changed(message.toString('utf8')));
     this.link.onReady(() => void this.hooks.reload());
     this.pollTimer = setInterval(() => void this.poll(), versionPollMs);
     this.pollTimer.unref();

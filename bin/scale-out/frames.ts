@@ -53,7 +53,8 @@ export function decodeFrame(bytes: Buffer): Frame {
     (header.etag !== undefined && typeof header.etag !== 'string')) {
     throw new RangeError(`frame of unknown kind or meta (${String(header.kind)})`);
   }
-  return { ...header, body: bytes.subarray(4 + length) };
+  // The parsed header becomes the frame: no copy of it per view on the front's apply path.
+  return Object.assign(header, { body: bytes.subarray(4 + length) });
 }
 
 /** One channel message of several frames, stamped with the time it leaves. */

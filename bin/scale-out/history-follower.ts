@@ -103,20 +103,19 @@ export function startHistoryFollower(config: ServiceConfig, root: RootDatabase,
 class SignalMirror {
   private records = new Map<string, SignalRecord<EntrySignal>>();
   private readonly packr = storeEncoder();
-  private readonly onMessage = (channel: string, message: string) => {
-    if (channel === redisNames.signalsChannel) this.changed(message);
-  };
+  private unlisten: (() => void) | null = null;
 
   constructor(private readonly link: RedisLink, private readonly logger: Logger) {}
 
   start(): void {
-    this.link.subscriber.on('message', this.onMessage);
-    this.link.subscriber.subscribe(redisNames.signalsChannel).catch(() => {});
+    this.unlisten = this.link.listen(redisNames.signalsChannel,
+      (message) => this.changed(message.toString('utf8')));
     this.link.onReady(() => void this.loadAll());
   }
 
   stop(): void {
-    this.link.subscriber.off('message', this.onMessage);
+    this.unlisten?.();
+    this.unlisten = null;
   }
 
   *list(): Iterable<SignalRecord<EntrySignal>> {

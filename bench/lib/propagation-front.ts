@@ -1,0 +1,64 @@
+// The front of the propagation bench as a process of its own, as a front is in a deployment
+// (so ingest's producer and publisher never share its thread): a SnapshotSubscriber on the
+// front's shared state, noting when each view lands in its snapshot store (the moment the front
+// serves it), on the machine's monotonic clock, which every process reads alike.
+//
+// Parent -> child (IPC): 'collect' (send what landed since the last collect), 'stop'.
+// Child -> parent: { ready: true } once loaded, then one Landed per collect.
+import { systemClock } from '../../core/clock.js';
+import { silentLogger } from '../../core/logger.js';
+import { SnapshotStore, type ViewMeta } from '../../http/snapshots.js';
+import { openSharedState } from '../../bin/scale-out/shared-state.js';
+import { SnapshotSubscriber } from '../../bin/scale-out/subscriber.js';
+
+export interface Landed {
+  /** [view name, its updatedAtMs (the bench's key of one put), monotonic ms when it landed]. */
+  readonly views: [string, number, number][];
+  /** The front's CPU per applied view (µs) since the last collect. */
+  readonly cpuPerViewUs: number;
+}
+
+/** The machine's monotonic clock in ms (CLOCK_MONOTONIC: one clock for every process). */
+export function monotonicMs(): number {
+  return Number(process.hrtime.bigint()) / 1e6;
+}
+
+class NotingStore extends SnapshotStore {
+  landed: [string, number, number][] = [];
+
+  override put(name: string, body: Uint8Array | Buffer, meta: ViewMeta): void {
+    super.put(name, body, meta);
+    this.landed.push([name, meta.updatedAtMs, monotonicMs()]);
+  }
+}
+
+async function main(url: string): Promise<void> {
+  const shared = await openSharedState(url, systemClock, silentLogger);
+  const store = new NotingStore();
+  const subscriber = new SnapshotSubscriber(shared.link, store, systemClock, silentLogger);
+  subscriber.start();
+  while (!subscriber.loaded()) await new Promise((resolve) => setTimeout(resolve, 20));
+  let cpuUs = 0;
+  let views = 0;
+  process.on('message', (message: string) => {
+    if (message === 'collect') {
+      const applied = Math.max(1, subscriber.viewsApplied - views);
+      const landed: Landed = { views: store.landed,
+        cpuPerViewUs: (subscriber.applyCpuUs - cpuUs) / applied };
+      cpuUs = subscriber.applyCpuUs;
+      views = subscriber.viewsApplied;
+      store.landed = [];
+      process.send!(landed);
+    } else if (message === 'stop') {
+      void shared.close().then(() => process.exit(0));
+    }
+  });
+  process.send!({ ready: true });
+}
+
+if (process.argv[1]?.endsWith('propagation-front.ts')) {
+  main(process.argv[2]!).catch((error: Error) => {
+    process.stderr.write(`${error.stack}\n`);
+    process.exit(1);
+  });
+}

@@ -1,0 +1,164 @@
+// The snapshot hand-over on a real redis-server, without the rest of the service: ingest's
+// publisher and two fronts' subscribers in one process, each on its own connections. Batches
+// split at batchBytesMax and merged within a turn, the same bytes and ETag on both fronts, a
+// front that missed the messages catching up from the hash, and no UTF-8 decoding of messages
+// (docs/scale-out.md).
+import { test } from 'uvu';
+import * as assert from 'uvu/assert';
+import { Redis } from 'ioredis';
+import { systemClock } from '../../core/clock.js';
+import { silentLogger } from '../../core/logger.js';
+import { strongEtag } from '../../core/etag.js';
+import { SnapshotStore } from '../../http/snapshots.js';
+import { openRedisLink, redisNames, type RedisLink } from '../../persistence/redis-link.js';
+import { SnapshotPublisher, batchBytesMax } from '../../bin/scale-out/publisher.js';
+import { SnapshotSubscriber } from '../../bin/scale-out/subscriber.js';
+import { splitBatch } from '../../bin/scale-out/frames.js';
+import { openSharedState } from '../../bin/scale-out/shared-state.js';
+import { eventually } from '../helpers/eventually.js';
+import { startRedisServer, type RedisServer } from '../helpers/redis-server.js';
+
+let redis: RedisServer;
+const links: RedisLink[] = [];
+const clients: Redis[] = [];
+
+test.before(async () => {
+  redis = await startRedisServer();
+});
+
+test.after(async () => {
+  for (const link of links) await link.close();
+  for (const client of clients) client.disconnect();
+  await redis?.stop();
+});
+
+async function link(): Promise<RedisLink> {
+  const made = openRedisLink(redis.url, silentLogger);
+  links.push(made);
+  await eventually(() => made.ready(), { message: 'redis link ready' });
+  return made;
+}
+
+interface Front { readonly store: SnapshotStore; readonly subscriber: SnapshotSubscriber }
+
+async function front(): Promise<Front> {
+  const store = new SnapshotStore();
+  const subscriber = new SnapshotSubscriber(await link(), store, systemClock, silentLogger);
+  subscriber.start();
+  await eventually(() => subscriber.loaded(), { message: 'front loaded' });
+  return { store, subscriber };
+}
+
+/** Every message on the snapshot channel, as its frames' count and its size. */
+async function tap(): Promise<{ frames: number; bytes: number }[]> {
+  const client = new Redis(redis.url, { maxRetriesPerRequest: 0 });
+  clients.push(client);
+  const seen: { frames: number; bytes: number }[] = [];
+  client.on('messageBuffer', (_channel: Buffer, message: Buffer) => {
+    seen.push({ frames: splitBatch(message).frames.length, bytes: message.length });
+  });
+  await client.subscribe(redisNames.snapshotChannel);
+  return seen;
+}
+
+function body(name: string, round: number, bytes: number): Buffer {
+  return Buffer.from(JSON.stringify({ name, round, pad: 'x'.repeat(bytes) }));
+}
+
+const meta = (round: number, etag?: string) =>
+  ({ version: round, updatedAtMs: 1_764_000_000_000 + round, cadenceMs: 1000, etag });
+
+test('a big turn leaves in several batches; both fronts hold the same bytes and ETag', async () => {
+  const fronts = [await front(), await front()];
+  const messages = await tap();
+  const publisher = new SnapshotPublisher(await link(), silentLogger);
+  const ingest = new SnapshotStore();
+  const sink = publisher.sink(ingest);
+  const names = Array.from({ length: 300 }, (_, i) => `pair/SYM${i}`);
+  // 300 views of ~2 KB in one turn: about ten batches of at most batchBytesMax plus one view.
+  for (const name of names) {
+    const bytes = body(name, 1, 2_000);
+    sink.put(name, bytes, meta(1, strongEtag(bytes)));
+  }
+  for (const { store } of fronts) {
+    await eventually(() => names.every((name) => store.get(name)?.version !== undefined),
+      { message: 'every view on the front' });
+  }
+  await eventually(() => messages.reduce((sum, m) => sum + m.frames, 0) === names.length,
+    { message: 'every frame published' });
+  assert.ok(messages.length >= 8, `${messages.length} messages`);
+  for (const message of messages) assert.ok(message.bytes < batchBytesMax + 4_096);
+  for (const name of names) {
+    const sent = ingest.get(name)!;
+    for (const { store } of fronts) {
+      const got = store.get(name)!;
+      assert.ok(got.body.equals(sent.body), name);
+      assert.is(got.etag, sent.etag);
+      assert.is(got.etag, strongEtag(got.body));
+      assert.is(got.lastModified, sent.lastModified);
+      assert.is(got.cacheControl, sent.cacheControl);
+    }
+  }
+  publisher.stop();
+});
+
+test('small views put in one turn leave as one message, the last word of each view', async () => {
+  const { store } = await front();
+  const messages = await tap();
+  const sink = new SnapshotPublisher(await link(), silentLogger).sink(new SnapshotStore());
+  sink.put('pair/A', body('pair/A', 1, 10), meta(1));
+  sink.put('pair/B', body('pair/B', 1, 10), meta(1));
+  sink.put('pair/A', body('pair/A', 2, 10), meta(2));
+  sink.put('pair/C', body('pair/C', 1, 10), meta(1));
+  sink.delete('pair/C');
+  await eventually(() => store.get('pair/A')?.updatedAtMs === meta(2).updatedAtMs,
+    { message: 'the second put of pair/A on the front' });
+  await eventually(() => messages.length === 1, { message: 'one message' });
+  assert.is(messages[0]!.frames, 5);
+  assert.ok(store.get('pair/A')!.body.equals(body('pair/A', 2, 10)));
+  assert.ok(store.get('pair/B')!.body.equals(body('pair/B', 1, 10)));
+  assert.is(store.get('pair/C'), undefined);
+  // The hash holds each view's last word only.
+  const hashed = await (await link()).command.hgetallBuffer(redisNames.snapshots);
+  assert.ok(hashed['pair/A'] !== undefined && hashed['pair/B'] !== undefined);
+  assert.is(hashed['pair/C'], undefined);
+});
+
+test('a front that missed the messages catches up from the hash', async () => {
+  const ingest = new SnapshotStore();
+  const sink = new SnapshotPublisher(await link(), silentLogger).sink(ingest);
+  const names = Array.from({ length: 100 }, (_, i) => `pair/LATE${i}`);
+  for (const name of names) sink.put(name, body(name, 1, 2_000), meta(1));
+  const listening = await front();
+  await eventually(() => names.every((name) => listening.store.get(name) !== undefined),
+    { message: 'the listening front has every view' });
+  // This front was not subscribed when the batches went out: it loads them from the hash.
+  const late = await front();
+  for (const name of names) {
+    const got = late.store.get(name);
+    assert.ok(got !== undefined, name);
+    assert.ok(got.body.equals(ingest.get(name)!.body));
+    assert.is(got.etag, ingest.get(name)!.etag);
+  }
+});
+
+test('channels are heard as bytes: no message is decoded as UTF-8 first', async () => {
+  const listening = await link();
+  const heard: Buffer[] = [];
+  listening.listen('orderflow:test', (message) => heard.push(message));
+  const binary = Buffer.from([0xff, 0xfe, 0x00, 0x80]);
+  await (await link()).command.publish('orderflow:test', binary);
+  await eventually(() => heard.length === 1, { message: 'the message heard' });
+  assert.ok(heard[0]!.equals(binary));
+  // ioredis decodes every message as UTF-8 when anything listens to 'message': a front's shared
+  // state (the key and account mirrors) listens through `listen` too.
+  const shared = await openSharedState(redis.url, systemClock, silentLogger);
+  try {
+    assert.ok(shared.link.subscriber.listenerCount('messageBuffer') > 0);
+    assert.is(shared.link.subscriber.listenerCount('message'), 0);
+  } finally {
+    await shared.close();
+  }
+});
+
+test.run();
