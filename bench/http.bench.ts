@@ -334,13 +334,15 @@ const pinned = cpus().length >= 2;
 const wrkCpus = pinned ? '0' : undefined;
 const allCpus = `0-${cpus().length - 1}`;
 
-export async function run(opts: { quick: boolean }): Promise<ReportRow[]> {
+export async function run(opts: { quick: boolean; wholeServiceOnly?: boolean;
+  rounds?: number }): Promise<ReportRow[]> {
   ensureWrk();
-  const rounds = opts.quick ? 1 : 3;
+  const rounds = opts.rounds ?? (opts.quick ? 1 : 3);
+  const seconds = opts.quick ? 2 : 5;
   if (pinned) pinProcess(process.pid, '1');
   try {
-    return [...await frontAlone(rounds, opts.quick ? 2 : 5),
-      ...await wholeService(rounds, opts.quick ? 2 : 5)];
+    return [...opts.wholeServiceOnly ? [] : await frontAlone(rounds, seconds),
+      ...await wholeService(rounds, seconds)];
   } finally {
     // `npm run bench` runs every bench in this process: give it every core back.
     if (pinned) pinProcess(process.pid, allCpus);
@@ -349,4 +351,18 @@ export async function run(opts: { quick: boolean }): Promise<ReportRow[]> {
   }
 }
 
-if (process.argv[1]?.endsWith('http.bench.ts')) printRows(await run({ quick }));
+/** `--whole-service`: only the service-with-feed rounds; `--rounds N`: rounds per scenario. */
+function roundsArg(argv: readonly string[]): number | undefined {
+  const at = argv.indexOf('--rounds');
+  if (at < 0) return undefined;
+  const n = Number(argv[at + 1]);
+  if (!(Number.isInteger(n) && n >= 1)) {
+    throw new Error(`--rounds needs a whole number >= 1 (was ${argv[at + 1]})`);
+  }
+  return n;
+}
+
+if (process.argv[1]?.endsWith('http.bench.ts')) {
+  printRows(await run({ quick, wholeServiceOnly: process.argv.includes('--whole-service'),
+    rounds: roundsArg(process.argv) }));
+}

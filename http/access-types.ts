@@ -23,9 +23,11 @@ export type Identity =
 /**
  * The client address, or something that reads it when asked: the REST front passes its request,
  * which reads the socket's peer address (a costly call into uWS) only if the identity's address
- * is used (burst guard, keyless quota). Read it while the request's handler runs.
+ * is used (burst guard, keyless quota). Read it while the request's handler runs. A `refilled`
+ * client is one object refilled per request: identities made for it are made once and handed
+ * out again (each reads the current request's address), so they must not outlive the request.
  */
-export type ClientAddress = string | { readonly ip: string };
+export type ClientAddress = string | { readonly ip: string; readonly refilled?: boolean };
 
 /** Credentials as sent, before validation (DECISIONS.md priority: bearer > x-api-key > query). */
 export interface Credentials {

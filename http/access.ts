@@ -62,15 +62,58 @@ function rateLimitHeaderValues(burst: BurstGuard, daily: DailyQuota, key: string
   return rateLimitLines(burst.peek(key, limit, nowMs), daily.state(identity, nowMs), nowMs);
 }
 
+type Found = Outcome<Identity> & { readonly ok: true };
+
+/**
+ * The identities of refilled clients (ClientAddress): per client, one keyless identity and one
+ * per key record, made once, so a poll makes none. Weak both ways: a key record replaced when
+ * the directory is rebuilt, or a closed front's request object, leaves nothing behind.
+ */
+class RefilledIdentities {
+  private readonly keyless = new WeakMap<object, Found>();
+  private readonly keyed = new WeakMap<object, WeakMap<KeyRecord, Found>>();
+
+  ip(client: { readonly ip: string }): Found {
+    let found = this.keyless.get(client);
+    if (found === undefined) {
+      const identity = { kind: 'ip' as const, get ip() { return client.ip; } };
+      found = { ok: true, value: identity };
+      this.keyless.set(client, found);
+    }
+    return found;
+  }
+
+  key(client: { readonly ip: string }, record: KeyRecord): Found {
+    let byRecord = this.keyed.get(client);
+    if (byRecord === undefined) {
+      byRecord = new WeakMap();
+      this.keyed.set(client, byRecord);
+    }
+    let found = byRecord.get(record);
+    if (found === undefined) {
+      found = { ok: true, value: new KeyIdentity(client, record, record.plan) };
+      byRecord.set(record, found);
+    }
+    return found;
+  }
+}
+
+const refilled = (client: ClientAddress): client is { readonly ip: string } =>
+  typeof client !== 'string' && client.refilled === true;
+
 export function createAccessControl(deps: AccessControlDeps): AccessControl {
   const { config, clock, keys } = deps;
   const readKey = createKeyReader();
   const burst = new BurstGuard();
   const daily = new DailyQuota(deps.usage, config.keylessDailyLimit);
+  const identities = new RefilledIdentities();
 
   function identify(credentials: Credentials, client: ClientAddress): Outcome<Identity> {
     const picked = readKey(credentials);
-    if (picked.kind === 'none') return { ok: true, value: { kind: 'ip', ip: addressOf(client) } };
+    if (picked.kind === 'none') {
+      if (refilled(client)) return identities.ip(client);
+      return { ok: true, value: { kind: 'ip', ip: addressOf(client) } };
+    }
     if (picked.kind === 'malformed') {
       return { ok: false, problem: problems.invalidKey(picked.detail) };
     }
@@ -82,6 +125,7 @@ export function createAccessControl(deps: AccessControlDeps): AccessControl {
       return { ok: false, problem: problems.invalidKey(
         `the key ${record.prefix} was revoked at ${new Date(record.revokedAtMs).toISOString()}`) };
     }
+    if (refilled(client)) return identities.key(client, record);
     return { ok: true, value: new KeyIdentity(client, record, record.plan) };
   }
 

@@ -11,7 +11,7 @@ import type { Cors } from './cors.js';
 import type { HttpMetrics } from './metrics.js';
 import { problems } from './problems.js';
 import { parseQuery } from './query.js';
-import { etagMatches, readRequest, type RequestInfo } from './request.js';
+import { etagMatches, RequestReader, type RequestInfo } from './request.js';
 import { corsHeaders, sendNotModified, sendPayload, sendPreflight, sendProblem,
   type HeaderList } from './respond.js';
 import type { HandlerContext, Route, RouteMatch, RouteTable } from './routes.js';
@@ -57,11 +57,14 @@ class Dispatcher {
     { authorization: undefined, xApiKey: undefined, queryKey: undefined };
   private readonly context: Mutable<HandlerContext> =
     { info: undefined as unknown as RequestInfo, params: new Map(), segment: '', identity: null };
+  /** The request, read into the same object each time (request.ts). */
+  private readonly request: RequestReader;
   /** Scale-out fronts: burst and daily counts in Redis (docs/scale-out.md). */
   private readonly shared: SharedRouteFlow | undefined;
 
   constructor(private readonly deps: DispatchDeps) {
     this.mounts = new Map(deps.mounts.map((m) => [m.path, m]));
+    this.request = new RequestReader(deps.trusted);
     const { shared } = deps.access;
     this.shared = shared === undefined ? undefined : new SharedRouteFlow({
       access: deps.access, shared, cors: deps.cors, metrics: deps.metrics,
@@ -71,7 +74,7 @@ class Dispatcher {
   }
 
   readonly handle = (res: HttpResponse, req: HttpRequest): void => {
-    const info = readRequest(res, req, this.deps.trusted);
+    const info = this.request.read(res, req);
     try {
       this.route(res, req, info);
     } catch (error) {
@@ -90,7 +93,7 @@ class Dispatcher {
     sendProblem(res, info, this.deps.cors, problem, extra);
   }
 
-  private route(res: HttpResponse, req: HttpRequest, info: RequestInfo): void {
+  private route(res: HttpResponse, req: HttpRequest, info: RequestReader): void {
     const urlBytes = info.path.length + (info.query === undefined ? 0 : info.query.length + 1);
     if (urlBytes > limits.httpUrlBytesMax) {
       return this.fail(res, info, 'unknown', problems.badRequest(
@@ -161,7 +164,7 @@ class Dispatcher {
     return undefined;
   }
 
-  private serveRoute(res: HttpResponse, info: RequestInfo, match: RouteMatch): void {
+  private serveRoute(res: HttpResponse, info: RequestReader, match: RouteMatch): void {
     const { route, segment } = match;
     const { metrics, cors } = this.deps;
     const query = parseQuery(info.query, route.query);
@@ -169,7 +172,9 @@ class Dispatcher {
     let identity: Identity | null = null;
     if (route.endpoint !== null && route.scope !== null && this.shared !== undefined &&
       this.deps.access.shared!.active()) {
-      return this.shared.serve(res, info, match, query.params, route.endpoint, route.scope);
+      // Its answer may leave after this handler returned: the request in an object of its own.
+      return this.shared.serve(res, info.owned(), match, query.params, route.endpoint,
+        route.scope);
     }
     if (route.endpoint !== null && route.scope !== null) {
       const admitted = this.admit(res, info, route, route.scope, route.endpoint,

@@ -39,36 +39,52 @@ function sentCredentialHeaders(req: HttpRequest): { authorization: boolean; xApi
 }
 
 /**
- * The request as read from uWS. Peer address, X-Forwarded-For, Origin and x-api-key are read
- * on first use: the peer address alone costs about as much as the rest of a keyed answer, and
- * a keyed poll with limits off, or a CORS config of `*`, never looks at them. So every property
- * must be read before the handler returns (the whole REST pipeline is synchronous).
+ * The request as read from uWS, in one object per dispatcher that `read` refills for each
+ * request: a poll makes no request object (the pipeline is synchronous, and nothing keeps the
+ * object past the handler's return; what must outlive it takes `owned()`). Peer address,
+ * X-Forwarded-For, Origin and x-api-key are read on first use: the peer address alone costs
+ * about as much as the rest of a keyed answer, and a keyed poll with limits off, or a CORS
+ * config of `*`, never looks at them. So every property must be read before the handler
+ * returns.
  */
-class UwsRequestInfo implements RequestInfo {
-  readonly method: string;
-  readonly path: string;
-  readonly query: string | undefined;
-  readonly authorization: string | undefined;
-  readonly ifNoneMatch: string;
-  readonly #res: HttpResponse;
-  readonly #req: HttpRequest;
+export class RequestReader implements RequestInfo {
+  method = '';
+  path = '';
+  query: string | undefined = undefined;
+  authorization: string | undefined = undefined;
+  ifNoneMatch = '';
+  /** Refilled per request: an identity made for it reads the current request's address. */
+  readonly refilled: boolean;
+  #res: HttpResponse | null = null;
+  #req: HttpRequest | null = null;
   readonly #trusted: TrustCheck;
   #xApiKey: string | undefined | null = null;
-  #origin: string | undefined;
-  #peer: string | undefined;
-  #ip: string | undefined;
-  #forwardedFor: string | undefined;
+  #origin: string | undefined = undefined;
+  #peer: string | undefined = undefined;
+  #ip: string | undefined = undefined;
+  #forwardedFor: string | undefined = undefined;
 
-  constructor(res: HttpResponse, req: HttpRequest, trusted: TrustCheck) {
+  constructor(trusted: TrustCheck, refilled = true) {
+    this.#trusted = trusted;
+    this.refilled = refilled;
+  }
+
+  /** Forgets the previous request and reads this one's common parts. */
+  read(res: HttpResponse, req: HttpRequest): this {
     this.#res = res;
     this.#req = req;
-    this.#trusted = trusted;
+    this.#xApiKey = null;
+    this.#origin = undefined;
+    this.#peer = undefined;
+    this.#ip = undefined;
+    this.#forwardedFor = undefined;
     this.method = req.getMethod();
     this.path = req.getUrl();
     const query = req.getQuery();
     this.query = query === '' || query === undefined ? undefined : query;
     this.ifNoneMatch = req.getHeader('if-none-match');
     const authorization = optional(req.getHeader('authorization'));
+    this.authorization = authorization;
     if (authorization === undefined) {
       // uWS also reads '' for a credential header that is present but empty or not valid
       // UTF-8; such a header was still sent, so it must end in 401, not pass as keyless. The
@@ -79,40 +95,55 @@ class UwsRequestInfo implements RequestInfo {
         this.authorization = sent.authorization ? '' : undefined;
         this.#xApiKey = sent.xApiKey ? '' : undefined;
       } else {
-        this.authorization = undefined;
         this.#xApiKey = xApiKey;
       }
-    } else {
-      this.authorization = authorization;
     }
+    return this;
+  }
+
+  /**
+   * This request in an object of its own, for an answer that leaves after the handler
+   * returned (scale-out's Redis step): what was read is copied, the rest still reads on first
+   * use, so the caller must read what it needs before the handler returns.
+   */
+  owned(): RequestInfo {
+    const copy = new RequestReader(this.#trusted, false);
+    copy.method = this.method;
+    copy.path = this.path;
+    copy.query = this.query;
+    copy.authorization = this.authorization;
+    copy.ifNoneMatch = this.ifNoneMatch;
+    copy.#res = this.#res;
+    copy.#req = this.#req;
+    copy.#xApiKey = this.#xApiKey;
+    copy.#origin = this.#origin;
+    copy.#peer = this.#peer;
+    copy.#ip = this.#ip;
+    copy.#forwardedFor = this.#forwardedFor;
+    return copy;
   }
 
   /** Never used when Authorization is sent (it wins, DECISIONS.md), so read on demand. */
   get xApiKey(): string | undefined {
-    if (this.#xApiKey === null) this.#xApiKey = optional(this.#req.getHeader('x-api-key'));
+    if (this.#xApiKey === null) this.#xApiKey = optional(this.#req!.getHeader('x-api-key'));
     return this.#xApiKey;
   }
 
   get origin(): string {
-    return (this.#origin ??= this.#req.getHeader('origin'));
+    return (this.#origin ??= this.#req!.getHeader('origin'));
   }
 
   get forwardedFor(): string {
-    return (this.#forwardedFor ??= this.#req.getHeader('x-forwarded-for'));
+    return (this.#forwardedFor ??= this.#req!.getHeader('x-forwarded-for'));
   }
 
   get peer(): string {
-    return (this.#peer ??= formatPeerAddress(this.#res.getRemoteAddress()));
+    return (this.#peer ??= formatPeerAddress(this.#res!.getRemoteAddress()));
   }
 
   get ip(): string {
     return (this.#ip ??= clientAddress(this.peer, this.forwardedFor, this.#trusted));
   }
-}
-
-export function readRequest(res: HttpResponse, req: HttpRequest, trusted: TrustCheck):
-  RequestInfo {
-  return new UwsRequestInfo(res, req, trusted);
 }
 
 /** Whether an If-None-Match value names the tag (weak comparison, RFC 9110 13.1.2). */

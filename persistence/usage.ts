@@ -5,7 +5,7 @@ import type { Clock } from '../core/clock.js';
 import type { Logger } from '../core/logger.js';
 import type { UsageCounters } from '../core/messages.js';
 import { storeLimits } from './limits.js';
-import { romeDayKey } from '../core/rome-time.js';
+import { createRomeDayCache, romeDayKey } from '../core/rome-time.js';
 
 /** Rows are keyed [dayKey, identity] so one day is one contiguous range. */
 export type UsageTable = Database<number, [string, string]>;
@@ -38,6 +38,8 @@ export class WriteBehindUsage implements UsageCounters {
   /** Shared by every whenFlushed() caller until the next pass starts: O(1) memory. */
   private nextFlush: FlushWaiter | null = null;
   private lastPruneMs = -Infinity;
+  /** Each write-behind pass (every 250 ms) asks for yesterday: Intl once a day, not per pass. */
+  private readonly dayOf = createRomeDayCache();
 
   constructor(
     private readonly table: UsageTable,
@@ -176,7 +178,7 @@ export class WriteBehindUsage implements UsageCounters {
 
   /** Drops days before yesterday from memory once written; a late touch re-reads from disk. */
   private evictOldDays(): void {
-    const yesterday = romeDayKey(this.clock.nowMs() - dayMs);
+    const yesterday = this.dayOf(this.clock.nowMs() - dayMs).key;
     for (const [dayKey, day] of this.days) {
       if (dayKey >= yesterday) continue;
       if ([...day.values()].some((counter) => counter.dirty)) continue;

@@ -73,6 +73,30 @@ credentials('format is checked: wrong length, upper case, wrong scheme, unknown,
   assert.match(problemOf(access.identify(cases[5]!, 'ip')).detail, /unknown key/);
 });
 
+credentials('a refilled client: identities made once, its address read per request', () => {
+  const { access, keys } = setup();
+  keys.add(keyFor(1), 'Pro');
+  const client = { ip: '10.0.0.1', refilled: true };
+  const bearerOf = { ...none, authorization: `Bearer ${keyFor(1)}` };
+  const first = access.identify(bearerOf, client);
+  assert.ok(first.ok && first.value.kind === 'key');
+  assert.is(access.identify(bearerOf, client), first, 'the same identity again');
+  client.ip = '10.0.0.2';
+  assert.is(first.ok && first.value.ip, '10.0.0.2', 'the current request\'s address');
+  const keyless = access.identify(none, client);
+  assert.is(access.identify(none, client), keyless);
+  assert.is(keyless.ok && keyless.value.kind === 'ip' && keyless.value.ip, '10.0.0.2');
+  // A replaced record (a new plan, a revocation) is a new identity, or a refusal.
+  keys.add(keyFor(1), 'Whale');
+  const upgraded = access.identify(bearerOf, client);
+  assert.is(upgraded.ok && upgraded.value.kind === 'key' && upgraded.value.plan, 'Whale');
+  keys.add(keyFor(1), 'Whale', { revokedAtMs: at('2026-11-22T09:00:00Z') });
+  assert.match(problemOf(access.identify(bearerOf, client)).detail, /revoked/);
+  // A client that is not refilled gets an identity of its own each time.
+  const once = { ip: '10.0.0.3' };
+  assert.is.not(access.identify(none, once), access.identify(none, once));
+});
+
 credentials('checkPlan: keyless 401 where a key is needed, 403 names the tier', () => {
   const { access, keys } = setup();
   keys.add(keyFor(1), 'Trader');

@@ -72,6 +72,17 @@ limits('keyless: per client IP; behind a trusted proxy X-Forwarded-For names the
     assert.is(t.usage.get('ip:203.0.113.9', '2026-11-22'), 0, 'only the right-most untrusted');
   });
 
+limits('a key has a burst window per client IP (the same key from two clients)', async () => {
+  const key = bearer(t.keyOf.Whale);
+  const from = (ip: string) => ({ ...key, 'x-forwarded-for': ip });
+  const remaining = async (ip: string) => /"burst";r=(\d+)/
+    .exec((await get(t.url + '/api/v1/pair/BTC', from(ip))).headers.get('ratelimit')!)?.[1];
+  assert.is(await remaining('198.51.100.5'), '59');
+  assert.is(await remaining('198.51.100.5'), '58');
+  assert.is(await remaining('198.51.100.6'), '59', 'its own window');
+  assert.is(await remaining('198.51.100.5'), '57');
+});
+
 limits('a key is counted under its prefix, never under the IP', async () => {
   const key = keyFor(42);
   t.keys.add(key, 'Pro');
