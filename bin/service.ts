@@ -27,6 +27,7 @@ import { TrackedSet } from '../actors/runtime/tracked-set.js';
 import { createDashboardFor } from './dashboard.js';
 import { HistoryRecorder } from '../actors/runtime/history-recorder.js';
 import { SlicedQueue } from '../actors/runtime/sliced-queue.js';
+import { StoreAfterViews } from '../actors/runtime/store-after-views.js';
 import { shardTopics } from '../actors/topics.js';
 import { BackfillStatus } from '../actors/runtime/backfill-status.js';
 import { PairStateStore } from '../persistence/pair-states.js';
@@ -89,6 +90,8 @@ interface Parts {
   readonly pairMarketMs: Map<string, number>;
   /** The shards' publishes, applied in order in short slices (sliced-queue.ts). */
   publishes?: SlicedQueue<ShardPublish>;
+  /** Their closed bars, signals and history points, written after the views. */
+  readonly storeWrites: StoreAfterViews;
   /** The live backfill per tracked pair (always holds on other feeds or with backfill off). */
   readonly backfill: BackfillStatus;
   /** Saved pair states; null for a replay, which plays its tape from its start. */
@@ -107,7 +110,7 @@ function* applyPublish(p: Parts, message: ShardPublish): Generator<void> {
   }
   if (first) p.views.refresh(Date.now());
   p.positioning.applyWhalePrints(message.whalePrints);
-  p.signals.onOutbound(message.outbound);
+  p.storeWrites.push(message.outbound, (items) => p.signals.onOutbound(items));
 }
 
 async function createParts(config: ServiceConfig, deps: ServiceDeps): Promise<Parts> {
@@ -150,11 +153,15 @@ async function createParts(config: ServiceConfig, deps: ServiceDeps): Promise<Pa
   const historyPublisher = shared && new HistoryPublisher(shared.link, signals.signalStore,
     historyBacklogMs(process.env), log.child({ component: 'history-publish' }));
   const pairStates = feeds.spec.kind === 'replay' ? null : new PairStateStore(store.root, clock);
-  return { config, clock, log, store, snapshots, positioning, views, webhooks, signals, feeds,
-    shared, publisher, historyPublisher, history, tracked: new TrackedSet(config.shards),
-    runtime: null,
+  const parts: Parts = { config, clock, log, store, snapshots, positioning, views, webhooks,
+    signals, feeds, shared, publisher, historyPublisher, history,
+    tracked: new TrackedSet(config.shards), runtime: null,
     marketNowMs: 0, warmupEndMs, pairMarketMs: new Map(),
-    backfill: new BackfillStatus(backfilled), pairStates };
+    backfill: new BackfillStatus(backfilled), pairStates,
+    storeWrites: new StoreAfterViews(() => (parts.publishes?.pending ?? 0) > 0, (error) =>
+      log.error('storing shard outputs failed', { error: error.message })),
+  };
+  return parts;
 }
 
 /** Starts the universe feed; resolves once the first universe is in (or after a bound). */
@@ -288,10 +295,10 @@ function startShards(p: Parts, allowCrash: boolean): Promise<ActorRuntime> {
             { error: error.message }));
         p.publishes.push(message);
       },
-      onHistory: (message) => {
-        p.history.onHistory(message);
-        p.historyPublisher?.points(message.points);
-      },
+      onHistory: (message) => p.storeWrites.push(message.points, (points) => {
+        p.history.onHistory({ ...message, points });
+        p.historyPublisher?.points(points);
+      }),
       onBackfill: (message) => {
         p.backfill.onReport(message.report);
         p.signals.onBackfill(message.report.symbol, message.report.state);
@@ -310,6 +317,7 @@ async function stopParts(p: Parts, timers: readonly NodeJS.Timeout[],
   await p.feeds.stop();
   await runtime?.stop();
   await p.publishes?.drained();
+  await p.storeWrites.drained();
   await p.signals.close();
   await p.history.close();
   await p.webhooks.stop();

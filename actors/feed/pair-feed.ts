@@ -23,13 +23,15 @@ export interface PairFeedDeps {
   readonly onBackfill?: (report: BackfillReport) => void;
   /** Replay: called once when the file is exhausted. */
   readonly onEnd?: () => void;
+  /** Sim: called each time the last warming pair's warm-up reached the start. */
+  readonly onWarmedUp?: () => void;
 }
 
 export function createPairFeed(spec: FeedSpec, deps: PairFeedDeps): PairFeed {
   switch (spec.kind) {
     case 'sim':
       return createSimPairFeed({ ...spec, clock: deps.clock, logger: deps.logger,
-        tickMs: deps.tickMs });
+        tickMs: deps.tickMs, onWarmedUp: deps.onWarmedUp });
     case 'live':
       return createLivePairFeed({ ...deps.live, wsUrl: spec.wsUrl, clock: deps.clock,
         logger: deps.logger, budget: deps.budget,

@@ -8,6 +8,7 @@ import { runSliced } from './sliced.js';
 
 export class SlicedQueue<T> {
   private tail: Promise<void> = Promise.resolve();
+  private queued = 0;
 
   constructor(
     /** The work of one message, as a generator that yields between small units. */
@@ -18,8 +19,15 @@ export class SlicedQueue<T> {
 
   /** Queues a message; it starts once every earlier one is applied. */
   push(item: T): void {
+    this.queued++;
     this.tail = this.tail.then(() => runSliced(this.apply(item), this.sliceMs))
-      .catch((error: Error) => this.onError(error));
+      .catch((error: Error) => this.onError(error))
+      .finally(() => { this.queued--; });
+  }
+
+  /** Messages pushed and not yet applied (nor failed). */
+  get pending(): number {
+    return this.queued;
   }
 
   /** Settles once every message pushed so far is applied (or failed, and was reported). */

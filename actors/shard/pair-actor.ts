@@ -41,9 +41,14 @@ export default class PairActor {
     }
   }
 
-  /** Views if anything changed since the last publish, with what was detected meanwhile. */
+  /**
+   * Views if anything changed since the last publish, with what was detected meanwhile. Events
+   * still queued are folded first: a publish asked for right after a warm-up's last slice (whose
+   * drain may come later) still reaches the start.
+   */
   publish(nowMs: number): PairPublish | null {
     if (this.state !== 'running') return null;
+    if (this.mailbox.length > 0) this.drain();
     return this.engine.publish(nowMs);
   }
 

@@ -95,6 +95,8 @@ export default class ShardActor {
           generation: this.params.generation, report };
         this.self.getParent().send(supervisorTopics.backfill, message).catch(() => {});
       },
+      // Warmed pairs publish at once, not up to a cadence later: /readyz waits for them.
+      onWarmedUp: () => this.publishSoon(0),
     });
     // A shard started before the first universe has no pairs yet: its feed starts with its
     // first pairs, so a replay does not play into a shard that would drop every event.
@@ -158,11 +160,15 @@ export default class ShardActor {
     else if (this.pairs.size > 0) this.startFeed();
     // New pairs publish their first snapshot as soon as their first events are in, not a whole
     // cadence later: /readyz waits for every tracked pair's first snapshot.
-    if (added.length > 0 && this.publishTimer) {
-      clearTimeout(this.firstPublishTimer);
-      this.firstPublishTimer = setTimeout(() => void this.publish(), firstPublishDelayMs);
-    }
+    if (added.length > 0) this.publishSoon(firstPublishDelayMs);
     return this.pairs.size;
+  }
+
+  /** A publish `delayMs` from now, ahead of the cadence (a later call replaces a pending one). */
+  private publishSoon(delayMs: number): void {
+    if (!this.publishTimer) return;
+    clearTimeout(this.firstPublishTimer);
+    this.firstPublishTimer = setTimeout(() => void this.publish(), delayMs);
   }
 
   private startFeed(): void {
@@ -332,9 +338,12 @@ export default class ShardActor {
     await this.sendBatch(batch);
   }
 
-  /** A publish, then the states taken with it: the store never holds a state ahead of it. */
+  /**
+   * A publish, its history points, then the states taken with it: the store never holds a state
+   * ahead of them. The views go first: after a warm-up the points are days of minutes, and the
+   * main thread reads the messages in order.
+   */
   private async sendBatch(b: PublishBatch): Promise<void> {
-    if (b.history.length > 0) this.sendHistory(b.history);
     if (b.pairs.length > 0 || b.outbound.length > 0 || b.whalePrints.length > 0) {
       const message: ShardPublish = {
         type: 'shardPublish', shardId: this.params.shardId, generation: this.params.generation,
@@ -345,6 +354,7 @@ export default class ShardActor {
       if (this.port) this.port.postMessage(message, transferablesOf(b.pairs));
       else await this.self.getParent().send(supervisorTopics.publish, message);
     }
+    if (b.history.length > 0) this.sendHistory(b.history);
     if (b.states.length > 0) await this.sendStates(b.states);
   }
 

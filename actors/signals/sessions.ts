@@ -74,15 +74,34 @@ function formatterOf(timeZone: string): Intl.DateTimeFormat {
 const WEEKDAYS: Record<string, number> = { Mon: 1, Tue: 2, Wed: 3, Thu: 4, Fri: 5, Sat: 6, Sun: 7 };
 
 /** Local date, ISO weekday and minute of day of an instant in a time zone (DST included). */
-export function localTime(tsMs: number, timeZone: string):
-  { date: string; weekday: number; minute: number } {
+/** localTime answers by zone and UTC minute (what it resolves to), newest few thousand. */
+const localTimes = new Map<string, LocalTime>();
+const localTimesMax = 4_096;
+
+interface LocalTime {
+  readonly date: string;
+  readonly weekday: number;
+  readonly minute: number;
+}
+
+/**
+ * The local date, weekday and minute of the day. Remembered per zone and minute: every closed
+ * bar of a builder market asks (a warm-up closes thousands), and formatToParts cost ~10 us.
+ */
+export function localTime(tsMs: number, timeZone: string): LocalTime {
+  const key = `${timeZone} ${Math.floor(tsMs / 60_000)}`;
+  const known = localTimes.get(key);
+  if (known !== undefined) return known;
   const parts: Record<string, string> = {};
   for (const part of formatterOf(timeZone).formatToParts(tsMs)) parts[part.type] = part.value;
-  return {
+  const local = {
     date: `${parts.year}-${parts.month}-${parts.day}`,
     weekday: WEEKDAYS[parts.weekday] ?? 0,
     minute: Number(parts.hour) * 60 + Number(parts.minute),
   };
+  if (localTimes.size >= localTimesMax) localTimes.clear();
+  localTimes.set(key, local);
+  return local;
 }
 
 export function isCalendarOpen(calendar: SessionCalendar, tsMs: number): boolean {

@@ -24,6 +24,8 @@ export interface SimPairFeedOptions {
   readonly walletsTracked?: number;
   /** Market time each joining symbol is warmed up over (FeedSpec.warmupMs); 0: none. */
   readonly warmupMs?: number;
+  /** Called when the last warming symbol reached its start (its owner publishes then). */
+  readonly onWarmedUp?: () => void;
 }
 
 /**
@@ -70,6 +72,7 @@ export function createSimPairFeed(options: SimPairFeedOptions): PairFeed {
       else options.logger.debug('warm-up done', { symbol, fromMs: warmup.plan.fromMs });
     }
     if (warming.size > 0) warmupTurn = setImmediate(warmupStep);
+    else options.onWarmedUp?.();
   };
   const apply = () => {
     const keep = new Set(wanted);
