@@ -1,15 +1,17 @@
 // Burst windows and daily counters in Redis (scale-out): one Lua script per request does both,
 // atomically, so the limits hold exactly across every front together.
-import { randomBytes } from 'node:crypto';
 import { redisNames, type RedisLink } from './redis-link.js';
 
 /*
  * One call takes a batch: the requests that arrived in one turn of the event loop (one command
  * and one reply instead of one per request; the limits are just as exact, each request's step
- * is atomic and they run in arrival order). For request i: KEYS[2i-1] its burst window (sorted
- * set of accepted request times), KEYS[2i] its daily counter; ARGV[5(i-1)+1..5i]: nowMs, burst
- * limit, window ms, daily limit (-1: do not count), daily ttl s; ARGV[#ARGV]: the batch's member
- * stem (the window's members are the stem and the request's place in the batch).
+ * is atomic and they run in arrival order). KEYS[2i-1] request i's burst window, KEYS[2i] its
+ * daily counter. ARGV[1] the window (ms) and ARGV[2] the daily counters' ttl (s), the same for
+ * the whole batch; then per request nowMs and burst limit + 1024 (daily limit + 1) (daily limit
+ * -1: do not count).
+ * A window is one string of the accepted requests' times, 13 digits each, ascending: one GET
+ * and one SET (with its expiry) per admitted request instead of five sorted-set calls. A window
+ * holds at most `limit` times, so the string stays short (60 x 13 bytes).
  * The same rules as the local guard: the window keeps times > now - window; a refused request
  * is not counted; the daily counter moves only when the burst guard let the request through.
  * The reply is compact, three integers per request: burstOk + 2 dailyOk + 4 burstCount, the
@@ -17,27 +19,37 @@ import { redisNames, type RedisLink } from './redis-link.js';
  */
 const takeScript = `
 local out = {}
-local stem = ARGV[#ARGV]
+local window = tonumber(ARGV[1])
+local ttl = ARGV[2]
+local sub, w = string.sub, 13
 for i = 1, #KEYS / 2 do
   local burst, day = KEYS[2 * i - 1], KEYS[2 * i]
-  local a = 5 * (i - 1)
-  local now = tonumber(ARGV[a + 1])
-  local limit = tonumber(ARGV[a + 2])
-  local window = tonumber(ARGV[a + 3])
-  local dailyLimit = tonumber(ARGV[a + 4])
-  redis.call('ZREMRANGEBYSCORE', burst, '-inf', now - window)
-  local count = redis.call('ZCARD', burst)
+  local now = tonumber(ARGV[1 + 2 * i])
+  local code = tonumber(ARGV[2 + 2 * i])
+  local limit = code % 1024
+  local dailyLimit = (code - limit) / 1024 - 1
+  local s = redis.call('GET', burst) or ''
+  local n = #s / w
+  -- The first time inside the window (times ascending): a binary search.
+  local lo, hi, since = 0, n, now - window
+  while lo < hi do
+    local mid = math.floor((lo + hi) / 2)
+    if tonumber(sub(s, mid * w + 1, mid * w + w)) <= since then lo = mid + 1 else hi = mid end
+  end
+  local count = n - lo
   local burstOk = 0
+  local oldest = -1
   if count < limit then
-    redis.call('ZADD', burst, now, stem .. i)
-    redis.call('PEXPIRE', burst, window)
+    -- In order even when fronts' clocks differ a little (usually at the end).
+    local k = n
+    while k > lo and tonumber(sub(s, (k - 1) * w + 1, k * w)) > now do k = k - 1 end
+    s = sub(s, lo * w + 1, k * w) .. string.format('%013d', now) .. sub(s, k * w + 1)
+    redis.call('SET', burst, s, 'PX', window)
     count = count + 1
     burstOk = 1
-  end
-  local oldest = now
-  if count > 1 or burstOk == 0 then
-    local first = redis.call('ZRANGE', burst, 0, 0, 'WITHSCORES')
-    oldest = tonumber(first[2] or '-1')
+    oldest = tonumber(sub(s, 1, w))
+  elseif count > 0 then
+    oldest = tonumber(sub(s, lo * w + 1, lo * w + w))
   end
   local used
   local dailyOk = 1
@@ -45,7 +57,7 @@ for i = 1, #KEYS / 2 do
     -- Counted, then taken back when over: one call in the common case, and atomic (nobody
     -- sees the count in between).
     used = redis.call('INCR', day)
-    if used == 1 then redis.call('EXPIRE', day, ARGV[a + 5]) end
+    if used == 1 then redis.call('EXPIRE', day, ttl) end
     if used > dailyLimit then
       used = redis.call('DECR', day)
       dailyOk = 0
@@ -53,13 +65,15 @@ for i = 1, #KEYS / 2 do
   else
     used = tonumber(redis.call('GET', day) or '0')
   end
-  local n = 3 * (i - 1)
-  out[n + 1], out[n + 2], out[n + 3] = burstOk + 2 * dailyOk + 4 * count, oldest, used
+  local o = 3 * (i - 1)
+  out[o + 1], out[o + 2], out[o + 3] = burstOk + 2 * dailyOk + 4 * count, oldest, used
 end
 return out`;
 
 /** Requests per script call at most (a turn with more makes several calls). */
 const batchMax = 256;
+/** Burst limit + this x (daily limit + 1) in one argument: burst limits stay below it. */
+const limitCodeScale = 1024;
 
 /**
  * Called with a request's result, or null when Redis did not answer (the caller falls back to
@@ -95,9 +109,6 @@ export interface TakeResult {
 }
 
 export class RedisLimits {
-  /** Unique per process: window members from two fronts in one millisecond never collide. */
-  private readonly origin = randomBytes(4).toString('hex');
-  private batches = 0;
   private sha: string | null = null;
   /** The turn's requests, their callbacks and contexts, side by side. */
   private requests: TakeRequest[] = [];
@@ -119,8 +130,11 @@ export class RedisLimits {
     this.requests = [];
     this.dones = [];
     this.contexts = [];
-    for (let start = 0; start < requests.length; start += batchMax) {
-      const end = Math.min(requests.length, start + batchMax);
+    // A call's requests share one window length (every request has the same in practice).
+    for (let start = 0, end = 0; start < requests.length; start = end) {
+      const windowMs = requests[start]!.windowMs;
+      const last = Math.min(requests.length, start + batchMax);
+      for (end = start + 1; end < last && requests[end]!.windowMs === windowMs;) end++;
       this.send(requests, dones, contexts, start, end);
     }
   };
@@ -128,13 +142,17 @@ export class RedisLimits {
   private send(requests: TakeRequest[], dones: TakeDone<never>[], contexts: unknown[],
     start: number, end: number): void {
     const keys: string[] = [];
-    const args: (string | number)[] = [];
+    const args: number[] = [requests[start]!.windowMs, 0];
+    let ttlSeconds = 0;
     for (let i = start; i < end; i++) {
       const r = requests[i]!;
       keys.push(redisNames.burst(r.burstKey), redisNames.daily(r.dayKey, r.usageIdentity));
-      args.push(r.nowMs, r.burstLimit, r.windowMs, r.dailyLimit, r.dailyTtlSeconds);
+      args.push(Math.floor(r.nowMs), r.burstLimit + limitCodeScale * (r.dailyLimit + 1));
+      // The longest: a batch that spans midnight keeps the new day's counters long enough
+      // (the old day's only a little longer than needed).
+      ttlSeconds = Math.max(ttlSeconds, r.dailyTtlSeconds);
     }
-    args.push(`${this.origin}:${this.batches++}:`);
+    args[1] = ttlSeconds;
     this.run(keys, args).then((reply) => {
       const values = reply as number[];
       for (let i = start; i < end; i++) {
@@ -158,7 +176,7 @@ export class RedisLimits {
   }
 
   /** EVALSHA after the first call: the script's text crosses the wire once per connection. */
-  private async run(keys: string[], args: (string | number)[]): Promise<unknown> {
+  private async run(keys: string[], args: number[]): Promise<unknown> {
     const { command } = this.link;
     if (this.sha !== null) {
       try {

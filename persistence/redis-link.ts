@@ -20,8 +20,12 @@ export const redisNames = Object.freeze({
   keys: 'orderflow:keys',
   /** Channel: the prefix of a key that changed (created, revoked, re-planned). */
   keysChannel: 'orderflow:keys:changed',
-  /** Sorted set of accepted request times per burst identity and scope. */
-  burst: (key: string) => `orderflow:burst:${key}`,
+  /**
+   * String of accepted request times per burst identity and scope (redis-limits.ts). Not the
+   * `orderflow:burst:` sorted sets of earlier versions: a front of either kind never meets the
+   * other's type (WRONGTYPE would fail a whole batch) while a deployment is upgraded.
+   */
+  burst: (key: string) => `orderflow:window:${key}`,
   /** Counter per Europe/Rome day and usage identity. */
   daily: (dayKey: string, identity: string) => `orderflow:daily:${dayKey}:${identity}`,
   /** The dashboard's tables (hashes of JSON records), their version and change channel. */

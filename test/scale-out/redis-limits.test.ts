@@ -1,0 +1,107 @@
+// The limit step itself over a real Redis: two RedisLimits on their own connections (two
+// fronts) share each burst window and daily counter exactly, keep a window's times in order
+// when the fronts' clocks differ a little, and answer the oldest time for Retry-After.
+import { suite } from 'uvu';
+import * as assert from 'uvu/assert';
+import { silentLogger } from '../../core/logger.js';
+import { openRedisLink, type RedisLink } from '../../persistence/redis-link.js';
+import {
+  RedisLimits, type TakeRequest, type TakeResult,
+} from '../../persistence/redis-limits.js';
+import { eventually } from '../helpers/eventually.js';
+import { startRedisServer, type RedisServer } from '../helpers/redis-server.js';
+
+let redis: RedisServer;
+const links: RedisLink[] = [];
+const fronts: RedisLimits[] = [];
+const step = suite('redis limit step');
+
+step.before(async () => {
+  redis = await startRedisServer();
+  for (let i = 0; i < 2; i++) {
+    const link = openRedisLink(redis.url, silentLogger);
+    await eventually(() => link.ready(), { timeoutMs: 5_000, message: 'redis link ready' });
+    links.push(link);
+    fronts.push(new RedisLimits(link));
+  }
+});
+
+step.after(async () => {
+  for (const link of links) await link.close();
+  await redis?.stop();
+});
+
+let nextId = 0;
+function request(nowMs: number, over: Partial<TakeRequest> = {}): TakeRequest {
+  return { burstKey: `v1|127.0.0.1|ofk_t${nextId}`, burstLimit: 3, windowMs: 60_000,
+    usageIdentity: `key:ofk_t${nextId}`, dayKey: '2027-01-15', dailyLimit: 100,
+    dailyTtlSeconds: 3_600, nowMs, ...over };
+}
+
+/** Takes the requests through the fronts in turn, one after the other (a known order). */
+async function takeAll(requests: TakeRequest[]): Promise<(TakeResult | null)[]> {
+  const results: (TakeResult | null)[] = [];
+  for (const [i, r] of requests.entries()) {
+    results.push(await new Promise<TakeResult | null>((resolve) => {
+      fronts[i % 2]!.take(r, (result) => resolve(result), null);
+    }));
+  }
+  return results;
+}
+
+/** The same, all in one turn of the event loop (each front sends its own batch). */
+async function takeAtOnce(requests: TakeRequest[]): Promise<(TakeResult | null)[]> {
+  return Promise.all(requests.map((r, i) => new Promise<TakeResult | null>((resolve) => {
+    fronts[i % 2]!.take(r, (result) => resolve(result), null);
+  })));
+}
+
+step('a burst limit of 3 over two fronts: 3 admitted, then refused until the oldest leaves',
+  async () => {
+    nextId++;
+    const first = await takeAll([request(1_000), request(2_000), request(3_000),
+      request(4_000), request(5_000)]);
+    assert.equal(first.map((r) => r!.burstOk), [true, true, true, false, false]);
+    assert.equal(first.map((r) => r!.burstCount), [1, 2, 3, 3, 3]);
+    assert.equal(first.map((r) => r!.oldestMs), [1_000, 1_000, 1_000, 1_000, 1_000]);
+    assert.equal(first.map((r) => r!.dailyUsed), [1, 2, 3, 3, 3], 'refused: not counted');
+    // At 61 000 the request of 1 000 has left (the window keeps times > now - 60 s).
+    const [later] = await takeAll([request(61_000)]);
+    assert.ok(later!.burstOk);
+    assert.is(later!.burstCount, 3);
+    assert.is(later!.oldestMs, 2_000);
+  });
+
+step('a front whose clock is behind: its time goes in order, the oldest stays right',
+  async () => {
+    nextId++;
+    const results = await takeAll([request(10_000, { burstLimit: 5 }),
+      request(9_990, { burstLimit: 5 }), request(10_020, { burstLimit: 5 }),
+      request(10_005, { burstLimit: 5 })]);
+    assert.ok(results.every((r) => r!.burstOk));
+    assert.equal(results.map((r) => r!.oldestMs), [10_000, 9_990, 9_990, 9_990]);
+    // 9 990 leaves first, then 10 000 and 10 005: one place each.
+    const [after] = await takeAll([request(70_001, { burstLimit: 5 })]);
+    assert.is(after!.burstCount, 3, '10 005, 10 020 and this one');
+    assert.is(after!.oldestMs, 10_005);
+  });
+
+step('the daily limit holds exactly across fronts; a request not counted reads the day',
+  async () => {
+    nextId++;
+    const results = await takeAtOnce(Array.from({ length: 7 }, (_, i) =>
+      request(1_000 + i, { burstLimit: 60, dailyLimit: 4 })));
+    assert.is(results.filter((r) => r!.dailyOk).length, 4);
+    assert.equal(results.filter((r) => r!.dailyOk).map((r) => r!.dailyUsed).sort(),
+      [1, 2, 3, 4]);
+    assert.ok(results.every((r) => r!.dailyOk || r!.dailyUsed === 4));
+    assert.ok(results.every((r) => r!.burstOk), 'burst counts them all');
+    // A 304 (dailyLimit -1) takes a burst place and leaves the day alone.
+    const [free] = await takeAll([request(2_000, { burstLimit: 60, dailyLimit: -1 })]);
+    assert.ok(free!.burstOk && free!.dailyOk);
+    assert.is(free!.dailyUsed, 4);
+    assert.is(free!.burstCount, 8);
+    assert.is(await fronts[1]!.used('2027-01-15', `key:ofk_t${nextId}`), 4);
+  });
+
+step.run();
