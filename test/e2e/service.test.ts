@@ -3,7 +3,6 @@
 // with the admin command line are seen live, MCP answers, and a crashed shard comes back.
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import formats from 'ajv-formats';
-import { spawnSync } from 'node:child_process';
 import { createHmac } from 'node:crypto';
 import { createServer, type Server } from 'node:http';
 import { join } from 'node:path';
@@ -17,7 +16,7 @@ import { startService, type Service } from '../../bin/service.js';
 import { buildOpenApiDocument } from '../../http/openapi/document.js';
 import { webhookEnvelopeSchema } from '../../http/openapi/webhooks.js';
 import { eventually, tempDir } from '../helpers/eventually.js';
-import { binPath } from '../helpers/service-process.js';
+import { runCli } from '../helpers/cli.js';
 
 const addFormats = formats as unknown as typeof formats.default;
 const doc = buildOpenApiDocument() as any;
@@ -39,15 +38,12 @@ let service: Service;
 let dataDir: string;
 const keys: Record<string, string> = {};
 
-function cli(...args: string[]): string {
-  const result = spawnSync(process.execPath, [binPath, ...args, '--data-dir', dataDir],
-    { encoding: 'utf8', env: { ...process.env, ORDERFLOW_ALLOW_PRIVATE_WEBHOOKS: '1' } });
-  assert.is(result.status, 0, `${args.join(' ')}: ${result.stderr}`);
-  return result.stdout;
+function cli(...args: string[]): Promise<string> {
+  return runCli([...args, '--data-dir', dataDir], { ORDERFLOW_ALLOW_PRIVATE_WEBHOOKS: '1' });
 }
 
-function createKey(plan: string): string {
-  return JSON.parse(cli('keys', 'create', '--plan', plan, '--json')).key as string;
+async function createKey(plan: string): Promise<string> {
+  return JSON.parse(await cli('keys', 'create', '--plan', plan, '--json')).key as string;
 }
 
 interface Delivery { headers: Record<string, string | string[] | undefined>; body: string }
@@ -79,8 +75,8 @@ e2e.before(async () => {
   await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
   receiverUrl = `http://127.0.0.1:${(receiver.address() as { port: number }).port}/hook`;
   service = await startService(config, { logger: silentLogger, allowShardCrash: true });
-  keys.free = createKey('Free');
-  keys.whale = createKey('Whale');
+  keys.free = await createKey('Free');
+  keys.whale = await createKey('Whale');
   await eventually(async () => (await get('/readyz')).status === 200, { timeoutMs: 20_000 });
 });
 
@@ -214,12 +210,12 @@ function verify(delivery: Delivery, secret: string): boolean {
 }
 
 e2e('webhooks: a test event and a screener alert arrive signed and documented', async () => {
-  const prefix = JSON.parse(cli('keys', 'list', '--json'))
+  const prefix = JSON.parse(await cli('keys', 'list', '--json'))
     .find((k: { plan: string }) => k.plan === 'Whale').prefix as string;
-  const endpoint = JSON.parse(cli('webhooks', 'add', '--key', prefix, '--url', receiverUrl,
+  const endpoint = JSON.parse(await cli('webhooks', 'add', '--key', prefix, '--url', receiverUrl,
     '--json')) as { id: string; secret: string };
-  cli('webhooks', 'test', endpoint.id);
-  cli('alerts', 'add', '--key', prefix, '--kind', 'screener', '--symbol', 'BTC', '--field',
+  await cli('webhooks', 'test', endpoint.id);
+  await cli('alerts', 'add', '--key', prefix, '--kind', 'screener', '--symbol', 'BTC', '--field',
     'price', '--above', '1', '--webhook', receiverUrl);
   const byType = (type: string) =>
     deliveries.find((d) => d.headers['x-service-event'] === type);

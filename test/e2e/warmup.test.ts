@@ -2,7 +2,6 @@
 // /readyz waits for it; at ready the pairs' numbers rest on it (bars before the start are in the
 // store, CVD history reaches back); alerts and entry signals watched it, and nothing that
 // happened inside it was sent to a webhook.
-import { spawnSync } from 'node:child_process';
 import { mkdirSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import { join } from 'node:path';
@@ -16,7 +15,7 @@ import { startService, type Service } from '../../bin/service.js';
 import { openBarStore } from '../../persistence/bars.js';
 import { openStore } from '../../persistence/store.js';
 import { eventually, tempDir } from '../helpers/eventually.js';
-import { binPath } from '../helpers/service-process.js';
+import { runCli } from '../helpers/cli.js';
 
 const START_MS = Date.parse('2026-03-02T12:00:00Z');
 // The default warm-up: VPIN's level needs 150 buckets (three days at the least, more for a quiet
@@ -28,11 +27,8 @@ let dataDir = '';
 let receiver: Server;
 const deliveries: { event: string; data: Record<string, unknown> }[] = [];
 
-function cli(...args: string[]): string {
-  const result = spawnSync(process.execPath, [binPath, ...args, '--data-dir', dataDir],
-    { encoding: 'utf8', env: { ...process.env, ORDERFLOW_ALLOW_PRIVATE_WEBHOOKS: '1' } });
-  assert.is(result.status, 0, `${args.join(' ')}: ${result.stderr}`);
-  return result.stdout;
+function cli(...args: string[]): Promise<string> {
+  return runCli([...args, '--data-dir', dataDir], { ORDERFLOW_ALLOW_PRIVATE_WEBHOOKS: '1' });
 }
 
 async function get(path: string): Promise<{ status: number; body: any }> {
@@ -68,13 +64,13 @@ async function setUp(): Promise<void> {
   // Alerts registered before the service starts, so they watch the whole warm-up: a screener
   // alert that holds at every evaluation (no cooldown: it fires at each), a delta flip on
   // BTC's 5-minute bars, every entry signal.
-  const { prefix } = JSON.parse(cli('keys', 'create', '--plan', 'Whale', '--json'));
-  cli('webhooks', 'add', '--key', prefix, '--url', url, '--json');
-  cli('alerts', 'add', '--key', prefix, '--kind', 'screener', '--symbol', 'BTC', '--field',
+  const { prefix } = JSON.parse(await cli('keys', 'create', '--plan', 'Whale', '--json'));
+  await cli('webhooks', 'add', '--key', prefix, '--url', url, '--json');
+  await cli('alerts', 'add', '--key', prefix, '--kind', 'screener', '--symbol', 'BTC', '--field',
     'price', '--above', '1', '--cooldown', '0', '--webhook', url);
-  cli('alerts', 'add', '--key', prefix, '--kind', 'delta_flip', '--symbol', 'BTC',
+  await cli('alerts', 'add', '--key', prefix, '--kind', 'delta_flip', '--symbol', 'BTC',
     '--webhook', url);
-  cli('alerts', 'add', '--key', prefix, '--kind', 'entry_signal', '--min-grade', 'D',
+  await cli('alerts', 'add', '--key', prefix, '--kind', 'entry_signal', '--min-grade', 'D',
     '--webhook', url);
   service = await startService(resolveConfig({
     port: 0, dataDir, shards: 2, logLevel: 'silent',
@@ -107,7 +103,7 @@ warm('/readyz waits for the warm-up; at ready every tracked pair has its numbers
 warm('at ready ALL tracked pairs have numbers, closed-session builder markets too', async () => {
   // START is a Monday 12:00 UTC: the us-equity builder markets (xyz:, flx:) are closed and
   // have been since Friday; they carry their last session's values.
-  const key = JSON.parse(cli('keys', 'create', '--plan', 'Whale', '--json')).key as string;
+  const key = JSON.parse(await cli('keys', 'create', '--plan', 'Whale', '--json')).key as string;
   const headers = { authorization: `Bearer ${key}` };
   const screener = await get('/api/v1/screener');
   const tracked: string[] = screener.body.pairs.filter((p: any) => p.tracked)
@@ -133,7 +129,7 @@ warm('at ready ALL tracked pairs have numbers, closed-session builder markets to
 });
 
 warm('deep view and CVD history reach back into the warm-up', async () => {
-  const key = JSON.parse(cli('keys', 'create', '--plan', 'Whale', '--json')).key as string;
+  const key = JSON.parse(await cli('keys', 'create', '--plan', 'Whale', '--json')).key as string;
   const headers = { authorization: `Bearer ${key}` };
   const deep = await eventually(async () => {
     const r = await fetch(`${service!.baseUrl}/api/v1/deep-view/BTC`, { headers });
