@@ -16,6 +16,7 @@ import {
 } from '../signals/alerts.js';
 import { eventIdForSignal } from '../webhooks/ids.js';
 import type { WebhookSupervisor } from '../webhooks/supervisor.js';
+import type { BackfillState } from '../feed/home/backfill-rounds.js';
 
 export interface SignalPipelineDeps {
   readonly root: RootDatabase;
@@ -79,7 +80,7 @@ export class SignalPipeline {
   }
 
   /** A pair's live backfill state (BackfillReport.state): see `liveFromMs`. */
-  onBackfill(symbol: string, state: 'filling' | 'late' | 'filled' | 'unfilled'): void {
+  onBackfill(symbol: string, state: BackfillState): void {
     const liveFromMs = this.liveFromMs.get(symbol);
     if (state === 'filled' || state === 'unfilled') {
       // Only the first fill: a reconnect's refill does not move the boundary.

@@ -73,7 +73,6 @@ function formatterOf(timeZone: string): Intl.DateTimeFormat {
 
 const WEEKDAYS: Record<string, number> = { Mon: 1, Tue: 2, Wed: 3, Thu: 4, Fri: 5, Sat: 6, Sun: 7 };
 
-/** Local date, ISO weekday and minute of day of an instant in a time zone (DST included). */
 /** localTime answers by zone and UTC minute (what it resolves to), newest few thousand. */
 const localTimes = new Map<string, LocalTime>();
 const localTimesMax = 4_096;
@@ -85,7 +84,8 @@ interface LocalTime {
 }
 
 /**
- * The local date, weekday and minute of the day. Remembered per zone and minute: every closed
+ * The local date, ISO weekday and minute of the day of an instant in a time zone (DST
+ * included). Remembered per zone and minute: every closed
  * bar of a builder market asks (a warm-up closes thousands), and formatToParts cost ~10 us.
  */
 export function localTime(tsMs: number, timeZone: string): LocalTime {
