@@ -45,7 +45,11 @@ export class KeyStore implements KeyDirectory {
   }
 
   byDigest(digest: string): KeyRecord | undefined {
-    return this.keyIndex.byDigest(digest);
+    const record = this.keyIndex.byDigest(digest);
+    if (record !== undefined) return record;
+    // A key the command line created a moment ago works at once, not at the next poll: look
+    // again when the change counter moved (one read when it did not, so unknown keys stay cheap).
+    return this.refresh() ? this.keyIndex.byDigest(digest) : undefined;
   }
 
   byPrefix(prefix: string): KeyRecord | undefined {

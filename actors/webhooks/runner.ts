@@ -5,13 +5,16 @@ import { setMaxListeners } from 'node:events';
 import type { Clock } from '../../core/clock.js';
 import type { Logger } from '../../core/logger.js';
 import type { DeliveryRecord, DueEntry, OutboxTables } from '../../persistence/outbox.js';
-import { getDelivery, getEvent, transitionDeliveries } from '../../persistence/outbox.js';
+import {
+  getDelivery, getEvent, pendingCount, transitionDeliveries,
+} from '../../persistence/outbox.js';
 import type { EndpointTables, WebhookEndpointRecord } from '../../persistence/webhooks.js';
 import { updateEndpointRecord } from '../../persistence/webhooks.js';
 import { sendAttempt } from './attempt.js';
 import { deadLetterPending } from './dead-letter.js';
 import { deadLettered, decideAfterAttempt, type EndpointEffect } from './decide.js';
 import { Dispatcher } from './dispatcher.js';
+import { PendingCount } from './pending-count.js';
 import type { EndpointCache } from './endpoint-cache.js';
 import type { PostAgents } from './post.js';
 import type { LookupFn } from './url-check.js';
@@ -36,7 +39,7 @@ export interface RunnerDeps {
 
 export class DeliveryRunner {
   /** Deliveries waiting in the outbox (kept in memory, recounted on admin changes). */
-  pending = 0;
+  readonly pending: PendingCount;
   private readonly dispatcher: Dispatcher;
   private readonly attempts = new Set<Promise<void>>();
   private readonly abort = new AbortController();
@@ -45,6 +48,7 @@ export class DeliveryRunner {
   constructor(private readonly deps: RunnerDeps) {
     // Every attempt on the wire listens on this one signal: allow the in-flight bound.
     setMaxListeners(deps.totalMax + 16, this.abort.signal);
+    this.pending = new PendingCount(() => pendingCount(deps.outbox));
     this.dispatcher = new Dispatcher(deps.outbox, deps.perEndpointMax, deps.totalMax,
       (endpointId, entry) => this.launch(endpointId, entry));
   }
@@ -108,9 +112,8 @@ export class DeliveryRunner {
   }
 
   private async sweep(endpointId: string): Promise<void> {
-    const dead = await deadLetterPending(this.deps.outbox, endpointId, 'endpoint_disabled',
-      this.dispatcher.busyTokens(endpointId));
-    this.pending -= dead;
+    await this.pending.write(0, () => deadLetterPending(this.deps.outbox, endpointId,
+      'endpoint_disabled', this.dispatcher.busyTokens(endpointId)), (dead) => -dead);
   }
 
   /** One attempt end to end; returns when the delivery is due again, or null. */
@@ -147,15 +150,17 @@ export class DeliveryRunner {
   }
 
   private async record(previous: DeliveryRecord, next: DeliveryRecord): Promise<number | null> {
-    const [applied] = await transitionDeliveries(this.deps.outbox, [{ previous, next }]);
+    const finished = next.status !== 'pending';
+    const [applied] = await this.pending.write(0,
+      () => transitionDeliveries(this.deps.outbox, [{ previous, next }]),
+      ([done]) => (done && finished ? -1 : 0));
     if (!applied) return null;
     if (next.status === 'dead') {
       this.deps.logger.warn('webhook delivery dead-lettered', {
         eventId: next.eventId, endpointId: next.endpointId, reason: next.deadReason,
       });
     }
-    if (next.status !== 'pending') this.pending -= 1;
-    return next.status === 'pending' ? next.nextAttemptAtMs : null;
+    return finished ? null : next.nextAttemptAtMs;
   }
 
   private async applyEffect(endpointId: string, effect: EndpointEffect): Promise<void> {

@@ -9,7 +9,7 @@ import type { KeyDirectory } from '../../core/messages.js';
 import { limits } from '../config.js';
 import type { DeliveryRecord, WebhookEventType } from '../../persistence/outbox.js';
 import {
-  enqueueEvent, openOutbox, pendingCount, pruneFinished, recentDeliveries,
+  enqueueEvent, openOutbox, pruneFinished, recentDeliveries,
 } from '../../persistence/outbox.js';
 import { openEndpointTables } from '../../persistence/webhooks.js';
 import { EndpointCache } from './endpoint-cache.js';
@@ -140,7 +140,7 @@ class Supervisor implements WebhookSupervisor {
 
   private refresh(): void {
     if (!this.cache.refreshIfChanged()) return;
-    this.runner.pending = pendingCount(this.outbox);
+    this.runner.pending.recount();
     this.runner.syncEndpoints();
   }
 
@@ -173,18 +173,15 @@ class Supervisor implements WebhookSupervisor {
     }
     if (endpointIds.some((id) => this.cache.get(id) === undefined)) this.refresh();
     const targets = endpointIds.filter((id) => this.mayReceive(id));
-    if (this.runner.pending + targets.length > this.outboxMax) {
-      throw webhookErrors.outboxFull(this.runner.pending, this.outboxMax);
+    const pending = this.runner.pending.value;
+    if (pending + targets.length > this.outboxMax) {
+      throw webhookErrors.outboxFull(pending, this.outboxMax);
     }
     const nowMs = this.deps.clock.nowMs();
     const { event, deliveries } = prepareEvent(type, data, targets, nowMs, nowMs, options.eventId);
-    this.runner.pending += deliveries.length;
-    let written = false;
-    try {
-      written = await enqueueEvent(this.outbox, event, deliveries);
-    } finally {
-      if (!written) this.runner.pending -= deliveries.length;
-    }
+    const written = await this.runner.pending.write(deliveries.length,
+      () => enqueueEvent(this.outbox, event, deliveries),
+      (done) => (done ? deliveries.length : 0));
     if (written) this.runner.wake(event.endpointIds, nowMs);
     return { eventId: event.id };
   }
@@ -204,10 +201,9 @@ class Supervisor implements WebhookSupervisor {
   async replay(eventId: string, only?: (endpointId: string) => boolean): Promise<ReplayResult> {
     this.refresh();
     const nowMs = this.deps.clock.nowMs();
-    const result = await replayEvent(this.outbox,
+    const result = await this.runner.pending.write(0, () => replayEvent(this.outbox,
       (id) => this.cache.isActive(id) && (only === undefined || only(id)), eventId, nowMs,
-      this.outboxMax);
-    this.runner.pending += result.deliveries;
+      this.outboxMax), (replayed) => replayed.deliveries);
     this.runner.wake(result.endpointIds, nowMs);
     return result;
   }
@@ -224,7 +220,7 @@ class Supervisor implements WebhookSupervisor {
   }
 
   stats(): SupervisorStats {
-    return { state: this.state, pending: this.runner.pending, inFlight: this.runner.inFlight };
+    return { state: this.state, pending: this.runner.pending.value, inFlight: this.runner.inFlight };
   }
 
   idle(): Promise<void> {

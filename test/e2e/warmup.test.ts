@@ -109,15 +109,18 @@ warm('at ready ALL tracked pairs have numbers, closed-session builder markets to
   const tracked: string[] = screener.body.pairs.filter((p: any) => p.tracked)
     .map((p: any) => p.symbol);
   assert.ok(tracked.some((s) => s.startsWith('xyz:')), 'builder markets are tracked');
-  const signals = await (await fetch(`${service!.baseUrl}/api/v1/signals`, { headers })).json() as
-    any;
+  // A refused request says so (its status), rather than showing as a pair without numbers.
+  const read = async (path: string): Promise<any> => {
+    const response = await fetch(`${service!.baseUrl}/api/v1/${path}`, { headers });
+    assert.is(response.status, 200, `${path}: ${await response.clone().text()}`);
+    return response.json();
+  };
+  const signals = await read('signals');
   const missing: string[] = [];
   for (const symbol of tracked) {
     const path = encodeURIComponent(symbol);
-    const pair = await (await fetch(`${service!.baseUrl}/api/v1/pair/${path}`, { headers }))
-      .json() as any;
-    const deep = await (await fetch(`${service!.baseUrl}/api/v1/deep-view/${path}`, { headers }))
-      .json() as any;
+    const pair = await read(`pair/${path}`);
+    const deep = await read(`deep-view/${path}`);
     const signal = signals[symbol] ?? signals.signals?.find((x: any) => x.symbol === symbol);
     const values = { vpin: pair.vpin, vpinLevel: pair.vpinLevel, regime: pair.regime,
       signalScore: pair.signalScore, kyleLambda: deep.kyleLambda, signals: signal };

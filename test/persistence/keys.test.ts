@@ -126,4 +126,18 @@ test('a running directory sees CLI creates, revokes and re-plans without a resta
     }
   });
 
+test('a key the CLI just created is accepted on its first request, before any poll', async () => {
+  const dataDir = await tempDir();
+  const server = await openStore({ dataDir, clock, watchKeys: false });
+  try {
+    const created = await cli(['keys', 'create', '--plan', 'pro', '--json', '--data-dir', dataDir]);
+    assert.is(created.code, 0, created.stderr);
+    const { key, prefix } = JSON.parse(created.stdout) as { key: string; prefix: string };
+    assert.is(server.keys.byDigest(digestOf(key))?.prefix, prefix);
+    assert.is(server.keys.byDigest(digestOf(`${key}x`)), undefined, 'an unknown key stays unknown');
+  } finally {
+    await server.close();
+  }
+});
+
 test.run();
