@@ -316,6 +316,10 @@ async function stopParts(p: Parts, timers: readonly NodeJS.Timeout[],
   for (const timer of timers) clearInterval(timer);
   await p.feeds.stop();
   await runtime?.stop();
+  // The pairs' final states first: they are what a restart resumes from, and a stop soon after
+  // a warm-up still has its bars and history points queued (seconds of writes on a busy
+  // machine), which the stop deadline may cut short.
+  await p.pairStates?.flush();
   await p.publishes?.drained();
   await p.storeWrites.drained();
   await p.signals.close();
@@ -324,7 +328,6 @@ async function stopParts(p: Parts, timers: readonly NodeJS.Timeout[],
   p.publisher?.stop();
   await p.historyPublisher?.stop();
   await p.shared?.close();
-  await p.pairStates?.flush();
   await p.store.close();
 }
 
