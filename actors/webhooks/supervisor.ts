@@ -220,7 +220,8 @@ class Supervisor implements WebhookSupervisor {
   }
 
   stats(): SupervisorStats {
-    return { state: this.state, pending: this.runner.pending.value, inFlight: this.runner.inFlight };
+    const { pending, inFlight } = this.runner;
+    return { state: this.state, pending: pending.value, inFlight };
   }
 
   idle(): Promise<void> {
