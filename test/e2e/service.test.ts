@@ -114,7 +114,7 @@ e2e('keys made by the command line are seen live: 401, 403 and 200 by plan', asy
   const forbidden = await eventually(async () => {
     const r = await get('/api/v1/signals', keys.free);
     return r.status === 403 ? r : null;
-  }, { timeoutMs: 3_000, message: 'the server saw the new Free key' });
+  }, { timeoutMs: 5_000, message: 'the server saw the new Free key' });
   assert.is(forbidden.body.requiredPlan, 'Trader');
   assert.is(forbidden.body.plan, 'Free');
   // Pairs enter the signals view as their shards first publish.

@@ -124,7 +124,7 @@ test('a key made through the CLI works on every front; revoked, on none', async 
   const auth = { authorization: `Bearer ${made.key}` };
   for (const front of fronts) {
     await eventually(async () => (await get(front.baseUrl, '/api/v1/screener', auth)).status
-      === 200, { timeoutMs: 1_500, intervalMs: 50, message: 'new key accepted in a second' });
+      === 200, { timeoutMs: 5_000, intervalMs: 50, message: 'new key accepted' });
   }
   // Ingest's admin commands check the key in Redis too.
   const hook = JSON.parse(cli('webhooks', 'add', '--key', made.prefix, '--url',
@@ -133,7 +133,7 @@ test('a key made through the CLI works on every front; revoked, on none', async 
   cli('keys', 'revoke', made.prefix);
   for (const front of fronts) {
     await eventually(async () => (await get(front.baseUrl, '/api/v1/screener', auth)).status
-      === 401, { timeoutMs: 1_500, intervalMs: 50, message: 'revoked key refused in a second' });
+      === 401, { timeoutMs: 5_000, intervalMs: 50, message: 'revoked key refused' });
   }
 });
 
@@ -155,9 +155,9 @@ test('a burst limit of 10 over both fronts refuses the 11th with Retry-After', a
   const key = JSON.parse(cli('keys', 'create', '--plan', 'Whale', '--json')).key as string;
   const auth = { authorization: `Bearer ${key}` };
   await eventually(async () => (await get(fronts[0].baseUrl, '/api/v1/usage', auth)).status
-    === 200, { timeoutMs: 1_500 });
+    === 200, { timeoutMs: 5_000 });
   await eventually(async () => (await get(fronts[1].baseUrl, '/api/v1/usage', auth)).status
-    === 200, { timeoutMs: 1_500 });
+    === 200, { timeoutMs: 5_000 });
   for (let i = 0; i < 10; i++) {
     const r = await get(fronts[i % 2].baseUrl, '/api/v1/cvd/BTC', auth);
     assert.is(r.status, 200, `cvd request ${i + 1}: ${r.body}`);
@@ -197,7 +197,7 @@ test('a front killed: the other goes on', async () => {
   const r = await eventually(async () => {
     const answer = await get(fronts[0].baseUrl, '/api/v1/funding-arb', auth);
     return answer.status === 401 ? null : answer;
-  }, { timeoutMs: 1_500, message: 'the key known' });
+  }, { timeoutMs: 5_000, message: 'the key known' });
   assert.is(r.status, 200, r.body.toString());
   await eventually(ready(fronts[0].baseUrl), { timeoutMs: settleMs, message: 'still ready' });
   fronts[1] = await startFront();

@@ -51,7 +51,7 @@ test('CLI writes reach a running supervisor: add, test, deliveries, rotate', asy
       '--data-dir', dataDir], allow);
     assert.is(added.code, 0, added.stderr);
     const { id, secret } = JSON.parse(added.stdout);
-    await eventually(() => sup.endpoints.byUrl(prefix, rx.url)?.id === id, { timeoutMs: 2_000 });
+    await eventually(() => sup.endpoints.byUrl(prefix, rx.url)?.id === id, { timeoutMs: 5_000 });
 
     const listed = await orderflow(['webhooks', 'list', '--data-dir', dataDir]);
     assert.match(listed.stdout, new RegExp(`${id}\\s+${prefix}\\s+active`));
@@ -59,7 +59,7 @@ test('CLI writes reach a running supervisor: add, test, deliveries, rotate', asy
 
     const sent = await orderflow(['webhooks', 'test', id, '--data-dir', dataDir]);
     assert.match(sent.stdout, /test event evt_[0-9a-f]{24} queued/);
-    await eventually(() => rx.received.length === 1, { timeoutMs: 2_000 });
+    await eventually(() => rx.received.length === 1, { timeoutMs: 5_000 });
     assert.is(await matchingEntries(rx.received[0], [secret]), 1);
     await eventually(() => sup.deliveries(id)[0]?.status === 'delivered');
     const shown = await orderflow(['webhooks', 'deliveries', id, '--json', '--data-dir', dataDir]);
@@ -68,7 +68,7 @@ test('CLI writes reach a running supervisor: add, test, deliveries, rotate', asy
     const rotated = await orderflow(['webhooks', 'rotate', id, '--json', '--data-dir', dataDir]);
     const fresh = JSON.parse(rotated.stdout).secret;
     await orderflow(['webhooks', 'test', id, '--data-dir', dataDir]);
-    await eventually(() => rx.received.length === 2, { timeoutMs: 2_000 });
+    await eventually(() => rx.received.length === 2, { timeoutMs: 5_000 });
     assert.is(await matchingEntries(rx.received[1], [fresh, secret]), 2, 'signed with both');
   } finally {
     await sup.stop();

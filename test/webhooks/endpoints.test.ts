@@ -108,13 +108,13 @@ test('the supervisor sees another registry\'s endpoint and test event within a s
       });
       const { id } = await cli.add('ofk_00000004', rx.url);
       await eventually(() => sup.endpoints.byUrl('ofk_00000004', rx.url)?.id === id,
-        { timeoutMs: 1_000 });
+        { timeoutMs: 5_000 });
       const { command } = await import('./cli-harness.js').then((m) => m.cliOn(db.root, keys));
       const out: string[] = [];
       const io = { stdout: (t: string) => out.push(t), stderr: (t: string) => out.push(t),
         env: {} };
       assert.is(await command.run(['test', id], io), 0);
-      await eventually(() => rx.received.length === 1, { timeoutMs: 1_500 });
+      await eventually(() => rx.received.length === 1, { timeoutMs: 5_000 });
       assert.is(rx.received[0].headers['x-service-event'], 'test');
       await eventually(() => sup.deliveries(id)[0]?.status === 'delivered');
       // The commit is visible to readers a moment before the supervisor's own bookkeeping.
