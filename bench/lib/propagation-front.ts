@@ -10,12 +10,15 @@ import { silentLogger } from '../../core/logger.js';
 import { SnapshotStore, type ViewMeta } from '../../http/snapshots.js';
 import { openSharedState } from '../../bin/scale-out/shared-state.js';
 import { SnapshotSubscriber } from '../../bin/scale-out/subscriber.js';
+import { watchGcPauses, type GcPauses } from './gc-pauses.js';
 
 export interface Landed {
   /** [view name, its updatedAtMs (the bench's key of one put), monotonic ms when it landed]. */
   readonly views: [string, number, number][];
   /** The front's CPU per applied view (µs) since the last collect. */
   readonly cpuPerViewUs: number;
+  /** The front's GC pauses since the last collect. */
+  readonly gc: GcPauses;
 }
 
 /** The machine's monotonic clock in ms (CLOCK_MONOTONIC: one clock for every process). */
@@ -40,11 +43,12 @@ async function main(url: string): Promise<void> {
   while (!subscriber.loaded()) await new Promise((resolve) => setTimeout(resolve, 20));
   let cpuUs = 0;
   let views = 0;
+  const gc = watchGcPauses();
   process.on('message', (message: string) => {
     if (message === 'collect') {
       const applied = Math.max(1, subscriber.viewsApplied - views);
       const landed: Landed = { views: store.landed,
-        cpuPerViewUs: (subscriber.applyCpuUs - cpuUs) / applied };
+        cpuPerViewUs: (subscriber.applyCpuUs - cpuUs) / applied, gc: gc.take() };
       cpuUs = subscriber.applyCpuUs;
       views = subscriber.viewsApplied;
       store.landed = [];

@@ -13,6 +13,7 @@ import type { ReportRow } from '../harness.js';
 import { stopChild, tail, track } from './children.js';
 import { monotonicMs, type Landed } from './propagation-front.js';
 import { redisCpuUs } from './redis-cpu.js';
+import { watchGcPauses, type GcPauses } from './gc-pauses.js';
 
 const bench = 'scale-out';
 const frontScript = new URL('./propagation-front.ts', import.meta.url).pathname;
@@ -77,6 +78,9 @@ interface Series {
   readonly ingestCpuUs: number;
   readonly redisCpuUs: number;
   readonly frontCpuUs: number;
+  /** GC pauses of ingest's (this process's) main thread and of the front's, in the series. */
+  readonly ingestGc: GcPauses;
+  readonly frontGc: GcPauses;
 }
 
 /** One put: the view's bytes (or how the bench makes them in the turn) and meta. */
@@ -90,6 +94,7 @@ async function series(front: FrontProcess, shared: SharedState, rounds: number, 
   const putAtMs = new Map<string, number>();
   let ingestCpuUs = 0;
   const redisBeforeUs = await redisCpuUs(shared);
+  const gc = watchGcPauses();
   for (let round = 0; round < rounds; round++) {
     const puts = make(round);
     const cpuBefore = process.cpuUsage();
@@ -107,6 +112,8 @@ async function series(front: FrontProcess, shared: SharedState, rounds: number, 
   }
   await sleep(300);
   const serverUs = await redisCpuUs(shared) - redisBeforeUs;
+  const ingestGc = gc.take();
+  gc.stop();
   const landed = await front.collect();
   const delays: number[] = [];
   for (const [name, updatedAtMs, atMs] of landed.views) {
@@ -118,7 +125,7 @@ async function series(front: FrontProcess, shared: SharedState, rounds: number, 
   }
   delays.sort((a, b) => a - b);
   return { delays, ingestCpuUs: ingestCpuUs / putAtMs.size, redisCpuUs: serverUs / putAtMs.size,
-    frontCpuUs: landed.cpuPerViewUs };
+    frontCpuUs: landed.cpuPerViewUs, ingestGc, frontGc: landed.gc };
 }
 
 /** Increasing updatedAtMs stamps: each put's key on both sides. */
@@ -180,6 +187,10 @@ export async function propagation(shared: SharedState, redisUrl: string, cadence
         'us'),
       row('front CPU per applied view, 300 views in one turn', burst.frontCpuUs, '-', null,
         'us'),
+      // Context for the tail: a pause on either side holds every view waiting on that thread.
+      row('ingest GC pause max, 300 views in one turn', burst.ingestGc.maxMs, '-', null),
+      row('ingest GC pauses in all, 300 views in one turn', burst.ingestGc.totalMs, '-', null),
+      row('front GC pause max, 300 views in one turn', burst.frontGc.maxMs, '-', null),
     ];
   } finally {
     await front.stop();

@@ -1,6 +1,6 @@
 // The bytes that carry a snapshot from ingest to the fronts through Redis: a length-prefixed
 // JSON header (name, meta, ordering stamp) and the view's bytes exactly as ingest serves them.
-// The channel carries batches (every frame ingest put in one turn, one message).
+// The channel carries batches (the frames ingest put in one turn, up to 64 KB a message).
 //
 //   frame: [ u32 BE header length | header JSON | body bytes ]
 //   batch: [ f64 BE sent at (ms) | [ u32 BE frame length | frame ] ... ]
@@ -21,14 +21,38 @@ export type Frame =
   | { readonly kind: 'delete'; readonly name: string; readonly stamp: FrameStamp }
   | { readonly kind: 'beat'; readonly stamp: FrameStamp; readonly sentAtMs: number };
 
+/** A frame's header: every field but the body (the JSON at the frame's start). */
+export type FrameHeader = Exclude<Frame, { kind: 'put' }> | Omit<Extract<Frame, { kind: 'put' }>,
+  'body'>;
+
 const headerBytesMax = 4_096;
+/** A batch's leading sent-at stamp; the length prefix before each of its frames. */
+export const batchStampBytes = 8;
+export const frameLengthBytes = 4;
+
+/** The bytes a frame of this header (its UTF-8 length) and body takes. */
+export function frameBytes(headerBytes: number, body: Uint8Array | undefined): number {
+  return 4 + headerBytes + (body?.byteLength ?? 0);
+}
+
+/** Writes a frame at `at` (the target holds frameBytes of it); returns where it ends. */
+export function writeFrame(target: Buffer, at: number, header: string, headerBytes: number,
+  body: Uint8Array | undefined): number {
+  target.writeUInt32BE(headerBytes, at);
+  target.write(header, at + 4, headerBytes, 'utf8');
+  const end = at + 4 + headerBytes;
+  if (body === undefined) return end;
+  target.set(body, end);
+  return end + body.byteLength;
+}
 
 export function encodeFrame(frame: Frame): Buffer {
   const { body, ...header } = frame as Frame & { body?: Buffer };
-  const json = Buffer.from(JSON.stringify(header), 'utf8');
-  const prefix = Buffer.allocUnsafe(4);
-  prefix.writeUInt32BE(json.length, 0);
-  return Buffer.concat(body === undefined ? [prefix, json] : [prefix, json, body]);
+  const json = JSON.stringify(header);
+  const headerBytes = Buffer.byteLength(json);
+  const bytes = Buffer.allocUnsafe(frameBytes(headerBytes, body));
+  writeFrame(bytes, 0, json, headerBytes, body);
+  return bytes;
 }
 
 /** The frame in some bytes; throws on anything that is not one (a foreign publisher). */

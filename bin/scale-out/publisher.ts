@@ -3,38 +3,41 @@
 // (for fronts that listen), with a heartbeat so fronts notice a silent ingest. Views leave in
 // batches: one HSET and one PUBLISH per batch, not two commands and one message per view (a
 // cadence refreshes hundreds of views in one turn). A batch leaves at the end of the turn, or
-// as soon as it holds `batchBytesMax`, so Redis and the fronts work on the first views while
-// ingest still puts the rest (docs/scale-out.md).
+// as soon as the next frame would take it past `batchBytesMax`, so Redis and the fronts work on
+// the first views while ingest still puts the rest (docs/scale-out.md).
 import type { LazyViewSource } from '../../core/view-meta.js';
 import type { Logger } from '../../core/logger.js';
 import type { PositioningSink } from '../../actors/runtime/positioning-views.js';
-import type { SnapshotStore, ViewMeta } from '../../http/snapshots.js';
+import type { SnapshotStore, ViewEntry, ViewMeta } from '../../http/snapshots.js';
 import { Command } from 'ioredis';
 import { redisNames, type RedisLink } from '../../persistence/redis-link.js';
-import { encodeBatch, encodeFrame, type Frame, type FrameStamp } from './frames.js';
+import { BatchWriter } from './batch-writer.js';
+import { encodeBatch, encodeFrame, type Frame, type FrameHeader, type FrameStamp } from './frames.js';
 
 /** Heartbeat period; a front calls the data stale after three missed beats. */
 export const beatMs = 1_000;
 
 /**
- * A batch leaves once it holds this many bytes of frames. Why: one 600 KB batch per turn (300
- * pair views) reached the front in one piece, whole, after Redis had read the whole HSET and
- * written the whole message, and the front applied all 300 before its next request; batches of
- * about 30 views reach a front while ingest still encodes the next (bench/README.md).
+ * A batch holds at most this many bytes of frames (a bigger view leaves alone; one that fills up
+ * holds at least half: batch-writer.ts). Why: one 600 KB
+ * batch per turn (300 pair views) reached the front in one piece, whole, after Redis had read
+ * all of it, and the front applied all 300 before its next request; batches of about 30 views
+ * reach a front while ingest still puts the next (bench/README.md).
  */
 export const batchBytesMax = 64 * 1024;
 
 export class SnapshotPublisher {
   private readonly epochMs = Date.now();
   private seq = 0;
-  /** The latest frame of every view: re-sent whole when Redis comes back. */
-  private readonly latest = new Map<string, Buffer>();
+  /** Every published view's entry in the local store (its bytes and meta, not a copy): framed
+   *  again and re-sent when Redis comes back. */
+  private readonly latest = new Map<string, ViewEntry>();
   private beatTimer: NodeJS.Timeout | null = null;
-  private published = 0;
-  /** The batch's frames in order, and each view's last word (a frame, or null: deleted). */
-  private batchFrames: Buffer[] = [];
-  private batchViews = new Map<string, Buffer | null>();
-  private batchBytes = 0;
+  /** The batch's frames, written in place, and per frame its view's name and where the frame
+   *  lies in the message ([start, end], start -1 for a deletion). */
+  private batch = new BatchWriter(batchBytesMax);
+  private names: string[] = [];
+  private spans: number[] = [];
   private flushScheduled = false;
 
   constructor(private readonly link: RedisLink, private readonly logger: Logger) {}
@@ -44,7 +47,9 @@ export class SnapshotPublisher {
     return {
       put: (name: string, body: Uint8Array, meta: ViewMeta) => {
         store.put(name, body, meta);
-        this.put(name, body, meta, store.get(name)?.etag);
+        const entry = store.get(name)!;
+        this.latest.set(name, entry);
+        this.put(name, entry);
       },
       get: (name: string) => store.get(name),
       delete: (name: string) => {
@@ -67,35 +72,33 @@ export class SnapshotPublisher {
     this.beatTimer = null;
   }
 
-  get framesPublished(): number {
-    return this.published;
-  }
-
   private stamp(): FrameStamp {
     return { epochMs: this.epochMs, seq: ++this.seq };
   }
 
-  private put(name: string, body: Uint8Array, meta: ViewMeta, etag: string | undefined): void {
-    const bytes = Buffer.isBuffer(body) ? body
-      : Buffer.from(body.buffer, body.byteOffset, body.byteLength);
-    const frame = encodeFrame({ kind: 'put', name, stamp: this.stamp(), sentAtMs: Date.now(),
-      updatedAtMs: meta.updatedAtMs, cadenceMs: meta.cadenceMs, etag, body: bytes });
-    this.latest.set(name, frame);
-    this.queue(name, frame);
+  /** A put's frame: the entry's bytes as served, with its ETag and meta. */
+  private put(name: string, entry: ViewEntry): void {
+    const header: FrameHeader = { kind: 'put', name, stamp: this.stamp(), sentAtMs: Date.now(),
+      updatedAtMs: entry.updatedAtMs, cadenceMs: entry.cadenceMs, etag: entry.etag };
+    this.queue(name, JSON.stringify(header), entry.body);
   }
 
   private remove(name: string): void {
     this.latest.delete(name);
-    this.queue(name, null);
+    const header: FrameHeader = { kind: 'delete', name, stamp: this.stamp() };
+    this.queue(name, JSON.stringify(header), undefined);
   }
 
-  /** Adds a view's frame (null: its deletion) to the batch; a full batch leaves at once. */
-  private queue(name: string, frame: Buffer | null): void {
-    const bytes = frame ?? encodeFrame({ kind: 'delete', name, stamp: this.stamp() });
-    this.batchViews.set(name, frame);
-    this.batchFrames.push(bytes);
-    this.batchBytes += bytes.length;
-    if (this.batchBytes >= batchBytesMax) {
+  /** Adds a frame to the batch; a full batch leaves at once. */
+  private queue(name: string, header: string, body: Uint8Array | undefined): void {
+    let start = this.batch.add(header, body);
+    if (start < 0) {
+      this.flush();
+      start = this.batch.add(header, body);
+    }
+    this.names.push(name);
+    this.spans.push(body === undefined ? -1 : start, this.batch.byteLength);
+    if (this.batch.byteLength >= batchBytesMax) {
       this.flush();
     } else if (!this.flushScheduled) {
       this.flushScheduled = true;
@@ -108,27 +111,31 @@ export class SnapshotPublisher {
     this.flush();
   };
 
-  /** Sends the batch now: its views to the hash, then its frames to the channel. */
+  /** Sends the batch now: each view's last word to the hash, then the message. */
   private flush(): void {
-    const frames = this.batchFrames;
-    const views = this.batchViews;
-    if (frames.length === 0) return;
-    this.batchFrames = [];
-    this.batchViews = new Map();
-    this.batchBytes = 0;
-    // While Redis is away the frames wait in `latest`: resendAll writes them on reconnect.
+    if (this.batch.frameCount === 0) return;
+    const message = this.batch.take(Date.now());
+    const { names, spans } = this;
+    this.names = [];
+    this.spans = [];
+    // While Redis is away the views wait in `latest`: resendAll frames them on reconnect.
     if (!this.link.ready()) return;
-    const fields: (string | Buffer)[] = [];
-    const deleted: string[] = [];
-    for (const [name, frame] of views) {
-      if (frame === null) deleted.push(name);
-      else fields.push(name, frame);
+    // A frame goes to the hash as a slice of the message: the client copies it into its command.
+    const last = new Map<string, Buffer | null>();
+    for (let i = 0; i < names.length; i++) {
+      const start = spans[2 * i]!;
+      last.set(names[i]!, start < 0 ? null : message.subarray(start, spans[2 * i + 1]!));
+    }
+    const sets: (string | Buffer)[] = [redisNames.snapshots];
+    const deletes: string[] = [redisNames.snapshots];
+    for (const [name, frame] of last) {
+      if (frame === null) deletes.push(name);
+      else sets.push(name, frame);
     }
     // HSET first: a front that loads the hash after the message was published finds the frame.
-    if (fields.length > 0) this.send('hset', [redisNames.snapshots, ...fields]);
-    if (deleted.length > 0) this.send('hdel', [redisNames.snapshots, ...deleted]);
-    this.send('publish', [redisNames.snapshotChannel, encodeBatch(frames, Date.now())]);
-    this.published += fields.length / 2;
+    if (sets.length > 1) this.send('hset', sets);
+    if (deletes.length > 1) this.send('hdel', deletes);
+    this.send('publish', [redisNames.snapshotChannel, message]);
   }
 
   /**
@@ -152,6 +159,6 @@ export class SnapshotPublisher {
 
   private resendAll(): void {
     this.logger.info('publishing every snapshot to redis', { views: this.latest.size });
-    for (const [name, frame] of this.latest) this.queue(name, frame);
+    for (const [name, entry] of this.latest) this.put(name, entry);
   }
 }
