@@ -19,22 +19,32 @@ import { redisNames, type RedisLink } from './redis-link.js';
  */
 const takeScript = `
 local out = {}
-local window = tonumber(ARGV[1])
+-- The window's text as sent goes to PX as is (no number-to-text conversion per request).
+local px = ARGV[1]
+local window = tonumber(px)
 local ttl = ARGV[2]
 local sub, w = string.sub, 13
 for i = 1, #KEYS / 2 do
   local burst, day = KEYS[2 * i - 1], KEYS[2 * i]
-  local now = tonumber(ARGV[1 + 2 * i])
+  -- 13 digits, as the window keeps it: appended as sent (no string.format per request).
+  local nowText = ARGV[1 + 2 * i]
+  local now = tonumber(nowText)
   local code = tonumber(ARGV[2 + 2 * i])
   local limit = code % 1024
   local dailyLimit = (code - limit) / 1024 - 1
   local s = redis.call('GET', burst) or ''
   local n = #s / w
-  -- The first time inside the window (times ascending): a binary search.
-  local lo, hi, since = 0, n, now - window
-  while lo < hi do
-    local mid = math.floor((lo + hi) / 2)
-    if tonumber(sub(s, mid * w + 1, mid * w + w)) <= since then lo = mid + 1 else hi = mid end
+  local since = now - window
+  -- The first time inside the window (times ascending): usually the first one is (a look at
+  -- it alone), else a binary search.
+  local lo = 0
+  if n > 0 and tonumber(sub(s, 1, w)) <= since then
+    local hi = n
+    lo = 1
+    while lo < hi do
+      local mid = math.floor((lo + hi) / 2)
+      if tonumber(sub(s, mid * w + 1, mid * w + w)) <= since then lo = mid + 1 else hi = mid end
+    end
   end
   local count = n - lo
   local burstOk = 0
@@ -43,11 +53,16 @@ for i = 1, #KEYS / 2 do
     -- In order even when fronts' clocks differ a little (usually at the end).
     local k = n
     while k > lo and tonumber(sub(s, (k - 1) * w + 1, k * w)) > now do k = k - 1 end
-    s = sub(s, lo * w + 1, k * w) .. string.format('%013d', now) .. sub(s, k * w + 1)
-    redis.call('SET', burst, s, 'PX', window)
+    if k == n then
+      if lo > 0 then s = sub(s, lo * w + 1) end
+      s = s .. nowText
+    else
+      s = sub(s, lo * w + 1, k * w) .. nowText .. sub(s, k * w + 1)
+    end
+    redis.call('SET', burst, s, 'PX', px)
     count = count + 1
     burstOk = 1
-    oldest = tonumber(sub(s, 1, w))
+    if count == 1 then oldest = now else oldest = tonumber(sub(s, 1, w)) end
   elseif count > 0 then
     oldest = tonumber(sub(s, lo * w + 1, lo * w + w))
   end
@@ -108,6 +123,12 @@ export interface TakeResult {
   readonly dailyUsed: number;
 }
 
+/** A time as the window string keeps it: 13 digits (zero-padded for the tests' early clocks). */
+function timeText(nowMs: number): string {
+  const text = String(Math.floor(nowMs));
+  return text.length >= 13 ? text : text.padStart(13, '0');
+}
+
 export class RedisLimits {
   private sha: string | null = null;
   /** The turn's requests, their callbacks and contexts, side by side. */
@@ -142,12 +163,12 @@ export class RedisLimits {
   private send(requests: TakeRequest[], dones: TakeDone<never>[], contexts: unknown[],
     start: number, end: number): void {
     const keys: string[] = [];
-    const args: number[] = [requests[start]!.windowMs, 0];
+    const args: (number | string)[] = [requests[start]!.windowMs, 0];
     let ttlSeconds = 0;
     for (let i = start; i < end; i++) {
       const r = requests[i]!;
       keys.push(redisNames.burst(r.burstKey), redisNames.daily(r.dayKey, r.usageIdentity));
-      args.push(Math.floor(r.nowMs), r.burstLimit + limitCodeScale * (r.dailyLimit + 1));
+      args.push(timeText(r.nowMs), r.burstLimit + limitCodeScale * (r.dailyLimit + 1));
       // The longest: a batch that spans midnight keeps the new day's counters long enough
       // (the old day's only a little longer than needed).
       ttlSeconds = Math.max(ttlSeconds, r.dailyTtlSeconds);
@@ -176,7 +197,7 @@ export class RedisLimits {
   }
 
   /** EVALSHA after the first call: the script's text crosses the wire once per connection. */
-  private async run(keys: string[], args: number[]): Promise<unknown> {
+  private async run(keys: string[], args: (number | string)[]): Promise<unknown> {
     const { command } = this.link;
     if (this.sha !== null) {
       try {
