@@ -2,9 +2,11 @@
 // (in memory, kept current from Redis), burst and daily counts taken in Redis in one atomic step
 // per request, and this front's own limits while Redis is away (docs/scale-out.md).
 import { LRUCache } from 'lru-cache';
-import type { UsageCounters } from '../core/messages.js';
+import type { KeyRecord, UsageCounters } from '../core/messages.js';
 import { createRomeDayCache } from '../core/rome-time.js';
-import type { RedisLimits, TakeRequest, TakeResult } from '../persistence/redis-limits.js';
+import {
+  limitNames, type RedisLimits, type TakeRequest, type TakeResult,
+} from '../persistence/redis-limits.js';
 import { burstKey, createAccessControl, rateLimitLines, type AccessControlDeps } from './access.js';
 import type {
   AccessControl, BurstScope, Identity, Outcome, SharedLimits,
@@ -26,6 +28,22 @@ const OK: Outcome<void> = Object.freeze({ ok: true, value: undefined });
 /** Counters outlive their day by this much, then Redis drops them. */
 const dailyTtlPastDaySeconds = 3_600;
 
+/**
+ * A request's names, for one address, scope and day: its burst window's key (here and in Redis)
+ * and its daily counter's. Kept on the key record, so a keyed poll builds (and hashes) none of
+ * these strings again; the LRU caches below find them by their cached hash.
+ */
+interface Names {
+  readonly ip: string;
+  readonly scope: BurstScope;
+  readonly dayKey: string;
+  readonly burstKey: string;
+  readonly burstName: string;
+  /** `identity|day`, the key of usedSeen. */
+  readonly usedKey: string;
+  readonly dailyName: string;
+}
+
 /** What Redis last said about a burst window: for RateLimit headers and local refusals. */
 interface WindowSeen {
   count: number;
@@ -45,6 +63,24 @@ export function createSharedAccessControl(deps: SharedAccessDeps): AccessControl
     increment: () => 0,
   };
   const daily = new DailyQuota(usedView, config.keylessDailyLimit);
+  // Weak: a key record replaced when the directory is rebuilt leaves nothing behind.
+  const namesByKey = new WeakMap<KeyRecord, Names>();
+
+  function namesOf(identity: Identity, scope: BurstScope, dayKey: string): Names {
+    const { ip } = identity;
+    if (identity.kind === 'key') {
+      const kept = namesByKey.get(identity.key);
+      if (kept !== undefined && kept.ip === ip && kept.scope === scope && kept.dayKey === dayKey) {
+        return kept;
+      }
+    }
+    const key = burstKey(identity, scope);
+    const usage = usageIdentity(identity);
+    const names: Names = { ip, scope, dayKey, burstKey: key, burstName: limitNames.burst(key),
+      usedKey: `${usage}|${dayKey}`, dailyName: limitNames.daily(dayKey, usage) };
+    if (identity.kind === 'key') namesByKey.set(identity.key, names);
+    return names;
+  }
 
   function burstState(key: string, limit: number, nowMs: number): BurstState {
     const seen = windows.get(key);
@@ -59,20 +95,26 @@ export function createSharedAccessControl(deps: SharedAccessDeps): AccessControl
   /** A full window stays full until its oldest request leaves: refusing locally is exact. */
   // A used-up day is not refused locally: the day's count is Redis's to tell, and a daily
   // refusal is rare next to a burst one.
-  function refusedLocally(identity: Identity, scope: BurstScope, nowMs: number):
+  function refusedLocally(names: Names, scope: BurstScope, nowMs: number):
     Outcome<void> | undefined {
     const limit = burstLimitByScope[scope];
-    const burst = burstState(burstKey(identity, scope), limit, nowMs);
+    const burst = burstState(names.burstKey, limit, nowMs);
     if (burst.ok) return undefined;
     return { ok: false, problem: problems.rateLimited(scope, limit, burst.resetSeconds) };
   }
 
-  function outcomeOf(result: TakeResult, identity: Identity, scope: BurstScope, nowMs: number):
-    Outcome<void> {
-    const key = burstKey(identity, scope);
-    windows.set(key, { count: result.burstCount, oldestMs: result.oldestMs });
+  function outcomeOf(result: TakeResult, step: Step): Outcome<void> {
+    const { identity, scope, nowMs, names } = step;
+    const key = names.burstKey;
+    const seen = windows.get(key);
+    if (seen === undefined) {
+      windows.set(key, { count: result.burstCount, oldestMs: result.oldestMs });
+    } else {
+      seen.count = result.burstCount;
+      seen.oldestMs = result.oldestMs;
+    }
     const day = dayOf(nowMs);
-    usedSeen.set(`${usageIdentity(identity)}|${day.key}`, result.dailyUsed);
+    usedSeen.set(names.usedKey, result.dailyUsed);
     if (!result.burstOk) {
       const limit = burstLimitByScope[scope];
       return { ok: false, problem: problems.rateLimited(scope, limit,
@@ -100,13 +142,14 @@ export function createSharedAccessControl(deps: SharedAccessDeps): AccessControl
     readonly identity: Identity;
     readonly scope: BurstScope;
     readonly countDaily: boolean;
+    readonly names: Names;
     readonly done: (outcome: Outcome<void>, context: unknown) => void;
     readonly context: unknown;
   }
   const stepTaken = (result: TakeResult | null, step: Step): void => {
     step.done(result === null
       ? takeLocally(step.identity, step.scope, step.countDaily)
-      : outcomeOf(result, step.identity, step.scope, step.nowMs), step.context);
+      : outcomeOf(result, step), step.context);
   };
 
   const shared: SharedLimits = {
@@ -115,15 +158,16 @@ export function createSharedAccessControl(deps: SharedAccessDeps): AccessControl
     take(identity, scope, countDaily, done, context) {
       if (!config.limitsEnabled) return OK;
       const nowMs = clock.nowMs();
-      const refused = refusedLocally(identity, scope, nowMs);
-      if (refused !== undefined) return refused;
       const day = dayOf(nowMs);
+      const names = namesOf(identity, scope, day.key);
+      const refused = refusedLocally(names, scope, nowMs);
+      if (refused !== undefined) return refused;
       const step: Step = {
-        burstKey: burstKey(identity, scope), burstLimit: burstLimitByScope[scope],
-        windowMs: BURST_WINDOW_MS, usageIdentity: usageIdentity(identity), dayKey: day.key,
+        burstName: names.burstName, burstLimit: burstLimitByScope[scope],
+        windowMs: BURST_WINDOW_MS, dailyName: names.dailyName,
         dailyLimit: countDaily ? daily.limitFor(identity, nowMs).limit : -1,
         dailyTtlSeconds: Math.ceil((day.endMs - nowMs) / 1000) + dailyTtlPastDaySeconds, nowMs,
-        identity, scope, countDaily, done: done as Step['done'], context,
+        identity, scope, countDaily, names, done: done as Step['done'], context,
       };
       deps.limits.take(step, stepTaken, step);
       return null;
@@ -140,7 +184,8 @@ export function createSharedAccessControl(deps: SharedAccessDeps): AccessControl
       if (!deps.redisReady()) return local.rateLimitHeaders(identity, scope);
       const nowMs = clock.nowMs();
       const limit = burstLimitByScope[scope];
-      return rateLimitLines(burstState(burstKey(identity, scope), limit, nowMs),
+      const names = namesOf(identity, scope, dayOf(nowMs).key);
+      return rateLimitLines(burstState(names.burstKey, limit, nowMs),
         daily.state(identity, nowMs), nowMs);
     },
   };

@@ -1,5 +1,6 @@
 // Burst windows and daily counters in Redis (scale-out): one Lua script per request does both,
 // atomically, so the limits hold exactly across every front together.
+import { Command } from 'ioredis';
 import { redisNames, type RedisLink } from './redis-link.js';
 
 /*
@@ -19,22 +20,32 @@ import { redisNames, type RedisLink } from './redis-link.js';
  */
 const takeScript = `
 local out = {}
-local window = tonumber(ARGV[1])
+-- The window's text as sent goes to PX as is (no number-to-text conversion per request).
+local px = ARGV[1]
+local window = tonumber(px)
 local ttl = ARGV[2]
 local sub, w = string.sub, 13
 for i = 1, #KEYS / 2 do
   local burst, day = KEYS[2 * i - 1], KEYS[2 * i]
-  local now = tonumber(ARGV[1 + 2 * i])
+  -- 13 digits, as the window keeps it: appended as sent (no string.format per request).
+  local nowText = ARGV[1 + 2 * i]
+  local now = tonumber(nowText)
   local code = tonumber(ARGV[2 + 2 * i])
   local limit = code % 1024
   local dailyLimit = (code - limit) / 1024 - 1
   local s = redis.call('GET', burst) or ''
   local n = #s / w
-  -- The first time inside the window (times ascending): a binary search.
-  local lo, hi, since = 0, n, now - window
-  while lo < hi do
-    local mid = math.floor((lo + hi) / 2)
-    if tonumber(sub(s, mid * w + 1, mid * w + w)) <= since then lo = mid + 1 else hi = mid end
+  local since = now - window
+  -- The first time inside the window (times ascending): usually the first one is (a look at
+  -- it alone), else a binary search.
+  local lo = 0
+  if n > 0 and tonumber(sub(s, 1, w)) <= since then
+    local hi = n
+    lo = 1
+    while lo < hi do
+      local mid = math.floor((lo + hi) / 2)
+      if tonumber(sub(s, mid * w + 1, mid * w + w)) <= since then lo = mid + 1 else hi = mid end
+    end
   end
   local count = n - lo
   local burstOk = 0
@@ -43,11 +54,16 @@ for i = 1, #KEYS / 2 do
     -- In order even when fronts' clocks differ a little (usually at the end).
     local k = n
     while k > lo and tonumber(sub(s, (k - 1) * w + 1, k * w)) > now do k = k - 1 end
-    s = sub(s, lo * w + 1, k * w) .. string.format('%013d', now) .. sub(s, k * w + 1)
-    redis.call('SET', burst, s, 'PX', window)
+    if k == n then
+      if lo > 0 then s = sub(s, lo * w + 1) end
+      s = s .. nowText
+    else
+      s = sub(s, lo * w + 1, k * w) .. nowText .. sub(s, k * w + 1)
+    end
+    redis.call('SET', burst, s, 'PX', px)
     count = count + 1
     burstOk = 1
-    oldest = tonumber(sub(s, 1, w))
+    if count == 1 then oldest = now else oldest = tonumber(sub(s, 1, w)) end
   elseif count > 0 then
     oldest = tonumber(sub(s, lo * w + 1, lo * w + w))
   end
@@ -82,14 +98,21 @@ const limitCodeScale = 1024;
  */
 export type TakeDone<C> = (result: TakeResult | null, context: C) => void;
 
+/** The Redis names of a request's burst window and daily counter (callers keep them). */
+export const limitNames = Object.freeze({
+  /** `burstKey`: `scope|ip[|prefix]`, as the local guard keys its windows. */
+  burst: redisNames.burst,
+  /** `usageIdentity`: `key:<prefix>` or `ip:<address>`. */
+  daily: redisNames.daily,
+});
+
 export interface TakeRequest {
-  /** `scope|ip[|prefix]`, as the local guard keys its windows. */
-  readonly burstKey: string;
+  /** limitNames.burst of the request's burst key. */
+  readonly burstName: string;
   readonly burstLimit: number;
   readonly windowMs: number;
-  /** `key:<prefix>` or `ip:<address>`. */
-  readonly usageIdentity: string;
-  readonly dayKey: string;
+  /** limitNames.daily of the request's day and usage identity. */
+  readonly dailyName: string;
   /** -1 when this request does not count against the daily quota. */
   readonly dailyLimit: number;
   /** Kept a little past the day's end, then Redis drops the counter. */
@@ -106,6 +129,12 @@ export interface TakeResult {
   readonly dailyOk: boolean;
   /** The day's count after this request. */
   readonly dailyUsed: number;
+}
+
+/** A time as the window string keeps it: 13 digits (zero-padded for the tests' early clocks). */
+function timeText(nowMs: number): string {
+  const text = String(Math.floor(nowMs));
+  return text.length >= 13 ? text : text.padStart(13, '0');
 }
 
 export class RedisLimits {
@@ -141,19 +170,26 @@ export class RedisLimits {
 
   private send(requests: TakeRequest[], dones: TakeDone<never>[], contexts: unknown[],
     start: number, end: number): void {
-    const keys: string[] = [];
-    const args: number[] = [requests[start]!.windowMs, 0];
+    // EVALSHA's arguments in one array, filled in place: sha, key count, the keys, then the
+    // window, the ttl and each request's two values.
+    const count = end - start;
+    const args: (number | string)[] = new Array(2 + 4 * count + 2);
+    const argsAt = 2 + 2 * count;
+    args[1] = 2 * count;
+    args[argsAt] = requests[start]!.windowMs;
     let ttlSeconds = 0;
-    for (let i = start; i < end; i++) {
+    for (let i = start, k = 2, a = argsAt + 2; i < end; i++, k += 2, a += 2) {
       const r = requests[i]!;
-      keys.push(redisNames.burst(r.burstKey), redisNames.daily(r.dayKey, r.usageIdentity));
-      args.push(Math.floor(r.nowMs), r.burstLimit + limitCodeScale * (r.dailyLimit + 1));
+      args[k] = r.burstName;
+      args[k + 1] = r.dailyName;
+      args[a] = timeText(r.nowMs);
+      args[a + 1] = r.burstLimit + limitCodeScale * (r.dailyLimit + 1);
       // The longest: a batch that spans midnight keeps the new day's counters long enough
       // (the old day's only a little longer than needed).
       ttlSeconds = Math.max(ttlSeconds, r.dailyTtlSeconds);
     }
-    args[1] = ttlSeconds;
-    this.run(keys, args).then((reply) => {
+    args[argsAt + 1] = ttlSeconds;
+    this.run(args).then((reply) => {
       const values = reply as number[];
       for (let i = start; i < end; i++) {
         const n = 3 * (i - start);
@@ -175,17 +211,24 @@ export class RedisLimits {
     return Number(await this.link.command.get(redisNames.daily(dayKey, usageIdentity)) ?? 0);
   }
 
-  /** EVALSHA after the first call: the script's text crosses the wire once per connection. */
-  private async run(keys: string[], args: number[]): Promise<unknown> {
+  /**
+   * EVALSHA after the first call: the script's text crosses the wire once per connection.
+   * `args` from its second element on; the first is the sha. The command is written at once
+   * (the batch is already one per turn: auto-pipelining would hold it one more tick and wrap
+   * it in a pipeline of its own).
+   */
+  private async run(args: (number | string)[]): Promise<unknown> {
     const { command } = this.link;
     if (this.sha !== null) {
       try {
-        return await command.evalsha(this.sha, keys.length, ...keys, ...args);
+        args[0] = this.sha;
+        return await command.sendCommand(new Command('evalsha', args));
       } catch (error) {
         if (!String((error as Error).message).includes('NOSCRIPT')) throw error;
       }
     }
     this.sha = await command.script('LOAD', takeScript) as string;
-    return command.evalsha(this.sha, keys.length, ...keys, ...args);
+    args[0] = this.sha;
+    return command.sendCommand(new Command('evalsha', args));
   }
 }

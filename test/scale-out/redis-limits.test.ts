@@ -6,7 +6,7 @@ import * as assert from 'uvu/assert';
 import { silentLogger } from '../../core/logger.js';
 import { openRedisLink, type RedisLink } from '../../persistence/redis-link.js';
 import {
-  RedisLimits, type TakeRequest, type TakeResult,
+  limitNames, RedisLimits, type TakeRequest, type TakeResult,
 } from '../../persistence/redis-limits.js';
 import { eventually } from '../helpers/eventually.js';
 import { startRedisServer, type RedisServer } from '../helpers/redis-server.js';
@@ -33,8 +33,9 @@ step.after(async () => {
 
 let nextId = 0;
 function request(nowMs: number, over: Partial<TakeRequest> = {}): TakeRequest {
-  return { burstKey: `v1|127.0.0.1|ofk_t${nextId}`, burstLimit: 3, windowMs: 60_000,
-    usageIdentity: `key:ofk_t${nextId}`, dayKey: '2027-01-15', dailyLimit: 100,
+  return { burstName: limitNames.burst(`v1|127.0.0.1|ofk_t${nextId}`), burstLimit: 3,
+    windowMs: 60_000, dailyName: limitNames.daily('2027-01-15', `key:ofk_t${nextId}`),
+    dailyLimit: 100,
     dailyTtlSeconds: 3_600, nowMs, ...over };
 }
 
