@@ -27,6 +27,7 @@ import { TrackedSet } from '../actors/runtime/tracked-set.js';
 import { createDashboardFor } from './dashboard.js';
 import { HistoryRecorder } from '../actors/runtime/history-recorder.js';
 import { SlicedQueue } from '../actors/runtime/sliced-queue.js';
+import { runSliced } from '../actors/runtime/sliced.js';
 import { StoreAfterViews } from '../actors/runtime/store-after-views.js';
 import { shardTopics } from '../actors/topics.js';
 import { BackfillStatus } from '../actors/runtime/backfill-status.js';
@@ -90,6 +91,8 @@ interface Parts {
   readonly pairMarketMs: Map<string, number>;
   /** The shards' publishes, applied in order in short slices (sliced-queue.ts). */
   publishes?: SlicedQueue<ShardPublish>;
+  /** The cadence refresh in flight (in slices), null between two. */
+  cadenceRefresh: Promise<void> | null;
   /** Their closed bars, signals and history points, written after the views. */
   readonly storeWrites: StoreAfterViews;
   /** The live backfill per tracked pair (always holds on other feeds or with backfill off). */
@@ -100,6 +103,8 @@ interface Parts {
 
 /** A slice of publish work: short enough that a poll waits at most about this long for it. */
 const publishSliceMs = 1;
+/** The same for the cadence refresh of screener, pair details and signals. */
+const cadenceSliceMs = 1;
 
 /** One shard publish, pair by pair: each unit stores one pair's views and its pair detail. */
 function* applyPublish(p: Parts, message: ShardPublish): Generator<void> {
@@ -108,7 +113,7 @@ function* applyPublish(p: Parts, message: ShardPublish): Generator<void> {
     if (p.views.applyPairViews([pair], Date.now())) first = true;
     yield;
   }
-  if (first) p.views.refresh(Date.now());
+  if (first) yield* p.views.refreshSteps(Date.now());
   p.positioning.applyWhalePrints(message.whalePrints);
   p.storeWrites.push(message.outbound, (items) => p.signals.onOutbound(items));
 }
@@ -158,6 +163,7 @@ async function createParts(config: ServiceConfig, deps: ServiceDeps): Promise<Pa
     tracked: new TrackedSet(config.shards), runtime: null,
     marketNowMs: 0, warmupEndMs, pairMarketMs: new Map(),
     backfill: new BackfillStatus(backfilled), pairStates,
+    cadenceRefresh: null,
     storeWrites: new StoreAfterViews(() => (parts.publishes?.pending ?? 0) > 0, (error) =>
       log.error('storing shard outputs failed', { error: error.message })),
   };
@@ -202,11 +208,16 @@ function pushSmartMoney(p: Parts): void {
 /** The periodic work of the main thread; returns the timers to clear at shutdown. */
 function startTimers(p: Parts): NodeJS.Timeout[] {
   const { views, positioning, signals, config, clock } = p;
+  // The cadence refresh runs in slices (MarketViews.refreshSteps); one at a time: a cadence
+  // that finds the last one still running skips, the next one catches up.
   const onCadence = () => {
-    views.refresh(Date.now());
-    const prices = p.tracked.symbols.map((symbol) =>
-      ({ symbol, price: views.summaryOf(symbol)?.price ?? null }));
-    signals.onPrices(prices, views.screenerRows, p.marketNowMs);
+    if (p.cadenceRefresh !== null) return;
+    p.cadenceRefresh = runSliced(views.refreshSteps(Date.now()), cadenceSliceMs).then(() => {
+      const prices = p.tracked.symbols.map((symbol) =>
+        ({ symbol, price: views.summaryOf(symbol)?.price ?? null }));
+      signals.onPrices(prices, views.screenerRows, p.marketNowMs);
+    }).catch((error: Error) => p.log.error('cadence refresh failed', { error: error.message }))
+      .finally(() => { p.cadenceRefresh = null; });
   };
   const background = (what: string, work: () => Promise<unknown>) => () => {
     work().catch((error: Error) => p.log.error(`${what} failed`, { error: error.message }));
@@ -225,7 +236,8 @@ function startTimers(p: Parts): NodeJS.Timeout[] {
       outcomesEveryMs),
     setInterval(background('pruning', () => signals.prune()), pruneEveryMs),
     setInterval(background('history trimming', () => p.history.prune()), historyPruneEveryMs),
-    setInterval(() => positioning.refreshFunding(), config.universeCadenceMs),
+    // Its own turn: its timer fires with the cadence's, and the two in one task held the loop.
+    setInterval(() => setImmediate(() => positioning.refreshFunding()), config.universeCadenceMs),
     setInterval(refreshWallets, positioningCadenceMs),
   ];
 }
@@ -322,6 +334,7 @@ async function stopParts(p: Parts, timers: readonly NodeJS.Timeout[],
   await p.pairStates?.flush();
   await p.publishes?.drained();
   await p.storeWrites.drained();
+  await p.cadenceRefresh;
   await p.signals.close();
   await p.history.close();
   await p.webhooks.stop();

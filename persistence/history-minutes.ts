@@ -69,8 +69,11 @@ export function symbolsOf(table: Database<unknown, Key>): string[] {
 }
 
 export interface MinuteRows {
-  /** Writes a point into its hour's row; resolves when that row's write is committed. */
-  put(point: HistoryPoint): Promise<unknown>;
+  /**
+   * Writes points into their hours' rows, each row touched put once (not once per point);
+   * resolves when the last of those writes is committed.
+   */
+  putAll(points: readonly HistoryPoint[]): Promise<unknown>;
   /** Points with fromMs <= tMs < toMs, oldest first, at most `limit`. */
   range(symbol: string, fromMs: number, toMs: number, limit?: number): HistoryPoint[];
   /** The symbol's first and newest minute on disk, or null. */
@@ -119,16 +122,34 @@ export function openMinuteRows(root: RootDatabase, name: string): MinuteRows {
     return null;
   };
 
+  // Stored up to the last filled slot; a copy, as later minutes keep changing `row`.
+  const putRow = (symbol: string, hourMs: number, row: Float64Array) => {
+    let used = 60;
+    while (used > 0 && Number.isNaN(row[(used - 1) * SLOT_VALUES + volumeIndex])) used -= 1;
+    return table.put([symbol, hourMs], row.slice(0, used * SLOT_VALUES));
+  };
+
   return {
     table,
-    put(point) {
-      const hourMs = bucketOf(point.tMs, HOUR_MS);
-      const row = rowFor(point.symbol, hourMs);
-      writeSlot(row, (point.tMs - hourMs) / MINUTE_MS, point);
-      // Stored up to the last filled slot; a copy, as later minutes keep changing `row`.
-      let used = 60;
-      while (used > 0 && Number.isNaN(row[(used - 1) * SLOT_VALUES + volumeIndex])) used -= 1;
-      return table.put([point.symbol, hourMs], row.slice(0, used * SLOT_VALUES));
+    putAll(points) {
+      // A warm-up's batch is hundreds of minutes of one pair: a put per point rewrote (and
+      // msgpack-encoded) its hour's row up to 60 times, ~4 KB each, on the main thread.
+      // The rows of this batch, held here too: rowFor keeps only two hours a symbol, and a
+      // point back in an hour it let go must land in the row this batch is writing.
+      const touched = new Map<string, Map<number, Float64Array>>();
+      for (const point of points) {
+        const hourMs = bucketOf(point.tMs, HOUR_MS);
+        let hours = touched.get(point.symbol);
+        if (hours === undefined) touched.set(point.symbol, hours = new Map());
+        let row = hours.get(hourMs);
+        if (row === undefined) hours.set(hourMs, row = rowFor(point.symbol, hourMs));
+        writeSlot(row, (point.tMs - hourMs) / MINUTE_MS, point);
+      }
+      let last: Promise<unknown> = Promise.resolve();
+      for (const [symbol, hours] of touched) {
+        for (const [hourMs, row] of hours) last = putRow(symbol, hourMs, row);
+      }
+      return last;
     },
     range(symbol, fromMs, toMs, limit = Infinity) {
       const out: HistoryPoint[] = [];

@@ -167,9 +167,7 @@ export function openHistoryStore(root: RootDatabase, override: Partial<HistorySt
     if (pending.length === 0) return;
     const batch = pending;
     pending = [];
-    for (const point of batch) {
-      lastWrite = minuteRows.put(point);
-    }
+    lastWrite = minuteRows.putAll(batch);
     if (rollWanted.size > 0) {
       const minutesWritten = lastWrite;
       rolling = rolling.then(() => minutesWritten).then(runRollups);

@@ -165,11 +165,24 @@ export class MarketViews {
 
   /** Rebuilds screener, pair details and signals; unchanged bytes keep their version and tag. */
   refresh(wallNowMs: number): void {
+    const steps = this.refreshSteps(wallNowMs);
+    while (!steps.next().done) { /* every step, in this call */ }
+  }
+
+  /**
+   * `refresh` as small steps, for `runSliced` (bin/service.ts): one market's pair detail a
+   * step, then the screener, then the signals view. Run in one callback it held the main thread
+   * 5-9 ms each cadence (more under load), and every poll in flight waited for it (issue 21).
+   * A publish applied between two steps stores its own pair detail; its screener row joins at
+   * the next refresh, as it would have done had it arrived after this one.
+   */
+  *refreshSteps(wallNowMs: number): Generator<void> {
     const rows: ScreenerRow[] = [];
     let newestMs = this.universeAtMs;
     for (const market of this.markets) {
       rows.push(this.putPairDetail(market, wallNowMs));
       newestMs = Math.max(newestMs, this.tracked.get(market.symbol)?.updatedAtMs ?? 0);
+      yield;
     }
     // Every row the same object and the same newest time: screener and signals would encode to
     // the bytes they already have.
@@ -180,6 +193,7 @@ export class MarketViews {
     if (unchanged) return;
     this.putIfChanged('screener', { pairs: rows, count: rows.length }, newestMs,
       this.universeCadenceMs);
+    yield;
     this.putSignals(rows, newestMs);
   }
 

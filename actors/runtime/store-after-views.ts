@@ -3,11 +3,21 @@
 // not wait for them. A warm-up's first publish carries its whole past: ~30,000 bars and signals
 // and ~65,000 history points a shard, about a second of lmdb writes on the main thread, which
 // /readyz used to wait behind though it needs only the views.
+import { performance } from 'node:perf_hooks';
 import { endSlice } from './sliced.js';
 import { SlicedQueue } from './sliced-queue.js';
 
-/** Items written per turn: their store writes (after the turn) stay a few milliseconds. */
-const itemsPerTurn = 500;
+/**
+ * What one turn's writes may cost the main thread, the store work they queue for a microtask
+ * included: the items per turn follow it. A fixed 500 a turn held the loop 10-100 ms a turn at
+ * start (a warm-up's history points and bars under load: bench/README.md, issue 21's fourth
+ * pass), while a steady cadence brings a few dozen items.
+ */
+const turnTargetMs = 2;
+/** Bounds of the items per turn: the first turn's, the least and the most. */
+const itemsFirstTurn = 100;
+const itemsPerTurnMin = 20;
+const itemsPerTurnMax = 500;
 /** The turns' own slice (the writes they queue run after it, see endSlice). */
 const sliceMs = 1;
 
@@ -38,12 +48,26 @@ export class StoreAfterViews {
     return this.queue.drained();
   }
 
+  private itemsPerTurn = itemsFirstTurn;
+
   private *writeInTurns(batch: Batch): Generator<unknown> {
-    for (let i = 0; i < batch.items.length; i += itemsPerTurn) {
+    for (let i = 0; i < batch.items.length;) {
       while (this.viewsPending()) yield endSlice;
-      batch.write(batch.items.length <= itemsPerTurn ? batch.items
-        : batch.items.slice(i, i + itemsPerTurn));
+      const count = this.itemsPerTurn;
+      const startMs = performance.now();
+      batch.write(i === 0 && batch.items.length <= count ? batch.items
+        : batch.items.slice(i, i + count));
+      i += count;
+      // Queued after the writers' own microtasks (the history store's puts), so it sees them.
+      queueMicrotask(() => this.adapt(count, performance.now() - startMs));
       yield endSlice;
     }
+  }
+
+  /** Items for the next turn from what `count` took: toward the target, at most doubling. */
+  private adapt(count: number, tookMs: number): void {
+    const toTarget = Math.floor((count * turnTargetMs) / Math.max(tookMs, 0.01));
+    this.itemsPerTurn = Math.max(itemsPerTurnMin,
+      Math.min(itemsPerTurnMax, 2 * count, toTarget));
   }
 }

@@ -194,4 +194,25 @@ test('a refresh still rebuilds what time or the universe changed: staleness, mar
   assert.ok(store.get('screener')!.body.toString().includes('"symbol":"ETH"'));
 });
 
+test('the refresh in steps (one market a step) stores the bytes the whole refresh does', () => {
+  const [first] = btcPublishes();
+  const stores = [new SnapshotStore(), new SnapshotStore()];
+  const [whole, stepped] = stores.map((store) => {
+    const views = new MarketViews(store, cadenceMs, 5_000);
+    views.applyUniverse(universe(T0));
+    views.setTracked(['BTC']);
+    views.applyPairViews([first!], T0);
+    return views;
+  });
+  whole!.refresh(T0);
+  let steps = 0;
+  for (const _ of stepped!.refreshSteps(T0)) steps += 1;
+  assert.ok(steps >= 2, 'a step per market at least');
+  for (const name of ['pair/BTC', 'pair/ETH', 'screener', 'signals']) {
+    const [a, b] = stores.map((store) => store.get(name)!);
+    assert.ok(a!.body.equals(b!.body), name);
+    assert.is(a!.etag, b!.etag, name);
+  }
+});
+
 test.run();

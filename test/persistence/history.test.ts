@@ -116,4 +116,26 @@ test('points, rollups, reopen, paging once each with gaps, late point, retention
   }
 });
 
+test('a batch over many hours of two pairs, back into an hour it left: every point', async () => {
+  const dir = await tempDir();
+  const store = await open(dir);
+  try {
+    const history = openHistoryStore(store.root);
+    // One add is one batch (one row put per pair and hour): 5 hours of BTC and ETH
+    // interleaved, then a late BTC minute in hour 0, which the writer's two held hours left.
+    const btc = Array.from({ length: 300 }, (_, i) => minutePoint('BTC', i));
+    const eth = Array.from({ length: 300 }, (_, i) => minutePoint('ETH', i));
+    const late = { ...minutePoint('BTC', 10), high: 2_000 };
+    history.add([...btc.flatMap((p, i) => [p, eth[i]]), late]);
+    await history.flush();
+    const expectedBtc = btc.map((p, i) => (i === 10 ? late : p));
+    assert.equal(history.minutes('BTC', T0, T0 + 5 * HOUR), expectedBtc);
+    assert.equal(history.minutes('ETH', T0, T0 + 5 * HOUR), eth);
+    assert.equal(history.hours('BTC', T0, T0 + 5 * HOUR), aggregatePoints(expectedBtc, HOUR));
+  } finally {
+    await store.close();
+    await rm(dir, { recursive: true, force: true });
+  }
+});
+
 test.run();
