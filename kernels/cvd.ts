@@ -255,10 +255,19 @@ function rollingClosed(state: CvdState): number {
 }
 
 export function snapshotCvd(state: CvdState, out: CvdSnapshot): CvdSnapshot {
-  const ready = state.trades > 0;
-  const slot = state.minuteSlot;
-  out.cvd = ready ? state.cvdDay : null;
-  out.cvdRolling = ready ? rollingClosed(state) + state.minuteNet[slot] : null;
+  snapshotCvdDay(state, out);
+  out.cvdRolling = cvdRolling(state);
+  return out;
+}
+
+/** The UTC-day CVD and the trade count, not the rolling variant (which sums the window). */
+/** CVD over the trailing rollingMinutes, current minute included; null before any trade. */
+export function cvdRolling(state: CvdState): number | null {
+  return state.trades > 0 ? rollingClosed(state) + state.minuteNet[state.minuteSlot] : null;
+}
+
+export function snapshotCvdDay(state: CvdState, out: CvdSnapshot): CvdSnapshot {
+  out.cvd = state.trades > 0 ? state.cvdDay : null;
   out.trades = state.trades;
   return out;
 }
