@@ -36,7 +36,11 @@ export interface CvdState {
   minuteEndMs: number;
   /** The earliest interval end, midnight or minute end ahead (-Infinity before a trade). */
   nextBoundaryMs: number;
-  /** Sum of minuteNet over the window, current minute excluded (recomputed per minute). */
+  /**
+   * Sum of minuteNet over the window, current minute excluded; NaN when a minute closed since
+   * it was last summed (summed when read: a warm-up's candles cross minutes several times for
+   * every time anything reads it).
+   */
   rollingClosed: number;
   readonly intervalEndMs: Float64Array;
   /** Net notional of each open interval (5m, 15m, 1h at 1..3; the 1m one is minuteNet's). */
@@ -161,9 +165,7 @@ function advanceMinutes(state: CvdState, tsMs: number): void {
     net[slot] = 0;
     gross[slot] = 0;
   }
-  let sum = 0;
-  for (let k = 0; k < m; k++) sum += net[k];
-  state.rollingClosed = sum;
+  state.rollingClosed = NaN;
   state.minuteIndex = minute;
   state.minuteSlot = ((minute % m) + m) % m;
   state.minuteEndMs = (minute + 1) * 60_000;
@@ -237,11 +239,35 @@ export function applyCvd(
   state.trades += 1;
 }
 
+/**
+ * The closed minutes' sum, summed once after each minute closes. The same sum, slot by slot in
+ * ring order, as when it was summed at the close: the current slot (zero then, its trades now)
+ * adds nothing, and no other slot changes until the next close.
+ */
+function rollingClosed(state: CvdState): number {
+  if (!Number.isNaN(state.rollingClosed)) return state.rollingClosed;
+  const net = state.minuteNet;
+  const current = state.minuteSlot;
+  let sum = 0;
+  for (let k = 0; k < net.length; k++) if (k !== current) sum += net[k];
+  state.rollingClosed = sum;
+  return sum;
+}
+
 export function snapshotCvd(state: CvdState, out: CvdSnapshot): CvdSnapshot {
-  const ready = state.trades > 0;
-  const slot = state.minuteSlot;
-  out.cvd = ready ? state.cvdDay : null;
-  out.cvdRolling = ready ? state.rollingClosed + state.minuteNet[slot] : null;
+  snapshotCvdDay(state, out);
+  out.cvdRolling = cvdRolling(state);
+  return out;
+}
+
+/** The UTC-day CVD and the trade count, not the rolling variant (which sums the window). */
+/** CVD over the trailing rollingMinutes, current minute included; null before any trade. */
+export function cvdRolling(state: CvdState): number | null {
+  return state.trades > 0 ? rollingClosed(state) + state.minuteNet[state.minuteSlot] : null;
+}
+
+export function snapshotCvdDay(state: CvdState, out: CvdSnapshot): CvdSnapshot {
+  out.cvd = state.trades > 0 ? state.cvdDay : null;
   out.trades = state.trades;
   return out;
 }

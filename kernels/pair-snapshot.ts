@@ -4,7 +4,9 @@ import {
   createAbsorptionSnapshot, snapshotAbsorption, type AbsorptionSnapshot,
 } from './absorption.js';
 import { createKernelBar, lastClosedBar, openBar, type KernelBar } from './bars.js';
-import { cvdFlowRatio, readCvdHistory, snapshotCvd, type CvdSnapshot } from './cvd.js';
+import {
+  cvdFlowRatio, cvdRolling, readCvdHistory, snapshotCvdDay, type CvdSnapshot,
+} from './cvd.js';
 import { snapshotKyle, type KyleSnapshot } from './kyle.js';
 import { snapshotObi, type ObiSnapshot } from './obi.js';
 import { createOfiSnapshot, ofiNormalized, snapshotOfi, type OfiSnapshot } from './ofi.js';
@@ -129,12 +131,14 @@ export function snapshotPairAnalytics(
 /**
  * What a closed bar's signal detection reads: the scalars, the bars and the absorptions, not
  * the whale list or the CVD histories (copying those at every bar close was a third of a
- * candle's cost in a warm-up). The other lists keep their last values.
+ * candle's cost in a warm-up), nor the rolling CVD (a sum over its 1,440 minutes). The others
+ * keep their last values.
  */
 export function snapshotPairForBars(
   state: PairAnalytics, out: PairAnalyticsSnapshot,
 ): PairAnalyticsSnapshot {
-  snapshotPairScalars(state, out);
+  snapshotRecordedScalars(state, out);
+  fillLevels(state, out);
   fillBars(state, out);
   snapshotAbsorption(state.absorption, out.absorptions);
   return out;
@@ -148,15 +152,23 @@ export function snapshotPairScalars(
   state: PairAnalytics, out: PairAnalyticsSnapshot,
 ): PairAnalyticsSnapshot {
   snapshotRecordedScalars(state, out);
+  fillLevels(state, out);
   const p = out.parts;
-  out.vpinLevel = out.vpin === null ? null : vpinLevelName(state.vpinLevel);
-  out.vpinCdf = out.vpin === null ? null : orNull(state.vpinLevel.cdf);
-  out.vpinBvc = snapshotVpin(state.vpinBvc, p.vpin).vpin;
-  out.vpinBvcLevel = out.vpinBvc === null ? null : vpinLevelName(state.vpinBvcLevel);
-  out.cvdRolling = p.cvd.cvdRolling;
-  out.direction = DIRECTION_NAMES[directionOf(state.options, out.score ?? NaN)];
+  out.cvdRolling = p.cvd.cvdRolling = cvdRolling(state.cvd);
   out.whaleThresholdUsd = state.whale.thresholdUsd;
   return out;
+}
+
+/**
+ * Both VPIN levels and the direction, on top of the recorded scalars. The BVC level is rated
+ * here as it always was (rating cumulates its digest, which the digest's later merges read).
+ */
+function fillLevels(state: PairAnalytics, out: PairAnalyticsSnapshot): void {
+  out.vpinLevel = out.vpin === null ? null : vpinLevelName(state.vpinLevel);
+  out.vpinCdf = out.vpin === null ? null : orNull(state.vpinLevel.cdf);
+  out.vpinBvc = snapshotVpin(state.vpinBvc, out.parts.vpin).vpin;
+  out.vpinBvcLevel = out.vpinBvc === null ? null : vpinLevelName(state.vpinBvcLevel);
+  out.direction = DIRECTION_NAMES[directionOf(state.options, out.score ?? NaN)];
 }
 
 /**
@@ -176,7 +188,7 @@ export function snapshotRecordedScalars(
   out.price = out.markPrice ?? out.lastTradePrice;
   out.vpin = snapshotVpin(state.vpin, p.vpin).vpin;
   refreshVpinLevel(state.vpinLevel);
-  snapshotCvd(state.cvd, p.cvd);
+  snapshotCvdDay(state.cvd, p.cvd);
   out.cvd = p.cvd.cvd;
   const flow = p.cvd.trades > 0 ? cvdFlowRatio(state.cvd, o.scoreFlowMinutes) : NaN;
   out.cvdFlow = orNull(flow);

@@ -11,6 +11,8 @@ import { PairSimulator } from '../../actors/feed/sim/pair-sim.js';
 import { simWorld } from '../../actors/feed/sim/sim-world.js';
 import { simFundingAt, simUniverseAt, simWalletsAt } from '../../actors/feed/sim/sim-universe.js';
 import { isSessionOpen } from '../../actors/feed/sim/catalogue.js';
+import { roundPx } from '../../actors/feed/sim/market-model.js';
+import { hashInts, Rng } from '../../actors/feed/sim/rng.js';
 import { eventually } from '../helpers/eventually.js';
 import {
   ABSORPTION_EVENT, createPairAnalytics, createPairSnapshot, onBook, onTrade, pairSnapshotJson,
@@ -117,6 +119,41 @@ test('microstructure: 20-level books, clustered trades, sweeps, wallet addresses
   assert.ok(Math.sqrt(variance) / mean > 1.1, 'inter-arrival CV above Poisson');
   const buys = trades.filter((t) => t.side === 1).length;
   assert.ok(buys > trades.length * 0.2 && buys < trades.length * 0.8);
+});
+
+test('prices are the decimals the venue quotes: roundPx is toPrecision(5), without strings', () => {
+  const rng = new Rng(7);
+  const values: number[] = [];
+  for (let e = -6; e <= 14; e++) {
+    const p = Math.pow(10, e);
+    // Powers of ten and their neighbours, exact halves of the fifth digit, and random prices.
+    values.push(p, p * (1 - 1e-16), p * (1 + 1e-16), 1.23455 * p, 9.99995 * p, 1.00005 * p);
+    for (let i = 0; i < 2_000; i++) values.push((1 + 9 * rng.next()) * p);
+  }
+  for (const px of values) assert.is(roundPx(px), Number(px.toPrecision(5)), String(px));
+  assert.is(roundPx(0), 0);
+  // The hash, pinned: every simulated price and volume is a function of it.
+  assert.equal([hashInts(1, 2), hashInts(1, 2, 3, 4), hashInts(-5, 0x7fffffff, 1e6),
+    hashInts(42, 7, 1e10, -1)], [1334639141, 1202037658, 405346052, 3519038668]);
+});
+
+test('book levels are whole ticks and size steps, as the decimals they print as', () => {
+  for (const symbol of ['BTC', 'DOGE', 'kPEPE']) {
+    const books = run(42, symbol, START_MS + 60_000)
+      .filter((e): e is BookEvent => e.type === 'book');
+    assert.ok(books.length > 0, symbol);
+    const decimals = (x: number) => (String(x).split('.')[1] ?? '').length;
+    const tickDecimals = Math.max(...books[0].bids.filter((_, i) => i % 2 === 0).map(decimals));
+    const sizeDecimals = Math.max(...books[0].bids.filter((_, i) => i % 2 === 1).map(decimals));
+    for (const b of books) {
+      for (let i = 0; i < b.bids.length; i += 2) {
+        for (const side of [b.bids, b.asks]) {
+          assert.ok(decimals(side[i]) <= tickDecimals, `${symbol} price ${side[i]}`);
+          assert.ok(decimals(side[i + 1]) <= sizeDecimals, `${symbol} size ${side[i + 1]}`);
+        }
+      }
+    }
+  }
 });
 
 test('the kernels move on sim data: absorbed bursts, VPIN, OBI, OFI, Kyle, whales', () => {

@@ -10,17 +10,16 @@ const HOUR_MS = 3_600_000;
 
 // Octaves of the price path: period and weight. Weights scale with sqrt(period) so the path
 // behaves like a random walk between a minute and a month.
-const OCTAVES: readonly (readonly [number, number])[] = [
-  [30 * DAY_MS, 5.5], [7 * DAY_MS, 2.6], [DAY_MS, 1], [4 * HOUR_MS, 0.41], [HOUR_MS, 0.2],
-  [15 * 60_000, 0.1], [60_000, 0.026],
-];
+// Kept as two flat arrays: the price path runs for every candle, tick and context.
+const OCTAVE_PERIOD_MS: readonly number[] = [30 * DAY_MS, 7 * DAY_MS, DAY_MS, 4 * HOUR_MS, HOUR_MS,
+  15 * 60_000, 60_000];
+const OCTAVE_WEIGHT: readonly number[] = [5.5, 2.6, 1, 0.41, 0.2, 0.1, 0.026];
 
 /** The reference (mark) price of a market at tMs; the pair simulator trades around it. */
 export function referencePx(seed: number, market: SimMarket, tMs: number): number {
   let x = 0;
-  for (let i = 0; i < OCTAVES.length; i++) {
-    const [periodMs, weight] = OCTAVES[i];
-    x += weight * valueNoise(seed, market.stream + i, tMs, periodMs);
+  for (let i = 0; i < OCTAVE_PERIOD_MS.length; i++) {
+    x += OCTAVE_WEIGHT[i] * valueNoise(seed, market.stream + i, tMs, OCTAVE_PERIOD_MS[i]);
   }
   // Value noise has a standard deviation near 0.58: scale so one day moves about dailyVol.
   return market.basePx * Math.exp(x * market.dailyVol * 0.9);
@@ -84,8 +83,26 @@ export function venueFundingAt(seed: number, market: SimMarket, tMs: number): Ve
 
 /** Five significant figures, as the venue quotes prices. */
 export function roundPx(px: number): number {
+  // Number(px.toPrecision(5)) without the string where the answer is certain: px scaled to five
+  // integer digits is one rounding off the exact product (within 1e-11 for five digits), so away
+  // from a half it rounds as the exact decimal does, and k / 10^n (k * 10^-n) is the double the
+  // string parses to. Near a half, and outside the usual range, the string decides.
+  if (px >= 1e-6 && px < 1e15) {
+    let e = Math.floor(Math.log10(px));
+    if (px >= POW10[e + 7]) e++;
+    else if (px < POW10[e + 6]) e--;
+    const n = 4 - e;
+    const scaled = n >= 0 ? px * POW10[n + 6] : px / POW10[6 - n];
+    const k = Math.round(scaled);
+    if (Math.abs(scaled - Math.floor(scaled) - 0.5) > 1e-6) {
+      return n >= 0 ? k / POW10[n + 6] : k * POW10[6 - n];
+    }
+  }
   return Number(px.toPrecision(5));
 }
+
+/** 10^(i - 6) for i in 0..28 (10^-6 .. 10^22), each from its decimal literal. */
+const POW10: readonly number[] = Array.from({ length: 29 }, (_, i) => Number(`1e${i - 6}`));
 
 function round2(x: number): number {
   return Math.round(x * 100) / 100;

@@ -13,14 +13,16 @@ export function hashString(text: string): number {
 
 /** Mixes integers into one well-spread 32-bit value (murmur3 finalizer per input). */
 export function hashInts(a: number, b: number, c = 0, d = 0): number {
-  let h = (a ^ 0x9e3779b9) >>> 0;
-  for (const v of [b, c, d]) {
-    h = Math.imul(h ^ (v | 0), 0x85ebca6b);
-    h ^= h >>> 13;
-    h = Math.imul(h, 0xc2b2ae35);
-    h ^= h >>> 16;
-  }
-  return h >>> 0;
+  // Unrolled: an array of the inputs per call was most of a warm-up's price path before the
+  // optimizer had the function (the price path hashes 14 times per price).
+  return mix(mix(mix((a ^ 0x9e3779b9) >>> 0, b), c), d) >>> 0;
+}
+
+function mix(h: number, v: number): number {
+  h = Math.imul(h ^ (v | 0), 0x85ebca6b);
+  h ^= h >>> 13;
+  h = Math.imul(h, 0xc2b2ae35);
+  return h ^ (h >>> 16);
 }
 
 /** A uniform draw in [0, 1) from integer coordinates: stateless, same on every thread. */

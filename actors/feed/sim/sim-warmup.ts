@@ -83,7 +83,9 @@ export function candleIntervalAt(plan: WarmupPlan, tMs: number): number {
   // After a session market's last session (closed to the end) there is nothing to resolve:
   // the coarsest step that fits, not thousands of empty minutes.
   const closed = plan.tiersToMs !== undefined && tMs >= plan.tiersToMs;
-  for (const [intervalMs, nearestMs] of candleTiers) {
+  for (let i = 0; i < candleTiers.length; i++) {
+    const intervalMs = candleTiers[i][0];
+    const nearestMs = candleTiers[i][1];
     if (tMs % intervalMs === 0 && tMs + intervalMs <= plan.ticksFromMs &&
       (closed || (plan.tiersToMs ?? plan.toMs) - tMs > nearestMs)) return intervalMs;
   }
