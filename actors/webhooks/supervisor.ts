@@ -220,7 +220,9 @@ class Supervisor implements WebhookSupervisor {
   }
 
   stats(): SupervisorStats {
-    return { state: this.state, pending: this.runner.pending.value, inFlight: this.runner.inFlight };
+    return {
+      state: this.state, pending: this.runner.pending.value, inFlight: this.runner.inFlight,
+    };
   }
 
   idle(): Promise<void> {
