@@ -172,7 +172,7 @@ test('mailbox: bounded, drop-oldest across trades and events, wakes once per bat
   assert.throws(() => new Mailbox(0, 'BTC'), /positive integer/);
 });
 
-test('mailbox: grows past its first slots in order (wrapped or not), drops only at capacity', () => {
+test('mailbox: grows in order past its first slots (wrapped or not), drops only when full', () => {
   const capacity = 1_000;
   const mailbox = new Mailbox(capacity, 'BTC');
   const seen: string[] = [];
