@@ -47,6 +47,7 @@ function openEnvironment(path: string, readOnly: boolean): RootDatabase {
   // lmdb's typings do not list an encoder instance; its runtime accepts one.
   const options = {
     path, maxDbs: storeLimits.tablesMax, readOnly, encoder: storeEncoder(),
+    mapSize: storeLimits.mapBytes,
   } as unknown as { path: string };
   return open(options);
 }

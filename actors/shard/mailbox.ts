@@ -2,23 +2,28 @@
 import type { MarketEvent } from '../../core/messages.js';
 import type { BookFields, PairLane, TradeFields } from '../feed/feed-types.js';
 import * as lanes from '../feed/lanes.js';
+import { BookRing, type BookReader } from './book-ring.js';
+import { unwrapColumn, unwrapSlots } from './ring-growth.js';
 
 // Bound once to a module-local name: tsx's CommonJS transform makes each use of an imported
 // binding a getter call.
 const { bookEventOf } = lanes;
 
-/** Book levels a side the kernels see (the venue sends 20); a mailbox keeps no more. */
-export const BOOK_LEVELS_MAX = 20;
+export { BOOK_LEVELS_MAX } from './book-ring.js';
 /** Books a mailbox keeps as fields; more queued at once are kept as objects (see book()). */
 export const BOOK_SLOTS_MAX = 256;
+/**
+ * Slots a mailbox starts with; it doubles when full, up to its capacity. Between drains a pair
+ * queues ~10-30 events live and ~1,000-2,000 in a max-speed warm-up: columns sized whole at
+ * the 8,192 bound were ~400 KB a pair (typed columns plus three arrays in the JS heap), most
+ * of it never used.
+ */
+const MAILBOX_SLOTS_START = 64;
 
 /** What a mailbox drains into (the pair engine): trades and books as fields, others whole. */
-export interface MailboxReader {
+export interface MailboxReader extends BookReader {
   trade(tsMs: number, price: number, size: number, side: 1 | -1, buyer: string | null,
     seller: string | null): void;
-  /** Levels best first; the arrays are the mailbox's, valid only during the call. */
-  book(tsMs: number, bidPx: Float64Array, bidSz: Float64Array, bidLevels: number,
-    askPx: Float64Array, askSz: Float64Array, askLevels: number): void;
   event(event: MarketEvent): void;
 }
 
@@ -27,8 +32,9 @@ const TRADE = 1;
 const BOOK = 2;
 
 /**
- * Ring of events. When full, the oldest event is dropped and counted (policy: drop-oldest), so
- * a slow pair never grows memory without bound and the freshest data wins.
+ * Ring of events. When its columns are full they double, up to `capacity`; at capacity the
+ * oldest event is dropped and counted (policy: drop-oldest), so a slow pair never grows memory
+ * without bound and the freshest data wins.
  *
  *   head -> [e3][e4][e5][  ][  ][e1][e2] <- tail wraps
  *
@@ -39,15 +45,17 @@ const BOOK = 2;
  * whole in `events` at the same index.
  */
 export class Mailbox implements PairLane {
-  private readonly kind: Uint8Array;
-  private readonly tsMs: Float64Array;
-  private readonly price: Float64Array;
-  private readonly size: Float64Array;
-  private readonly side: Int8Array;
-  private readonly buyer: (string | null)[];
-  private readonly seller: (string | null)[];
-  private readonly events: (MarketEvent | undefined)[];
+  private kind: Uint8Array;
+  private tsMs: Float64Array;
+  private price: Float64Array;
+  private size: Float64Array;
+  private side: Int8Array;
+  private buyer: (string | null)[];
+  private seller: (string | null)[];
+  private events: (MarketEvent | undefined)[];
   private readonly books = new BookRing(BOOK_SLOTS_MAX);
+  /** Length of the columns: MAILBOX_SLOTS_START doubled as needed, at most `capacity`. */
+  private slots: number;
   private head = 0;
   private count = 0;
   dropped = 0;
@@ -61,14 +69,16 @@ export class Mailbox implements PairLane {
     if (!Number.isInteger(capacity) || capacity <= 0) {
       throw new TypeError(`mailbox capacity must be a positive integer (was ${capacity})`);
     }
-    this.kind = new Uint8Array(capacity);
-    this.tsMs = new Float64Array(capacity);
-    this.price = new Float64Array(capacity);
-    this.size = new Float64Array(capacity);
-    this.side = new Int8Array(capacity);
-    this.buyer = new Array<string | null>(capacity).fill(null);
-    this.seller = new Array<string | null>(capacity).fill(null);
-    this.events = new Array<MarketEvent | undefined>(capacity).fill(undefined);
+    const slots = Math.min(capacity, MAILBOX_SLOTS_START);
+    this.slots = slots;
+    this.kind = new Uint8Array(slots);
+    this.tsMs = new Float64Array(slots);
+    this.price = new Float64Array(slots);
+    this.size = new Float64Array(slots);
+    this.side = new Int8Array(slots);
+    this.buyer = new Array<string | null>(slots).fill(null);
+    this.seller = new Array<string | null>(slots).fill(null);
+    this.events = new Array<MarketEvent | undefined>(slots).fill(undefined);
   }
 
   get length(): number {
@@ -92,7 +102,7 @@ export class Mailbox implements PairLane {
    * as an object instead: nothing more is dropped, and memory stays bounded by `capacity`.
    */
   book(b: BookFields): void {
-    if (this.books.count === this.books.capacity) return this.event(bookEventOf(this.symbol, b));
+    if (this.books.full) return this.event(bookEventOf(this.symbol, b));
     const i = this.slot();
     this.kind[i] = BOOK;
     this.books.push(b);
@@ -122,7 +132,7 @@ export class Mailbox implements PairLane {
         this.events[i] = undefined;
         reader.event(event);
       }
-      i = i + 1 === this.capacity ? 0 : i + 1;
+      i = i + 1 === this.slots ? 0 : i + 1;
     }
     this.head = i;
     this.count -= count;
@@ -138,96 +148,43 @@ export class Mailbox implements PairLane {
     this.count = 0;
   }
 
-  /** The index for the next event: wakes the owner when empty, drops the oldest when full. */
+  /**
+   * The index for the next event: wakes the owner when empty; when the columns are full, grows
+   * them, or at capacity drops the oldest.
+   */
   private slot(): number {
     this.pushed++;
     if (this.count === 0) this.onWake?.();
-    if (this.count === this.capacity) {
-      if (this.kind[this.head] === BOOK) this.books.drop();
-      this.events[this.head] = undefined;
-      this.head = this.head + 1 === this.capacity ? 0 : this.head + 1;
-      this.count--;
-      this.dropped++;
+    if (this.count === this.slots) {
+      if (this.slots < this.capacity) this.grow();
+      else this.dropOldest();
     }
     const i = this.head + this.count;
     this.count++;
-    return i >= this.capacity ? i - this.capacity : i;
-  }
-}
-
-/** FIFO of books as level columns: slot k holds its levels at [k * BOOK_LEVELS_MAX, ...). */
-class BookRing {
-  private readonly tsMs: Float64Array;
-  private readonly bidLevels: Uint8Array;
-  private readonly askLevels: Uint8Array;
-  private readonly bidPx: Float64Array;
-  private readonly bidSz: Float64Array;
-  private readonly askPx: Float64Array;
-  private readonly askSz: Float64Array;
-  /** What shift() hands out: the kernels take levels from index 0. */
-  private readonly out = {
-    bidPx: new Float64Array(BOOK_LEVELS_MAX), bidSz: new Float64Array(BOOK_LEVELS_MAX),
-    askPx: new Float64Array(BOOK_LEVELS_MAX), askSz: new Float64Array(BOOK_LEVELS_MAX),
-  };
-  private head = 0;
-  count = 0;
-
-  constructor(readonly capacity: number) {
-    const levels = () => new Float64Array(capacity * BOOK_LEVELS_MAX);
-    this.tsMs = new Float64Array(capacity);
-    this.bidLevels = new Uint8Array(capacity);
-    this.askLevels = new Uint8Array(capacity);
-    this.bidPx = levels();
-    this.bidSz = levels();
-    this.askPx = levels();
-    this.askSz = levels();
+    return i >= this.slots ? i - this.slots : i;
   }
 
-  /** Appends a book (the caller checked count < capacity). */
-  push(b: BookFields): void {
-    let k = this.head + this.count;
-    if (k >= this.capacity) k -= this.capacity;
-    this.count++;
-    const bids = Math.min(b.bidLevels, BOOK_LEVELS_MAX);
-    const asks = Math.min(b.askLevels, BOOK_LEVELS_MAX);
-    this.tsMs[k] = b.tsMs;
-    this.bidLevels[k] = bids;
-    this.askLevels[k] = asks;
-    const at = k * BOOK_LEVELS_MAX;
-    copyLevels(b.bidPx, b.bidSz, 0, this.bidPx, this.bidSz, at, bids);
-    copyLevels(b.askPx, b.askSz, 0, this.askPx, this.askSz, at, asks);
-  }
-
-  /** Hands the oldest book to `reader` and frees its slot. */
-  shift(reader: MailboxReader): void {
-    const k = this.head;
-    const bids = this.bidLevels[k];
-    const asks = this.askLevels[k];
-    const at = k * BOOK_LEVELS_MAX;
-    const o = this.out;
-    copyLevels(this.bidPx, this.bidSz, at, o.bidPx, o.bidSz, 0, bids);
-    copyLevels(this.askPx, this.askSz, at, o.askPx, o.askSz, 0, asks);
-    this.drop();
-    reader.book(this.tsMs[k], o.bidPx, o.bidSz, bids, o.askPx, o.askSz, asks);
-  }
-
-  /** Frees the oldest slot. */
-  drop(): void {
-    this.head = this.head + 1 === this.capacity ? 0 : this.head + 1;
+  private dropOldest(): void {
+    if (this.kind[this.head] === BOOK) this.books.drop();
+    this.events[this.head] = undefined;
+    this.head = this.head + 1 === this.slots ? 0 : this.head + 1;
     this.count--;
+    this.dropped++;
   }
 
-  clear(): void {
+  /** Doubles the columns (the queued events keep their order; the head moves to slot 0). */
+  private grow(): void {
+    const slots = Math.min(this.capacity, this.slots * 2);
+    const { head, count } = this;
+    this.kind = unwrapColumn(this.kind, new Uint8Array(slots), head, count);
+    this.tsMs = unwrapColumn(this.tsMs, new Float64Array(slots), head, count);
+    this.price = unwrapColumn(this.price, new Float64Array(slots), head, count);
+    this.size = unwrapColumn(this.size, new Float64Array(slots), head, count);
+    this.side = unwrapColumn(this.side, new Int8Array(slots), head, count);
+    this.buyer = unwrapSlots(this.buyer, slots, null, head, count);
+    this.seller = unwrapSlots(this.seller, slots, null, head, count);
+    this.events = unwrapSlots(this.events, slots, undefined, head, count);
+    this.slots = slots;
     this.head = 0;
-    this.count = 0;
-  }
-}
-
-/** `levels` prices and sizes from `from` to `to`: one loop over locals, no property reads. */
-function copyLevels(px: Float64Array, sz: Float64Array, from: number, toPx: Float64Array,
-  toSz: Float64Array, to: number, levels: number): void {
-  for (let l = 0; l < levels; l++) {
-    toPx[to + l] = px[from + l];
-    toSz[to + l] = sz[from + l];
   }
 }

@@ -172,4 +172,49 @@ test('mailbox: bounded, drop-oldest across trades and events, wakes once per bat
   assert.throws(() => new Mailbox(0, 'BTC'), /positive integer/);
 });
 
+test('mailbox: grows in order past its first slots (wrapped or not), drops only when full', () => {
+  const capacity = 1_000;
+  const mailbox = new Mailbox(capacity, 'BTC');
+  const seen: string[] = [];
+  const reader: MailboxReader = {
+    trade: (tsMs, _p, _s, _side, buyer) => seen.push(`t${tsMs}${buyer}`),
+    book: (tsMs, bidPx, _bs, bids) => seen.push(`b${tsMs}:${[...bidPx.subarray(0, bids)]}`),
+    // Books past the book ring's bound come as objects: the same text as from the ring.
+    event: (e) => seen.push(e.type === 'book' ? `b${e.tsMs}:${e.bids[0]}` : `${e.type}${e.tsMs}`),
+  };
+  const expected: string[] = [];
+  let tsMs = 0;
+  const push = (n: number) => {
+    for (let k = 0; k < n; k++) {
+      tsMs++;
+      if (tsMs % 3 === 0) {
+        pushBook(mailbox, { type: 'book', symbol: 'BTC', tsMs, bids: [tsMs, 1], asks: [] });
+        expected.push(`b${tsMs}:${tsMs}`);
+      } else if (tsMs % 3 === 1) {
+        pushTrade(mailbox, { type: 'trade', symbol: 'BTC', tsMs, price: 1, size: 1, side: 1,
+          tradeId: String(tsMs), buyer: `w${tsMs}`, seller: null });
+        expected.push(`t${tsMs}w${tsMs}`);
+      } else {
+        mailbox.event({ type: 'gap', symbol: 'BTC', tsMs, reason: 'x' });
+        expected.push(`gap${tsMs}`);
+      }
+    }
+  };
+  // Wrapped: the head is mid-ring when the first growth comes.
+  push(40);
+  mailbox.drain(reader);
+  push(capacity);
+  assert.is(mailbox.length, capacity);
+  mailbox.drain(reader);
+  // More books than the book ring's bound in one batch: the rest queue as objects, in order.
+  assert.equal(seen, expected);
+  assert.is(mailbox.dropped, 0);
+  seen.length = 0;
+  expected.length = 0;
+  push(capacity + 5);
+  mailbox.drain(reader);
+  assert.is(mailbox.dropped, 5);
+  assert.equal(seen, expected.slice(5));
+});
+
 test.run();
