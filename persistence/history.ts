@@ -115,6 +115,10 @@ export function openHistoryStore(root: RootDatabase, override: Partial<HistorySt
     const tMs = minuteRows.newest(symbol);
     if (tMs !== null) newest.set(symbol, tMs);
   }
+  // What readers see: the newest minute per symbol whose write is committed. Answers are cached
+  // by these (their ETag names them), so they must not move before the rows can be read: an
+  // answer built between add() and the commit would be cached without the new minutes.
+  const visible = new Map(newest);
   let newestAll = newest.size === 0 ? null : Math.max(...newest.values());
   // Hours a late point landed in after they were rolled: rolled again.
   const lateHours = new Map<string, Set<number>>();
@@ -168,9 +172,18 @@ export function openHistoryStore(root: RootDatabase, override: Partial<HistorySt
     const batch = pending;
     pending = [];
     lastWrite = minuteRows.putAll(batch);
+    lastWrite.then(() => showWritten(batch), () => {});
     if (rollWanted.size > 0) {
       const minutesWritten = lastWrite;
       rolling = rolling.then(() => minutesWritten).then(runRollups);
+    }
+  };
+
+  const showWritten = (batch: readonly HistoryPoint[]) => {
+    for (const point of batch) {
+      const before = visible.get(point.symbol);
+      if (before === undefined || point.tMs > before) visible.set(point.symbol, point.tMs);
+      if (newestAll === null || point.tMs > newestAll) newestAll = point.tMs;
     }
   };
 
@@ -188,7 +201,6 @@ export function openHistoryStore(root: RootDatabase, override: Partial<HistorySt
       return;
     }
     newest.set(point.symbol, point.tMs);
-    if (newestAll === null || point.tMs > newestAll) newestAll = point.tMs;
     if (before === undefined || bucketOf(before, HOUR_MS) !== bucketOf(point.tMs, HOUR_MS)) {
       rollWanted.add(point.symbol);
     }
@@ -224,7 +236,7 @@ export function openHistoryStore(root: RootDatabase, override: Partial<HistorySt
       return rolled.concat(rest);
     },
     updatedAtMs(symbol) {
-      const tMs = newest.get(symbol);
+      const tMs = visible.get(symbol);
       return tMs === undefined ? null : tMs + MINUTE_MS;
     },
     newestMs: () => (newestAll === null ? null : newestAll + MINUTE_MS),

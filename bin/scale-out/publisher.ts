@@ -12,7 +12,9 @@ import type { SnapshotStore, ViewEntry, ViewMeta } from '../../http/snapshots.js
 import { Command } from 'ioredis';
 import { redisNames, type RedisLink } from '../../persistence/redis-link.js';
 import { BatchWriter } from './batch-writer.js';
-import { encodeBatch, encodeFrame, type Frame, type FrameHeader, type FrameStamp } from './frames.js';
+import {
+  encodeBatch, encodeFrame, type Frame, type FrameHeader, type FrameStamp,
+} from './frames.js';
 
 /** Heartbeat period; a front calls the data stale after three missed beats. */
 export const beatMs = 1_000;

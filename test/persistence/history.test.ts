@@ -138,4 +138,35 @@ test('a batch over many hours of two pairs, back into an hour it left: every poi
   }
 });
 
+test('the newest minute readers see moves only once its points can be read', async () => {
+  // Answers are cached by that time (their ETag): one built between add() and the commit
+  // would be kept, without the new minutes, until the next minute.
+  const dir = await tempDir();
+  const store = await open(dir);
+  const history = openHistoryStore(store.root);
+  try {
+    assert.is(history.updatedAtMs('BTC'), null);
+    const points = Array.from({ length: 5 }, (_, i) => minutePoint('BTC', i));
+    history.add(points);
+    // Turn by turn: the rows may be readable before the time moves, never the reverse.
+    let readable = false;
+    for (let turn = 0; turn < 200 && history.updatedAtMs('BTC') === null; turn++) {
+      readable = history.minutes('BTC', T0, T0 + HOUR).length === points.length;
+      await new Promise((resolve) => setImmediate(resolve));
+    }
+    assert.ok(readable, 'the last turn before the time moved could read every point');
+    assert.is(history.updatedAtMs('BTC'), T0 + 5 * MIN);
+    assert.is(history.newestMs(), T0 + 5 * MIN);
+    assert.equal(history.minutes('BTC', T0, T0 + HOUR), points, 'every point it names');
+    history.add([minutePoint('BTC', 5)]);
+    assert.is(history.updatedAtMs('BTC'), T0 + 5 * MIN, 'not before the commit');
+    await history.flush();
+    assert.is(history.updatedAtMs('BTC'), T0 + 6 * MIN);
+  } finally {
+    await history.flush(); // lmdb must not close under a write in flight
+    await store.close();
+    await rm(dir, { recursive: true, force: true });
+  }
+});
+
 test.run();
