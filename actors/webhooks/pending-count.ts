@@ -8,9 +8,8 @@ export class PendingCount {
   private writing = 0;
   private stale = false;
 
-  constructor(private readonly countStored: () => number) {
-    this.count = countStored();
-  }
+  /** Starts at 0: the owner recounts once the store is open (the supervisor's first refresh). */
+  constructor(private readonly countStored: () => number) {}
 
   get value(): number {
     return this.count;

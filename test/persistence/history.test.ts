@@ -5,7 +5,7 @@ import * as assert from 'uvu/assert';
 import { rm } from 'node:fs/promises';
 import { ManualClock } from '../../core/clock.js';
 import type { HistoryPoint } from '../../core/history-point.js';
-import { openHistoryStore } from '../../persistence/history.js';
+import { openHistoryStore, type HistoryStore } from '../../persistence/history.js';
 import { aggregatePoints } from '../../persistence/history-aggregate.js';
 import { readHistoryPage } from '../../persistence/history-query.js';
 import { openStore } from '../../persistence/store.js';
@@ -28,6 +28,20 @@ export function minutePoint(symbol: string, i: number, tMs = T0 + i * MIN): Hist
 
 const open = (dir: string) => openStore({ dataDir: dir, clock: new ManualClock(T0),
   watchKeys: false });
+
+/** A history store on a fresh lmdb store, flushed, closed and removed after `run`. */
+async function withHistory(run: (history: HistoryStore) => Promise<void>): Promise<void> {
+  const dir = await tempDir();
+  const store = await open(dir);
+  const history = openHistoryStore(store.root);
+  try {
+    await run(history);
+  } finally {
+    await history.flush(); // lmdb must not close under a write in flight
+    await store.close();
+    await rm(dir, { recursive: true, force: true });
+  }
+}
 
 test('aggregation: first open, max high, min low, last close, summed volume, last levels', () => {
   const points = [0, 1, 2].map((i) => minutePoint('BTC', i));
@@ -116,11 +130,8 @@ test('points, rollups, reopen, paging once each with gaps, late point, retention
   }
 });
 
-test('a batch over many hours of two pairs, back into an hour it left: every point', async () => {
-  const dir = await tempDir();
-  const store = await open(dir);
-  try {
-    const history = openHistoryStore(store.root);
+test('a batch over many hours of two pairs, back into an hour it left: every point', () =>
+  withHistory(async (history) => {
     // One add is one batch (one row put per pair and hour): 5 hours of BTC and ETH
     // interleaved, then a late BTC minute in hour 0, which the writer's two held hours left.
     const btc = Array.from({ length: 300 }, (_, i) => minutePoint('BTC', i));
@@ -132,19 +143,12 @@ test('a batch over many hours of two pairs, back into an hour it left: every poi
     assert.equal(history.minutes('BTC', T0, T0 + 5 * HOUR), expectedBtc);
     assert.equal(history.minutes('ETH', T0, T0 + 5 * HOUR), eth);
     assert.equal(history.hours('BTC', T0, T0 + 5 * HOUR), aggregatePoints(expectedBtc, HOUR));
-  } finally {
-    await store.close();
-    await rm(dir, { recursive: true, force: true });
-  }
-});
+  }));
 
-test('the newest minute readers see moves only once its points can be read', async () => {
+test('the newest minute readers see moves only once its points can be read', () =>
   // Answers are cached by that time (their ETag): one built between add() and the commit
   // would be kept, without the new minutes, until the next minute.
-  const dir = await tempDir();
-  const store = await open(dir);
-  const history = openHistoryStore(store.root);
-  try {
+  withHistory(async (history) => {
     assert.is(history.updatedAtMs('BTC'), null);
     const points = Array.from({ length: 5 }, (_, i) => minutePoint('BTC', i));
     history.add(points);
@@ -163,11 +167,6 @@ test('the newest minute readers see moves only once its points can be read', asy
     assert.is(history.updatedAtMs('BTC'), T0 + 5 * MIN, 'not before the commit');
     await history.flush();
     assert.is(history.updatedAtMs('BTC'), T0 + 6 * MIN);
-  } finally {
-    await history.flush(); // lmdb must not close under a write in flight
-    await store.close();
-    await rm(dir, { recursive: true, force: true });
-  }
-});
+  }));
 
 test.run();

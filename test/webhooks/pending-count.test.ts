@@ -16,6 +16,7 @@ function fakeStore(initial: number) {
 test('a recount during a write waits for it: the commit is counted once', async () => {
   const store = fakeStore(7);
   const pending = new PendingCount(store.count);
+  pending.recount();
   let commitSeen!: () => void;
   const committed = new Promise<void>((resolve) => { commitSeen = resolve; });
   let resume!: () => void;
@@ -37,6 +38,7 @@ test('a recount during a write waits for it: the commit is counted once', async 
 test('a publish reserves its deliveries at once and keeps them only if written', async () => {
   const store = fakeStore(0);
   const pending = new PendingCount(store.count);
+  pending.recount();
   const seen: number[] = [];
   await pending.write(3, async () => { seen.push(pending.value); store.commit(3); return true; },
     (written) => (written ? 3 : 0));
@@ -53,6 +55,7 @@ test('a publish reserves its deliveries at once and keeps them only if written',
 test('with no write in flight a recount reads the store at once', () => {
   const store = fakeStore(4);
   const pending = new PendingCount(store.count);
+  pending.recount();
   store.commit(-4); // the command line removed the endpoint
   pending.recount();
   assert.is(pending.value, 0);
