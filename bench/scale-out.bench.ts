@@ -57,7 +57,8 @@ async function front(shared: SharedState | null, keys: MemoryKeys): Promise<Fron
   const access = shared === null
     ? createAccessControl({ config, clock, keys, usage })
     : createSharedAccessControl({ config, clock, keys: shared.keys, usage,
-      limits: shared.limits, redisReady: shared.link.ready, fresh: () => true });
+      limits: shared.limits, daily: shared.daily, redisReady: shared.link.ready,
+      fresh: () => true });
   const server = await startHttpServer({ config, clock, logger: silentLogger, snapshots: store,
     keys: shared?.keys ?? keys, usage, access, readiness: () => ({ ready: true, checks: {} }) });
   return { url: `http://127.0.0.1:${server.port}`, server };

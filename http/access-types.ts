@@ -99,6 +99,12 @@ export interface SharedLimits {
    */
   take<C>(identity: Identity, scope: BurstScope, countDaily: boolean,
     done: (outcome: Outcome<void>, context: C) => void, context: C): Outcome<void> | null;
+  /**
+   * The daily quota alone, for a request whose burst slot was taken earlier (an MCP tool call:
+   * its HTTP request took the `mcp` slot, and only a served answer counts for the day). While
+   * the shared store is away (or the call fails), this front's own counter.
+   */
+  takeDaily(identity: Identity): Promise<Outcome<void>>;
   /** The served data may be old: its producer is not heard from, or the store is away. */
   stale(): boolean;
 }

@@ -4,6 +4,7 @@
 import { LRUCache } from 'lru-cache';
 import type { KeyRecord, UsageCounters } from '../core/messages.js';
 import { createRomeDayCache } from '../core/rome-time.js';
+import type { RedisDaily } from '../persistence/redis-daily.js';
 import {
   limitNames, type RedisLimits, type TakeRequest, type TakeResult,
 } from '../persistence/redis-limits.js';
@@ -18,6 +19,8 @@ import { DailyQuota, secondsUntil, usageIdentity } from './quota.js';
 
 export interface SharedAccessDeps extends AccessControlDeps {
   readonly limits: RedisLimits;
+  /** The daily quota alone (MCP tool calls). */
+  readonly daily: RedisDaily;
   /** Whether Redis answers now (both connections up). */
   readonly redisReady: () => boolean;
   /** Whether the producer's snapshots are current (ingest heard from recently). */
@@ -171,6 +174,25 @@ export function createSharedAccessControl(deps: SharedAccessDeps): AccessControl
       };
       deps.limits.take(step, stepTaken, step);
       return null;
+    },
+    async takeDaily(identity) {
+      if (!config.limitsEnabled) return OK;
+      if (!deps.redisReady()) return local.consumeDaily(identity);
+      const nowMs = clock.nowMs();
+      const day = dayOf(nowMs);
+      // The scope only names the burst window, which this step does not touch.
+      const names = namesOf(identity, 'mcp', day.key);
+      const limit = daily.limitFor(identity, nowMs).limit;
+      let taken;
+      try {
+        taken = await deps.daily.take(names.dailyName, limit,
+          Math.ceil((day.endMs - nowMs) / 1000) + dailyTtlPastDaySeconds);
+      } catch {
+        return local.consumeDaily(identity);
+      }
+      usedSeen.set(names.usedKey, taken.used);
+      return taken.ok ? OK : { ok: false, problem: problems.quotaExceeded(limit, taken.used,
+        new Date(day.endMs).toISOString(), secondsUntil(day.endMs, nowMs)) };
     },
   };
 

@@ -1,8 +1,8 @@
 // The raw uWS handler of one MCP path: edge checks, session routing, then the SDK transport.
 import { isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
 import { limits } from '../../actors/config.js';
-import type { Identity } from '../access-types.js';
-import { admit } from './admit.js';
+import type { Identity, Outcome } from '../access-types.js';
+import { identify, takeBurst } from './admit.js';
 import { Exchange } from './exchange.js';
 import { mcpProblems, type HeaderList } from './problem.js';
 import { sendProblem, sendRpcError } from './reply.js';
@@ -33,18 +33,27 @@ export function createHandler(mode: McpMode, ctx: EndpointContext): RawMount['ha
     if (!methods.includes(incoming.method)) {
       return sendProblem(exchange, mcpProblems.methodNotAllowed(incoming.method), cors);
     }
-    const admitted = admit(mode, incoming, access);
-    const identity = admitted.ok ? admitted.value : null;
-    const headers = identity?.kind === 'key'
-      ? [...access.rateLimitHeaders(identity, 'mcp'), ...cors] : cors;
-    if (!admitted.ok) return sendProblem(exchange, admitted.problem, headers);
+    const found = identify(mode, incoming, access);
+    if (!found.ok) return sendProblem(exchange, found.problem, cors);
+    const caller = found.value;
+    // Read from now on: uWS hands a body only to a reader attached before this call returns.
     const body = incoming.method === 'POST'
       ? exchange.readBody(limits.httpBodyBytesMax) : Promise.resolve(null);
-    serve(mode, ctx, { incoming, exchange, identity: admitted.value, headers }, body)
-      .catch((error: unknown) => {
-        logger.error('mcp request failed', { error, mode, method: incoming.method });
-        sendProblem(exchange, mcpProblems.internal(), headers);
-      });
+    const proceed = (burst: Outcome<void>): void => {
+      const { identity } = caller;
+      const headers = identity.kind === 'key'
+        ? [...access.rateLimitHeaders(identity, 'mcp'), ...cors] : cors;
+      if (!burst.ok) return sendProblem(exchange, burst.problem, headers);
+      serve(mode, ctx, { incoming, exchange, identity, headers }, body)
+        .catch((error: unknown) => {
+          logger.error('mcp request failed', { error, mode, method: incoming.method });
+          sendProblem(exchange, mcpProblems.internal(), headers);
+        });
+    };
+    // The shared burst window answers from Redis a turn later; this front's own at once.
+    const burst = takeBurst(access, caller);
+    if (burst instanceof Promise) void burst.then(proceed);
+    else proceed(burst);
   };
 }
 

@@ -57,7 +57,7 @@ export async function startServer(
 export type KeySpelling = 'bearer' | 'x-api-key' | 'query';
 
 export async function connect(
-  server: TestServer, path: '/api/mcp' | '/api/mcp/public',
+  server: { readonly baseUrl: string }, path: '/api/mcp' | '/api/mcp/public',
   key?: string, spelling: KeySpelling = 'bearer',
 ): Promise<{ client: Client; transport: StreamableHTTPClientTransport }> {
   const url = new URL(server.baseUrl + path);

@@ -5,48 +5,28 @@
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { ManualClock } from '../../core/clock.js';
-import { resolveConfig } from '../../actors/config.js';
-import { silentLogger } from '../../core/logger.js';
-import { startHttpServer, type HttpServer } from '../../http/server.js';
-import { createSharedAccessControl } from '../../http/shared-access.js';
-import { openSharedState, type SharedState } from '../../bin/scale-out/shared-state.js';
 import {
   decodeFrame, encodeBatch, encodeFrame, isNewer, splitBatch,
 } from '../../bin/scale-out/frames.js';
 import { eventually } from '../helpers/eventually.js';
 import { startRedisServer, type RedisServer } from '../helpers/redis-server.js';
+import { startSharedFront, type SharedFront } from '../helpers/shared-front.js';
 import { bearer, get } from '../http/helpers/harness.js';
-import { MemoryUsage, seededStore, T0 } from '../http/helpers/seed.js';
-
-interface Front { url: string; server: HttpServer; shared: SharedState }
+import { T0 } from '../http/helpers/seed.js';
 
 let redis: RedisServer;
 const clock = new ManualClock(T0);
-const fronts: Front[] = [];
+const fronts: SharedFront[] = [];
 const limits = suite('shared limits');
-
-async function startFront(): Promise<Front> {
-  const shared = await openSharedState(redis.url, clock, silentLogger);
-  const config = resolveConfig({ host: '127.0.0.1', port: 0, keylessDailyLimit: 4 });
-  const usage = new MemoryUsage();
-  const access = createSharedAccessControl({ config, clock, keys: shared.keys, usage,
-    limits: shared.limits, redisReady: shared.link.ready, fresh: () => true });
-  const server = await startHttpServer({ config, clock, logger: silentLogger,
-    snapshots: seededStore(), keys: shared.keys, usage, access,
-    readiness: () => ({ ready: true, checks: {} }) });
-  return { url: `http://127.0.0.1:${server.port}`, server, shared };
-}
 
 limits.before(async () => {
   redis = await startRedisServer();
-  fronts.push(await startFront(), await startFront());
+  fronts.push(await startSharedFront(redis.url, clock),
+    await startSharedFront(redis.url, clock));
 });
 
 limits.after(async () => {
-  for (const front of fronts) {
-    await front.server.close();
-    await front.shared.close();
-  }
+  for (const front of fronts) await front.close();
   await redis?.stop();
 });
 

@@ -41,12 +41,24 @@ export function lookupSymbol<T>(find: (symbol: string) => T | undefined, symbol:
   return upper === symbol ? { symbol, found: undefined } : { symbol: upper, found: find(upper) };
 }
 
-/** Runs a tool body; a throw is a bug in the service, logged and answered as an internal error. */
-export function safely(logger: Logger, tool: string, body: () => CallToolResult): CallToolResult {
-  try {
-    return body();
-  } catch (error) {
+/**
+ * Runs a tool body; a throw (or a rejection, for a body that waits on the shared quota) is a bug
+ * in the service, logged and answered as an internal error.
+ */
+export function safely(logger: Logger, tool: string, body: () => CallToolResult):
+  CallToolResult;
+export function safely(logger: Logger, tool: string,
+  body: () => CallToolResult | Promise<CallToolResult>): CallToolResult | Promise<CallToolResult>;
+export function safely(logger: Logger, tool: string,
+  body: () => CallToolResult | Promise<CallToolResult>): CallToolResult | Promise<CallToolResult> {
+  const failed = (error: unknown): CallToolResult => {
     logger.error('mcp tool failed', { tool, error });
     return problemResult(toolProblems.internal());
+  };
+  try {
+    const result = body();
+    return result instanceof Promise ? result.catch(failed) : result;
+  } catch (error) {
+    return failed(error);
   }
 }

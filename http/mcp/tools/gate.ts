@@ -12,13 +12,19 @@ import { problemResult } from './result.js';
 export function gated<A>(
   deps: ToolDeps, tool: string, endpoint: Endpoint,
   body: (args: A, identity: Identity) => CallToolResult,
-): (args: A, extra: ToolExtra) => CallToolResult {
+): (args: A, extra: ToolExtra) => CallToolResult | Promise<CallToolResult> {
   return (args, extra) => safely(deps.logger, tool, () => {
     const identity = identityOf(extra);
     const plan = deps.access.checkPlan(identity, endpoint);
     if (!plan.ok) return problemResult(plan.problem);
     const result = body(args, identity);
     if (result.isError) return result;
+    const { shared } = deps.access;
+    // Fronts sharing their limits count the day in Redis: the answer waits for its count.
+    if (shared !== undefined && shared.active()) {
+      return shared.takeDaily(identity)
+        .then((daily) => (daily.ok ? result : problemResult(daily.problem)));
+    }
     const daily = deps.access.consumeDaily(identity);
     return daily.ok ? result : problemResult(daily.problem);
   });
