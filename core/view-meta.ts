@@ -29,3 +29,21 @@ export interface LazyView extends ViewMeta {
 export interface LazyViewSource {
   view(key: string): LazyView | undefined;
 }
+
+/** Told of every publish of a family's view (its key and view), and of a view dropped (none). */
+export type LazyViewListener = (key: string, view: LazyView | undefined) => void;
+
+/**
+ * A lazy family whose producer tells when a view changes and which views it holds: a scale-out
+ * ingest forwards each change to the fronts, which hold no producer of their own
+ * (bin/scale-out/publisher.ts). One box never asks.
+ */
+export interface WatchedViewSource extends LazyViewSource {
+  keys(): Iterable<string>;
+  watch(listener: LazyViewListener): void;
+}
+
+export function isWatchedSource(source: LazyViewSource): source is WatchedViewSource {
+  return typeof (source as Partial<WatchedViewSource>).watch === 'function' &&
+    typeof (source as Partial<WatchedViewSource>).keys === 'function';
+}

@@ -28,7 +28,8 @@ export { strongEtag } from '../core/etag.js';
 const lazyEntriesMax = 2_048;
 const lazyBytesMax = 8 * 1024 * 1024;
 
-function entryOf(body: Uint8Array | Buffer, meta: ViewMeta): ViewEntry {
+/** A view's entry as the store holds it: its bytes and the validators made from its meta. */
+export function entryOf(body: Uint8Array | Buffer, meta: ViewMeta): ViewEntry {
   const buffer = Buffer.isBuffer(body)
     ? body
     : Buffer.from((body as Uint8Array).buffer, body.byteOffset, body.byteLength);

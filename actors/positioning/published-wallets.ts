@@ -1,6 +1,7 @@
 // Each tracked wallet's view as last published (on a change of its state), kept as the record it
 // was built from and encoded only when a request asks: the HTTP store mounts this as the
 // `wallets/<address>` family.
+import type { LazyViewListener, WatchedViewSource } from '../../core/view-meta.js';
 import { isoMs } from '../views/encode.js';
 import type { WalletRecord } from './types.js';
 import { buildWalletView } from './views.js';
@@ -34,8 +35,9 @@ export class PublishedWallet {
  * views rarely asked for; the record is held anyway. Bounded by the tracker: a refresh drops the
  * wallets it no longer tracks (retainOnly).
  */
-export class PublishedWallets {
+export class PublishedWallets implements WatchedViewSource {
   private readonly byAddress = new Map<string, PublishedWallet>();
+  private readonly listeners: LazyViewListener[] = [];
   private published = 0;
 
   /** `nextVersion` numbers every publish, like the producer's other views. */
@@ -47,9 +49,10 @@ export class PublishedWallets {
     if (record.state === null) return false;
     const known = this.byAddress.get(record.address);
     if (known !== undefined && known.record.state?.tsMs === record.state.tsMs) return false;
-    this.byAddress.set(record.address, new PublishedWallet(record, nowMs, this.nextVersion(),
-      this.cadenceMs));
+    const wallet = new PublishedWallet(record, nowMs, this.nextVersion(), this.cadenceMs);
+    this.byAddress.set(record.address, wallet);
     this.published++;
+    for (const listener of this.listeners) listener(record.address, wallet);
     return true;
   }
 
@@ -60,8 +63,20 @@ export class PublishedWallets {
 
   retainOnly(addresses: ReadonlySet<string>): void {
     for (const address of this.byAddress.keys()) {
-      if (!addresses.has(address)) this.byAddress.delete(address);
+      if (addresses.has(address)) continue;
+      this.byAddress.delete(address);
+      for (const listener of this.listeners) listener(address, undefined);
     }
+  }
+
+  /** The addresses with a published view. */
+  keys(): Iterable<string> {
+    return this.byAddress.keys();
+  }
+
+  /** Told of each publish and drop from now on (a scale-out ingest's publisher). */
+  watch(listener: LazyViewListener): void {
+    this.listeners.push(listener);
   }
 
   /** Publishes so far (for the refresh's debug log and the tests). */

@@ -5,10 +5,14 @@
 // cadence refreshes hundreds of views in one turn). A batch leaves at the end of the turn, or
 // as soon as the next frame would take it past `batchBytesMax`, so Redis and the fronts work on
 // the first views while ingest still puts the rest (docs/scale-out.md).
-import type { LazyViewSource } from '../../core/view-meta.js';
+import {
+  isWatchedSource, type LazyViewSource, type WatchedViewSource,
+} from '../../core/view-meta.js';
 import type { Logger } from '../../core/logger.js';
 import type { PositioningSink } from '../../actors/runtime/positioning-views.js';
-import type { SnapshotStore, ViewEntry, ViewMeta } from '../../http/snapshots.js';
+import {
+  entryOf, type SnapshotStore, type ViewEntry, type ViewMeta,
+} from '../../http/snapshots.js';
 import { Command } from 'ioredis';
 import { redisNames, type RedisLink } from '../../persistence/redis-link.js';
 import { BatchWriter } from './batch-writer.js';
@@ -34,6 +38,9 @@ export class SnapshotPublisher {
   /** Every published view's entry in the local store (its bytes and meta, not a copy): framed
    *  again and re-sent when Redis comes back. */
   private readonly latest = new Map<string, ViewEntry>();
+  /** Lazy families whose views are forwarded as they change (the wallets): re-sent from their
+   *  source, not held as bytes here. */
+  private readonly families: [prefix: string, source: WatchedViewSource][] = [];
   private beatTimer: NodeJS.Timeout | null = null;
   /** The batch's frames, written in place, and per frame its view's name and where the frame
    *  lies in the message ([start, end], start -1 for a deletion). */
@@ -58,8 +65,24 @@ export class SnapshotPublisher {
         store.delete(name);
         this.remove(name);
       },
-      mount: (prefix: string, source: LazyViewSource) => store.mount(prefix, source),
+      mount: (prefix: string, source: LazyViewSource) => {
+        store.mount(prefix, source);
+        if (isWatchedSource(source)) this.forwardFamily(prefix, source);
+      },
     };
+  }
+
+  /**
+   * A lazy family on ingest is built only when asked; a front has no producer to ask, so each
+   * view the producer publishes is encoded here and sent like any other (same bytes, ETag and
+   * meta as ingest's own entry), and a dropped one is deleted on the fronts.
+   */
+  private forwardFamily(prefix: string, source: WatchedViewSource): void {
+    this.families.push([prefix, source]);
+    source.watch((key, view) => {
+      if (view === undefined) this.remove(prefix + key);
+      else this.put(prefix + key, entryOf(view.encode(), view));
+    });
   }
 
   start(): void {
@@ -162,5 +185,11 @@ export class SnapshotPublisher {
   private resendAll(): void {
     this.logger.info('publishing every snapshot to redis', { views: this.latest.size });
     for (const [name, entry] of this.latest) this.put(name, entry);
+    for (const [prefix, source] of this.families) {
+      for (const key of source.keys()) {
+        const view = source.view(key);
+        if (view !== undefined) this.put(prefix + key, entryOf(view.encode(), view));
+      }
+    }
   }
 }

@@ -1,6 +1,7 @@
 // Published wallet views and the byte writer of the wallets view: a wallet is re-published only
 // when its state changes and encoded on request, big bodies are written without joined copies,
-// and long work yields to the event loop between slices.
+// and long work yields to the event loop between slices; a watcher (a scale-out ingest) hears
+// every publish and drop.
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { ByteWriter } from '../../actors/positioning/byte-writer.js';
@@ -48,6 +49,20 @@ test('published: no state, nothing published; retainOnly forgets wallets no long
   assert.is(published.view(state.address), undefined);
   assert.ok(published.view(addressOf(3)));
 });
+
+test('published: a watcher hears each new publish and each drop; keys() lists what is held',
+  () => {
+    const published = new PublishedWallets(15_000, () => 1);
+    const heard: [string, number | undefined][] = [];
+    published.watch((key, view) => heard.push([key, view?.updatedAtMs]));
+    published.publish(record(state), 10);
+    published.publish(record(state), 20); // same state: no publish, nothing heard
+    published.publish(record(walletState(addressOf(3), 1, [])), 30);
+    assert.equal([...published.keys()].sort(), [state.address, addressOf(3)].sort());
+    published.retainOnly(new Set([addressOf(3)]));
+    assert.equal(heard, [[state.address, 10], [addressOf(3), 30], [state.address, undefined]]);
+    assert.equal([...published.keys()], [addressOf(3)]);
+  });
 
 test('byte writer: grows past a short guess, UTF-8 exact, no slack kept', () => {
   const parts = ['{"a":[', '"\u00e9t\u00e9 é ☃ 𝄞"', ',', 'x'.repeat(5_000), ']}'];

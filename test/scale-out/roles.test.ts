@@ -119,6 +119,30 @@ test('both fronts serve the same bytes, ETag and headers as ingest publishes the
   assert.ok([200, 304].includes(again.status));
 });
 
+test('a wallet\'s detail on a front is ingest\'s, bytes and ETag (forwarded as it changes)',
+  async () => {
+    const key = JSON.parse(cli('keys', 'create', '--plan', 'Whale', '--json')).key as string;
+    const auth = { authorization: `Bearer ${key}` };
+    let address = '';
+    await eventually(async () => {
+      const list = await get(ingest.baseUrl, '/api/v1/wallets', auth);
+      address = (JSON.parse(list.body.toString()) as { wallets: { address: string }[] })
+        .wallets[0]?.address ?? '';
+      return address !== '';
+    }, { timeoutMs: settleMs, message: 'a tracked wallet with a state on ingest' });
+    const path = `/api/v1/wallets/${address}`;
+    await eventually(async () => {
+      const [own, ...onFronts] = await Promise.all([ingest, ...fronts]
+        .map((s) => get(s.baseUrl, path, auth)));
+      assert.is(own.status, 200);
+      return onFronts.every((r) => r.status === 200 &&
+        r.headers.get('etag') === own.headers.get('etag') && r.body.equals(own.body) &&
+        r.headers.get('last-modified') === own.headers.get('last-modified'));
+    }, { timeoutMs: settleMs, intervalMs: 100, message: 'the same wallet view on both fronts' });
+    const unknown = await get(fronts[0].baseUrl, '/api/v1/wallets/0x' + '0'.repeat(40), auth);
+    assert.is(unknown.status, 404);
+  });
+
 test('a key made through the CLI works on every front; revoked, on none', async () => {
   const made = JSON.parse(cli('keys', 'create', '--plan', 'Pro', '--json'));
   const auth = { authorization: `Bearer ${made.key}` };
