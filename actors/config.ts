@@ -94,6 +94,11 @@ export interface ServiceConfig {
   readonly backfillHours: number;
   /** Live feed: longest /readyz waits for the backfill, in seconds (ORDERFLOW_BACKFILL_WAIT_S). */
   readonly backfillWaitS: number;
+  /**
+   * Live feed: pauses in seconds before a pair whose backfill request brought nothing (5xx, bad
+   * JSON, timeout) is asked again, one per retry (ORDERFLOW_BACKFILL_RETRY_S; empty: none).
+   */
+  readonly backfillRetryS: readonly number[];
   readonly logLevel: 'debug' | 'info' | 'warn' | 'error' | 'silent';
   /** Days of 1-minute and of 1-hour history points kept (docs/history.md). */
   readonly historyMinuteDays: number;
@@ -126,6 +131,7 @@ export const defaultConfig: ServiceConfig = Object.freeze({
   warmupHours: 168,
   backfillHours: 83,
   backfillWaitS: 30,
+  backfillRetryS: [2, 10, 30],
   logLevel: 'info',
   historyMinuteDays: 7,
   historyHourDays: 180,
@@ -184,6 +190,9 @@ export function resolveConfig(override: Partial<ServiceConfig> = {}): ServiceCon
     'backfillHours', 'a number of hours from 0 to 336', c.backfillHours);
   check(isInt(c.backfillWaitS, 0, 3_600), 'backfillWaitS', 'an integer from 0 to 3600',
     c.backfillWaitS);
+  check(Array.isArray(c.backfillRetryS) && c.backfillRetryS.length <= 10 &&
+    c.backfillRetryS.every((s) => typeof s === 'number' && s >= 0 && s <= 600),
+  'backfillRetryS', 'at most 10 pauses, each from 0 to 600 seconds', c.backfillRetryS);
   check(
     ['debug', 'info', 'warn', 'error', 'silent'].includes(c.logLevel),
     'logLevel', 'debug, info, warn, error or silent', c.logLevel,

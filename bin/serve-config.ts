@@ -24,6 +24,16 @@ function hours(name: string, text: string): number {
   return Number(text);
 }
 
+/** `2,10,30`: pauses in seconds (decimals allowed); empty: none. */
+function seconds(name: string, text: string): number[] {
+  const parts = text.trim() === '' ? [] : text.split(',').map((part) => part.trim());
+  if (!parts.every((part) => /^\d+(\.\d+)?$/.test(part))) {
+    throw new UsageError(`${name} must be pauses in seconds separated by commas, e.g. 2,10,30 ` +
+      `(was '${text}')`);
+  }
+  return parts.map(Number);
+}
+
 function speed(text: string): number {
   if (text === 'max') return Infinity;
   const value = Number(text);
@@ -97,6 +107,9 @@ export function serveOverride(flags: ServeFlags, env: Readonly<Record<string, st
   if (env.ORDERFLOW_HOME_INFO_URL) out.homeInfoUrl = env.ORDERFLOW_HOME_INFO_URL;
   const backfill = env.ORDERFLOW_BACKFILL_HOURS;
   if (backfill !== undefined) out.backfillHours = hours('ORDERFLOW_BACKFILL_HOURS', backfill);
+  const backfillRetry = env.ORDERFLOW_BACKFILL_RETRY_S;
+  if (backfillRetry !== undefined) out.backfillRetryS = seconds('ORDERFLOW_BACKFILL_RETRY_S',
+    backfillRetry);
   const backfillWait = env.ORDERFLOW_BACKFILL_WAIT_S;
   if (backfillWait !== undefined) {
     out.backfillWaitS = integer('ORDERFLOW_BACKFILL_WAIT_S', backfillWait);

@@ -11,7 +11,7 @@ export type FeedSpec =
       warmupMs?: number }
   | { kind: 'live'; wsUrl: string; infoUrl: string;
       /** Backfill from the info endpoint at start and after gaps (absent: none). */
-      backfill?: { lookbackMs: number; waitMs: number } }
+      backfill?: { lookbackMs: number; waitMs: number; retryDelaysMs?: readonly number[] } }
   | { kind: 'replay'; file: string; speed: number };
 
 /** Counters a feed keeps; `dropped` is keyed by the reason (malformed, unknown_coin, ...). */

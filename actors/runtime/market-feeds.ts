@@ -31,7 +31,8 @@ export function feedSpecOf(config: ServiceConfig, startMs: number): FeedSpec {
   if (config.feed === 'live') {
     return { kind: 'live', wsUrl: config.homeWsUrl, infoUrl: config.homeInfoUrl,
       backfill: { lookbackMs: config.backfillHours * 3_600_000,
-        waitMs: config.backfillWaitS * 1_000 } };
+        waitMs: config.backfillWaitS * 1_000,
+        retryDelaysMs: config.backfillRetryS.map((s) => s * 1_000) } };
   }
   if (config.feed === 'replay') {
     return { kind: 'replay', file: config.replayFile!, speed: config.speed };

@@ -68,14 +68,22 @@ test('history retention: days from the environment, checked against each other',
     /ORDERFLOW_HISTORY_HOUR_DAYS/);
 });
 
-test('live backfill: hours and wait from the environment, checked; the live spec carries them',
+test('live backfill: hours, wait and retries from the environment, checked; the spec has them',
   () => {
     const config = resolveConfig({ ...serveOverride({}, { ORDERFLOW_BACKFILL_HOURS: '24',
-      ORDERFLOW_BACKFILL_WAIT_S: '120' }), feed: 'live' });
+      ORDERFLOW_BACKFILL_WAIT_S: '120', ORDERFLOW_BACKFILL_RETRY_S: '1, 0.5,60' }),
+    feed: 'live' });
     assert.equal([config.backfillHours, config.backfillWaitS], [24, 120]);
+    assert.equal(config.backfillRetryS, [1, 0.5, 60]);
     assert.equal([defaultConfig.backfillHours, defaultConfig.backfillWaitS], [83, 30]);
+    assert.equal(defaultConfig.backfillRetryS, [2, 10, 30]);
     assert.equal(feedSpecOf(config, 0), { kind: 'live', wsUrl: config.homeWsUrl,
-      infoUrl: config.homeInfoUrl, backfill: { lookbackMs: 86_400_000, waitMs: 120_000 } });
+      infoUrl: config.homeInfoUrl, backfill: { lookbackMs: 86_400_000, waitMs: 120_000,
+        retryDelaysMs: [1_000, 500, 60_000] } });
+    assert.equal(serveOverride({}, { ORDERFLOW_BACKFILL_RETRY_S: '' }).backfillRetryS, []);
+    assert.throws(() => serveOverride({}, { ORDERFLOW_BACKFILL_RETRY_S: '2;10' }),
+      /ORDERFLOW_BACKFILL_RETRY_S must be pauses in seconds/);
+    assert.throws(() => resolveConfig({ backfillRetryS: [700] }), /backfillRetryS/);
     assert.throws(() => serveOverride({}, { ORDERFLOW_BACKFILL_WAIT_S: '1.5' }),
       /ORDERFLOW_BACKFILL_WAIT_S/);
     assert.throws(() => serveOverride({}, { ORDERFLOW_BACKFILL_HOURS: '-1' }),

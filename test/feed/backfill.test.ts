@@ -57,7 +57,7 @@ function countingBudget(paid: number[], budget = createSharedBudget(systemClock)
 
 function start(ctx: Ctx, symbols: string[], backfillOptions: {
   lookbackMs: number; waitMs: number; requestTimeoutMs?: number; candlesPerRequest?: number;
-  holdMs?: number; heldTradesMax?: number;
+  holdMs?: number; heldTradesMax?: number; retryDelaysMs?: readonly number[];
 }, budget?: SharedBudget, clock: Clock = systemClock): PairFeed {
   const logger: Logger = createLogger({ level: 'info', json: true,
     write: (line) => ctx.logs.push(line) });
@@ -252,21 +252,46 @@ backfill('too many trades held: the pair goes live unfilled, nothing lost', asyn
 
 for (const [fail, reason] of [['status', 'status 503'], ['bad-json', 'candleSnapshot: '],
   ['hang', 'timeout']] as const) {
-  backfill(`a failing info endpoint (${fail}): the others fill, it is named`, async (ctx) => {
-    ctx.venue.setHistoryMode({ fail, coins: ['ETH'] });
-    start(ctx, ['BTC', 'ETH'], { lookbackMs: 3_600_000, waitMs: 10_000, requestTimeoutMs: 300 });
-    await eventually(() => settled(ctx, 'BTC') && settled(ctx, 'ETH'));
-    assert.is(settled(ctx, 'BTC')!.state, 'filled');
-    const eth = settled(ctx, 'ETH')!;
-    assert.is(eth.state, 'unfilled');
-    assert.match(eth.reason!, reason);
-    assert.is(candles(ctx.events, 'ETH').length, 0);
-    assert.ok(candles(ctx.events, 'BTC').length >= 59);
-    await eventually(() => trades(ctx.events, 'ETH').length > 0, { message: 'ETH trades flow' });
-    const line = ctx.logs.find((l) => l.includes('backfill could not fill'));
-    assert.ok(line && line.includes('ETH') && !line.includes('BTC,'), line);
-  });
+  backfill(`a failing info endpoint (${fail}): retried, then the pair goes live named`,
+    async (ctx) => {
+      ctx.venue.setHistoryMode({ fail, coins: ['ETH'] });
+      start(ctx, ['BTC', 'ETH'], { lookbackMs: 3_600_000, waitMs: 10_000,
+        requestTimeoutMs: 300, retryDelaysMs: [50, 100] });
+      await eventually(() => settled(ctx, 'BTC') && settled(ctx, 'ETH'));
+      assert.is(settled(ctx, 'BTC')!.state, 'filled');
+      const eth = settled(ctx, 'ETH')!;
+      assert.is(eth.state, 'unfilled');
+      assert.match(eth.reason!, reason);
+      assert.match(eth.reason!, 'asked 3 times');
+      const asked = (ctx.venue.infoRequests as { type: string; req?: { coin?: string } }[])
+        .filter((r) => r.type === 'candleSnapshot' && r.req?.coin === 'ETH');
+      assert.is(asked.length, 3, 'the first request and two retries');
+      assert.is(candles(ctx.events, 'ETH').length, 0);
+      assert.ok(candles(ctx.events, 'BTC').length >= 59);
+      await eventually(() => trades(ctx.events, 'ETH').length > 0,
+        { message: 'ETH trades flow' });
+      const line = ctx.logs.find((l) => l.includes('backfill could not fill'));
+      assert.ok(line && line.includes('ETH') && !line.includes('BTC,'), line);
+    });
 }
+
+backfill('a request that fails twice is asked again and the pair fills, trades after candles',
+  async (ctx) => {
+    ctx.venue.setHistoryMode({ fail: 'status', coins: ['ETH'], failTimes: 2 });
+    start(ctx, ['BTC', 'ETH'], { lookbackMs: 3_600_000, waitMs: 10_000,
+      retryDelaysMs: [50, 100, 150] });
+    await eventually(() => settled(ctx, 'ETH'), { timeoutMs: 15_000 });
+    const eth = settled(ctx, 'ETH')!;
+    assert.is(eth.state, 'filled', eth.reason ?? '');
+    assert.is(eth.reason, null);
+    const bars = candles(ctx.events, 'ETH');
+    assert.ok(bars.length >= 59, `${bars.length} candles`);
+    await eventually(() => trades(ctx.events, 'ETH').length > 0, { message: 'ETH trades flow' });
+    const isEth = (e: MarketEvent) => 'symbol' in e && e.symbol === 'ETH';
+    const firstTrade = ctx.events.findIndex((e) => isEth(e) && e.type === 'trade');
+    assert.ok(ctx.events.findLastIndex((e) => isEth(e) && e.type === 'candle') < firstTrade);
+    assert.not.ok(ctx.logs.some((l) => l.includes('backfill could not fill')));
+  });
 
 backfill('no request goes out without budget; the late pair fills once the budget refills',
   async (ctx) => {

@@ -24,6 +24,8 @@ export interface HistoryMode {
   readonly delayMs?: number;
   readonly fail?: 'status' | 'bad-json' | 'hang';
   readonly coins?: readonly string[] | ((coin: string) => boolean);
+  /** Only this many of the affected requests fail; the later ones answer. */
+  readonly failTimes?: number;
 }
 
 interface Client {
@@ -67,7 +69,7 @@ const channelOf = (frame: string) => frame.startsWith('{"channel":"trades"') ? '
 export async function startFakeVenue(options: FakeVenueOptions = {}): Promise<FakeVenue> {
   const frameIntervalMs = options.frameIntervalMs ?? 2;
   const frames = shifted(loadFrames(), options.shiftToNow === true);
-  const history = { trades: recordedTrades(frames), mode: {} as HistoryMode,
+  const history = { trades: recordedTrades(frames), mode: {} as HistoryMode, failed: 0,
     minuteVolume: (coin: string) => minuteVolumeOf(coin),
     nowMs: () => options.clock?.nowMs() ?? Date.now() };
   const clients = new Set<Client>();
@@ -132,7 +134,10 @@ export async function startFakeVenue(options: FakeVenueOptions = {}): Promise<Fa
     sentFrames: () => newest?.cursor ?? 0,
     dropConnections: () => { for (const c of clients) c.socket.terminate(); },
     setSilent: (value) => { silent = value; },
-    setHistoryMode: (mode) => { history.mode = mode; },
+    setHistoryMode: (mode) => {
+      history.mode = mode;
+      history.failed = 0;
+    },
     sendRaw: (text) => { for (const c of clients) send(c, text); },
     async close() {
       for (const c of clients) {
@@ -197,8 +202,11 @@ function historyReply(body: HistoryBody, history: History,
   reply: (status: number, text: string) => void): void {
   const coin = body.type === 'candleSnapshot' ? body.req?.coin : body.coin;
   const mode = history.mode;
-  const affected = mode.coins === undefined || (coin !== undefined &&
+  let affected = mode.coins === undefined || (coin !== undefined &&
     (typeof mode.coins === 'function' ? mode.coins(coin) : mode.coins.includes(coin)));
+  if (affected && mode.failTimes !== undefined) {
+    affected = history.failed++ < mode.failTimes;
+  }
   const answer = () => {
     if (affected && mode.fail === 'hang') return;
     if (affected && mode.fail === 'status') return reply(503, '"service unavailable"');
@@ -227,6 +235,8 @@ function historyReply(body: HistoryBody, history: History,
 interface History {
   readonly trades: readonly RecordedTrade[];
   mode: HistoryMode;
+  /** Affected requests failed since the mode was set (for failTimes). */
+  failed: number;
   minuteVolume(coin: string): number;
   nowMs(): number;
 }

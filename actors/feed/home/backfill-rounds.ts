@@ -4,8 +4,9 @@
 // trades that the candles do not already cover, then the book. A round waits at most `waitMs`
 // before it lets /readyz answer: a pair not filled by then is `late`, publishes what it has
 // (ctx) and keeps filling as the request budget allows, its trades still held, and is folded
-// exactly as if it had filled in time. Only a failed request, the hold bound (`holdMs`) or too
-// many held trades let a pair go live unfilled, and each says why (report and log line).
+// exactly as if it had filled in time. Only a request that failed every retry, the hold bound
+// (`holdMs`) or too many held trades let a pair go live unfilled, and each says why (report and
+// log line).
 import type { Logger } from '../../../core/logger.js';
 import type { BookEvent, MarketEvent, TradeEvent } from '../../../core/messages.js';
 import type { Backfiller, BackfillResult } from './backfill.js';
@@ -45,6 +46,11 @@ export interface BackfillRoundsOptions {
    * ctx, so the busiest pairs have their numbers first); ties in the order given.
    */
   readonly priority?: (symbol: string) => number;
+  /**
+   * Pauses before a pair's request that brought nothing (5xx, bad JSON, timeout) is asked
+   * again, one per retry (default 2 s, 10 s, 30 s); after the last the pair goes live unfilled.
+   */
+  readonly retryDelaysMs?: readonly number[];
   /** Hands an event to the pair (counted as emitted). */
   readonly deliver: (event: MarketEvent) => void;
   /** Events still queued in the pair's lane: the next slice waits for it to drain. */
@@ -74,6 +80,7 @@ const sliceEvents = 1_024;
  */
 export const holdMsDefault = 30 * 60_000;
 const heldTradesMaxDefault = 20_000;
+const retryDelaysMsDefault = [2_000, 10_000, 30_000];
 const heldTradesTotalMaxDefault = 100_000;
 
 export class BackfillRounds {
@@ -113,6 +120,8 @@ export class BackfillRounds {
     const round: Round = { abort: new AbortController(), timers: [] };
     this.rounds.add(round);
     const left = () => todo.filter((s) => mine.get(s)?.settled === false);
+    /** Per pair, its failed requests so far and the last one's error. */
+    const failures = new Map<string, { count: number; error: string }>();
     let logged = false;
     const done = () => {
       if (logged || this.stopped) return;
@@ -129,7 +138,9 @@ export class BackfillRounds {
         // A refill after a reconnect keeps the pair's last outcome: its views never hid.
         if (this.shown.has(symbol)) continue;
         this.shown.add(symbol);
-        this.report(symbol, 'late', 0, 0, reason);
+        const failed = failures.get(symbol);
+        this.report(symbol, 'late', 0, 0,
+          failed === undefined ? reason : `${failed.error}; asking again`);
       }
       if (late.length > 0) {
         this.options.logger.info('backfill wait over: late pairs publish and keep filling',
@@ -148,27 +159,67 @@ export class BackfillRounds {
     round.timers.push(this.timers.setTimeout(giveUp, holdMs));
     const waiting = [...todo];
     const priority = this.options.priority ?? (() => 0);
+    /** Pairs whose pause before a retry is over: asked before the others (they are due). */
+    const due: string[] = [];
     const pick = () => {
+      if (due.length > 0) return due.shift()!;
       let best = 0;
       for (let i = 1; i < waiting.length; i++) {
         if (priority(waiting[i]) > priority(waiting[best])) best = i;
       }
       return waiting.splice(best, 1)[0];
     };
+    const concurrency = this.options.concurrency ?? 2;
+    const retryDelaysMs = this.options.retryDelaysMs ?? retryDelaysMsDefault;
+    let active = 0;
+    let retrying = 0;
+    const settle = () => {
+      if (active === 0 && (retrying === 0 || round.abort.signal.aborted)) done();
+    };
+    // A request that brought nothing is asked again after a pause (the pair stays held, and
+    // late at the wait), so a passing 5xx or timeout does not leave a pair without its past for
+    // good; one that brought some candles keeps them (they reach up to the live stream).
+    const retryLater = (symbol: string, held: Held, failed: number, error: string) => {
+      failures.set(symbol, { count: failed, error });
+      retrying++;
+      round.timers.push(this.timers.setTimeout(() => {
+        retrying--;
+        if (!held.settled && !round.abort.signal.aborted) {
+          due.push(symbol);
+          spawn();
+        }
+        settle();
+      }, retryDelaysMs[failed - 1]!));
+    };
     const worker = async () => {
-      while (waiting.length > 0 && !round.abort.signal.aborted) {
+      while (waiting.length + due.length > 0 && !round.abort.signal.aborted) {
         const symbol = pick();
         const held = mine.get(symbol)!;
         if (held.settled) continue;
         const result = await this.options.backfiller.backfill(symbol, fromMs(symbol), toMs,
           round.abort.signal);
         if (held.settled) continue;
-        await this.release(symbol, held, result, result.error);
+        const failed = (failures.get(symbol)?.count ?? 0) + (result.error === null ? 0 : 1);
+        if (result.error !== null && result.candles.length === 0 &&
+          failed <= retryDelaysMs.length && !round.abort.signal.aborted) {
+          retryLater(symbol, held, failed, result.error);
+          continue;
+        }
+        await this.release(symbol, held, result, result.error === null || failed < 2
+          ? result.error : `${result.error} (asked ${failed} times)`);
       }
     };
-    const workers = Array.from({ length: Math.min(this.options.concurrency ?? 2, todo.length) },
-      () => worker());
-    void Promise.all(workers).then(done);
+    const spawn = () => {
+      while (active < concurrency && waiting.length + due.length > 0 &&
+        !round.abort.signal.aborted) {
+        active++;
+        void worker().then(() => {
+          active--;
+          settle();
+        });
+      }
+    };
+    spawn();
   }
 
   /** True while the pair's trades are held back for its backfill. */

@@ -51,6 +51,8 @@ export interface LiveBackfillOptions {
   readonly heldTradesMax?: number;
   /** Per info request (default 10 s). */
   readonly requestTimeoutMs?: number;
+  /** Pauses before a failed pair is asked again (backfill-rounds.ts; default 2 s, 10 s, 30 s). */
+  readonly retryDelaysMs?: readonly number[];
   /** Candles per candleSnapshot request (default and most 5000; tests page with fewer). */
   readonly candlesPerRequest?: number;
   /** The candle plan's tiers (backfill.ts; the bench compares plans). */
@@ -294,6 +296,6 @@ function backfillRoundsOf(options: LivePairFeedOptions, budget: SharedBudget,
     clock: options.clock, timeoutMs: b.requestTimeoutMs, timers: b.timers }),
   { ...b.plan, candlesPerRequest: b.candlesPerRequest });
   return new BackfillRounds({ backfiller, logger: options.logger, waitMs: b.waitMs,
-    holdMs: b.holdMs, heldTradesMax: b.heldTradesMax, timers: b.timers, deliver, backlog,
-    priority, onReport: b.onReport });
+    holdMs: b.holdMs, heldTradesMax: b.heldTradesMax, retryDelaysMs: b.retryDelaysMs,
+    timers: b.timers, deliver, backlog, priority, onReport: b.onReport });
 }
