@@ -16,6 +16,7 @@ import {
   SignInThrottle, sharedSignInThrottle, type SharedSignInCounts,
 } from '../http/dashboard/sign-in-throttle.js';
 import type { AccountStore } from '../persistence/accounts.js';
+import type { RedisDaily } from '../persistence/redis-daily.js';
 import { openAccountStore } from '../persistence/account-store.js';
 import { openAlertStore } from '../persistence/alerts.js';
 import type { Store } from '../persistence/store.js';
@@ -37,22 +38,31 @@ export interface DashboardWiring {
   readonly webhooks: WebhookSupervisor | null;
   /** Accounts, sessions and failed sign-ins shared in Redis (scale-out); the store's own and
    *  this process's memory otherwise. */
-  readonly shared?: { readonly accounts: AccountStore; readonly signIns: SharedSignInCounts };
+  readonly shared?: { readonly accounts: AccountStore; readonly signIns: SharedSignInCounts;
+    /** The shared daily counters: the dashboard's usage days are read from them. */
+    readonly daily?: RedisDaily };
   readonly logger: Logger;
   readonly distDir?: string;
 }
 
 export function createDashboardFor(w: DashboardWiring): Dashboard {
   const usageTable = openTable<number, [string, string]>(w.store.root, 'usage');
+  // Today is counted in memory (written behind); earlier days are read from the table.
+  const localUsage = (identity: string, dayKey: string) => (dayKey === romeDayKey(w.clock.nowMs())
+    ? w.store.usage.get(identity, dayKey) : usageTable.get([dayKey, identity]) ?? 0);
   const dashboard = createDashboard({
     accounts: w.shared?.accounts ?? openAccountStore(w.store.root), keys: w.keys ?? w.store.keys,
     access: w.access, webhooks: w.webhooks,
     alerts: w.webhooks === null ? null : openAlertStore<AlertRecord>(w.store.root),
     throttle: w.shared === undefined ? undefined
       : sharedSignInThrottle(w.shared.signIns, new SignInThrottle(w.clock), w.clock),
-    // Today is counted in memory (written behind); earlier days are read from the table.
-    usageOn: (identity, dayKey) => (dayKey === romeDayKey(w.clock.nowMs())
-      ? w.store.usage.get(identity, dayKey) : usageTable.get([dayKey, identity]) ?? 0),
+    usageOn: (identity, dayKeys) => {
+      const local = () => dayKeys.map((dayKey) => localUsage(identity, dayKey));
+      // Shared: the counters every front counts in (Redis keeps a key's for 32 days); this
+      // process's own while Redis does not answer (what it counted meanwhile).
+      return w.shared?.daily === undefined ? Promise.resolve(local())
+        : w.shared.daily.usedOn(identity, dayKeys).catch(local);
+    },
     clock: w.clock, logger: w.logger, trusted: createTrustCheck(w.config.trustProxy),
     signupOpen: w.config.signupOpen, allowPrivateWebhooks: w.config.allowPrivateWebhooks,
   }, w.distDir ?? DASHBOARD_DIST_DIR);

@@ -4,7 +4,7 @@
 import { LRUCache } from 'lru-cache';
 import type { KeyRecord, UsageCounters } from '../core/messages.js';
 import { createRomeDayCache } from '../core/rome-time.js';
-import type { RedisDaily } from '../persistence/redis-daily.js';
+import { KEY_DAILY_KEPT_SECONDS, type RedisDaily } from '../persistence/redis-daily.js';
 import {
   limitNames, type RedisLimits, type TakeRequest, type TakeResult,
 } from '../persistence/redis-limits.js';
@@ -185,8 +185,9 @@ export function createSharedAccessControl(deps: SharedAccessDeps): AccessControl
       const limit = daily.limitFor(identity, nowMs).limit;
       let taken;
       try {
-        taken = await deps.daily.take(names.dailyName, limit,
-          Math.ceil((day.endMs - nowMs) / 1000) + dailyTtlPastDaySeconds);
+        const ttlSeconds = identity.kind === 'key' ? KEY_DAILY_KEPT_SECONDS
+          : Math.ceil((day.endMs - nowMs) / 1000) + dailyTtlPastDaySeconds;
+        taken = await deps.daily.take(names.dailyName, limit, ttlSeconds);
       } catch {
         return local.consumeDaily(identity);
       }

@@ -2,7 +2,7 @@
 // (an MCP tool call: the HTTP request took the `mcp` burst slot before the SDK parsed it, and only
 // a tool answer that is served counts for the day). The same counter and the same rule as the
 // daily half of redis-limits.ts's script: counted, then taken back when over, atomically.
-import type { RedisLink } from './redis-link.js';
+import { redisNames, type RedisLink } from './redis-link.js';
 
 /*
  * KEYS[1] the day's counter (limitNames.daily); ARGV[1] the daily limit, ARGV[2] the counter's
@@ -15,6 +15,16 @@ if used > tonumber(ARGV[1]) then
   return { 0, redis.call('DECR', KEYS[1]) }
 end
 return { 1, used }`;
+
+/**
+ * How long a key's daily counter is kept: the dashboard shows a key's last 30 days from these
+ * counters. A client address's counter (no key) is dropped an hour after its day: there are
+ * far more of them, and nothing reads them after their day.
+ */
+export const KEY_DAILY_KEPT_SECONDS = 32 * 86_400;
+
+/** Whether a daily counter's name is a key's (limitNames.daily with `key:<prefix>`). */
+export const keyCounterMark = ':key:';
 
 export interface DailyTakeResult {
   readonly ok: boolean;
@@ -34,5 +44,13 @@ export class RedisDaily {
     const reply = await this.link.command.eval(takeDailyScript, 1, dailyName, limit,
       ttlSeconds) as [number, number];
     return { ok: reply[0] === 1, used: reply[1] };
+  }
+
+  /** The counts of `usageIdentity` on each day asked (0 when none): one MGET. */
+  async usedOn(usageIdentity: string, dayKeys: readonly string[]): Promise<number[]> {
+    if (dayKeys.length === 0) return [];
+    const values = await this.link.command.mget(
+      dayKeys.map((dayKey) => redisNames.daily(dayKey, usageIdentity)));
+    return values.map((value) => Number(value ?? 0));
   }
 }

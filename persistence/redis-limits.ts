@@ -1,6 +1,7 @@
 // Burst windows and daily counters in Redis (scale-out): one Lua script per request does both,
 // atomically, so the limits hold exactly across every front together.
 import { Command } from 'ioredis';
+import { KEY_DAILY_KEPT_SECONDS, keyCounterMark } from './redis-daily.js';
 import { redisNames, type RedisLink } from './redis-link.js';
 
 /*
@@ -24,7 +25,8 @@ local out = {}
 local px = ARGV[1]
 local window = tonumber(px)
 local ttl = ARGV[2]
-local sub, w = string.sub, 13
+local sub, find, w = string.sub, string.find, 13
+local keyTtl = ${KEY_DAILY_KEPT_SECONDS}
 for i = 1, #KEYS / 2 do
   local burst, day = KEYS[2 * i - 1], KEYS[2 * i]
   -- 13 digits, as the window keeps it: appended as sent (no string.format per request).
@@ -73,7 +75,10 @@ for i = 1, #KEYS / 2 do
     -- Counted, then taken back when over: one call in the common case, and atomic (nobody
     -- sees the count in between).
     used = redis.call('INCR', day)
-    if used == 1 then redis.call('EXPIRE', day, ttl) end
+    -- A key's counter is kept for the dashboard's 30 days of usage (redis-daily.ts).
+    if used == 1 then
+      redis.call('EXPIRE', day, find(day, '${keyCounterMark}', 1, true) and keyTtl or ttl)
+    end
     if used > dailyLimit then
       used = redis.call('DECR', day)
       dailyOk = 0

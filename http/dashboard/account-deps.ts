@@ -25,8 +25,11 @@ export interface AccountApiDeps {
   readonly alerts: AlertStore<AlertRecord> | null;
   /** Failed sign-ins: in memory when absent, shared (Redis) in a scale-out deployment. */
   readonly throttle?: SignInLimiter;
-  /** Requests counted for `key:<prefix>` on a Europe/Rome day (YYYY-MM-DD), 0 when none. */
-  readonly usageOn: (identity: string, dayKey: string) => number;
+  /**
+   * Requests counted for `key:<prefix>` on each Europe/Rome day (YYYY-MM-DD) asked, 0 when none:
+   * the store's own counters on one box, the shared ones in Redis on scale-out.
+   */
+  readonly usageOn: (identity: string, dayKeys: readonly string[]) => Promise<number[]>;
   readonly clock: Clock;
   readonly logger: Logger;
   readonly trusted: TrustCheck;

@@ -32,13 +32,16 @@ export function lastDays(nowMs: number, n: number): string[] {
   return days;
 }
 
-export function keyRow(deps: AccountApiDeps, key: KeyRecord) {
+export async function keyRow(deps: AccountApiDeps, key: KeyRecord) {
   const usage = deps.access.usage(keyIdentity(key));
   const days = lastDays(deps.clock.nowMs(), LAST_USED_DAYS);
-  const lastUsedDay = days.find((day) => deps.usageOn(`key:${key.prefix}`, day) > 0) ?? null;
+  const used = await deps.usageOn(`key:${key.prefix}`, days);
+  const lastUsedDay = days.find((_, i) => used[i]! > 0) ?? null;
   return {
     prefix: key.prefix, label: key.label, plan: key.plan, createdAt: iso(key.createdAtMs),
-    revokedAt: iso(key.revokedAtMs), lastUsedDay, usedToday: usage.used, limit: usage.limit,
+    // Today's count as the dashboard's usage days read it (on scale-out, the shared counter,
+    // which this front's access control may not have seen yet).
+    revokedAt: iso(key.revokedAtMs), lastUsedDay, usedToday: used[0]!, limit: usage.limit,
     resetsAt: usage.resetsAt,
   };
 }
@@ -59,8 +62,9 @@ export function ownedLiveKey(deps: AccountApiDeps, account: AccountRecord, prefi
   return isLive(key) ? key : undefined;
 }
 
-export function listKeys(deps: AccountApiDeps, call: AccountCall): Answer {
-  return { status: 200, json: { keys: ownedKeys(deps, call.account).map((k) => keyRow(deps, k)) } };
+export async function listKeys(deps: AccountApiDeps, call: AccountCall): Promise<Answer> {
+  const keys = await Promise.all(ownedKeys(deps, call.account).map((k) => keyRow(deps, k)));
+  return { status: 200, json: { keys } };
 }
 
 export async function createKey(deps: AccountApiDeps, call: AccountCall): Promise<Answer> {
@@ -75,7 +79,7 @@ export async function createKey(deps: AccountApiDeps, call: AccountCall): Promis
   const label = stringField(body, 'label', '', LABEL_CHARS_MAX);
   if (/[\u0000-\u001f]/.test(label)) throw new BadField('label must be printable characters');
   const created = await mintKey(deps, account, plan, label === '' ? null : label, false);
-  return { status: 201, json: { key: created.key, ...keyRow(deps, created.record) } };
+  return { status: 201, json: { key: created.key, ...await keyRow(deps, created.record) } };
 }
 
 export async function mintKey(deps: AccountApiDeps, account: AccountRecord, plan: Plan,
@@ -90,7 +94,7 @@ export async function revokeKey(deps: AccountApiDeps, call: AccountCall): Promis
   if (key === undefined) return notFound('key', call.param);
   const change = await deps.keys.revoke(key.prefix);
   if (!change.ok) return notFound('key', call.param);
-  return { status: 200, json: keyRow(deps, change.record) };
+  return { status: 200, json: await keyRow(deps, change.record) };
 }
 
 /** A fresh key for the session's pages; the session's previous one is revoked. */
@@ -104,7 +108,7 @@ export async function sessionKey(deps: AccountApiDeps, call: AccountCall,
     plan: created.record.plan } };
 }
 
-export function usageReport(deps: AccountApiDeps, call: AccountCall): Answer {
+export async function usageReport(deps: AccountApiDeps, call: AccountCall): Promise<Answer> {
   const nowMs = deps.clock.nowMs();
   const days = lastDays(nowMs, 30);
   const keys = ownedKeys(deps, call.account).filter(isLive);
@@ -115,9 +119,10 @@ export function usageReport(deps: AccountApiDeps, call: AccountCall): Answer {
     status: 200,
     json: {
       timeZone: 'Europe/Rome',
-      keys: all.map((key) => ({
-        ...keyRow(deps, key), session: key === session,
-        days: days.map((day) => ({ day, used: deps.usageOn(`key:${key.prefix}`, day) })),
+      keys: await Promise.all(all.map(async (key) => {
+        const used = await deps.usageOn(`key:${key.prefix}`, days);
+        return { ...await keyRow(deps, key), session: key === session,
+          days: days.map((day, i) => ({ day, used: used[i]! })) };
       })),
     },
   };

@@ -1,15 +1,18 @@
 // The dashboard on two scale-out fronts sharing a real redis-server: a user signed in through
 // front 1 is signed in on front 2 at once, keys made on one are listed on the other, sign-out on
 // one ends the session on both, failed sign-ins count across both fronts, the pages are served by
-// fronts, the webhook and alert routes say they are ingest's, and `orderflow users` with
-// ORDERFLOW_REDIS_URL manages the shared accounts (docs/scale-out.md).
+// fronts, usage days are the shared counts, the webhook and alert routes say they are ingest's,
+// and `orderflow users` with ORDERFLOW_REDIS_URL manages the shared accounts (docs/scale-out.md).
 import { spawnSync } from 'node:child_process';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { ManualClock } from '../../core/clock.js';
 import { resolveConfig } from '../../actors/config.js';
 import { silentLogger } from '../../core/logger.js';
+import { romeDayKey } from '../../core/rome-time.js';
+import { SnapshotStore } from '../../http/snapshots.js';
 import { hashPassword } from '../../persistence/passwords.js';
+import { SnapshotPublisher } from '../../bin/scale-out/publisher.js';
 import { startFrontService, type FrontService } from '../../bin/scale-out/front-service.js';
 import { openSharedState, type SharedState } from '../../bin/scale-out/shared-state.js';
 import { Browser } from '../dashboard/dashboard-server.js';
@@ -88,6 +91,44 @@ dash('signed in on front 1 is signed in on front 2 at once; keys and sign-out ar
       (await one.call('GET', '/api/v1/account/session')).status === 401,
     { timeoutMs: settleMs, message: 'signed out on front 1 too' });
   });
+
+dash('usage days are the shared counts on every front, yesterday included', async () => {
+  const one = new Browser(fronts[0]!.baseUrl);
+  assert.is((await one.signIn('ana@example.com', PASSWORD)).status, 200);
+  const made = await one.call('POST', '/api/v1/account/keys', { plan: 'Pro', label: 'usage' });
+  assert.is(made.status, 201);
+  const { key, prefix } = made.body as { key: string; prefix: string };
+  // A view to count on: ingest's publisher puts the screener, both fronts serve it.
+  const publisher = new SnapshotPublisher(shareds[0]!.link, silentLogger);
+  publisher.sink(new SnapshotStore()).put('screener', Buffer.from('{"pairs":[]}'),
+    { version: 1, updatedAtMs: clock.nowMs(), cadenceMs: 5_000 });
+  const poll = async (front: FrontService) => (await fetch(`${front.baseUrl}/api/v1/screener`,
+    { headers: { authorization: `Bearer ${key}` } })).status;
+  await eventually(async () => await poll(fronts[1]!) === 200 && await poll(fronts[0]!) === 200,
+    { timeoutMs: settleMs, message: 'the screener served by both fronts' });
+  // 2 counted so far (one on each front); 1 more on front 1, 2 on front 2.
+  assert.is(await poll(fronts[0]!), 200);
+  const yesterday = romeDayKey(clock.nowMs());
+  clock.advance(24 * 3_600_000);
+  assert.is(await poll(fronts[1]!), 200);
+  assert.is(await poll(fronts[1]!), 200);
+  const today = romeDayKey(clock.nowMs());
+  // A day later the session has expired: sign in again.
+  const again = new Browser(fronts[1]!.baseUrl);
+  assert.is((await again.signIn('ana@example.com', PASSWORD)).status, 200);
+  for (const front of fronts) {
+    const usage = await sameSession(again, front).call('GET', '/api/v1/account/usage');
+    assert.is(usage.status, 200);
+    const row = (usage.body.keys as { prefix: string; usedToday: number;
+      days: { day: string; used: number }[] }[]).find((k) => k.prefix === prefix)!;
+    assert.is(row.usedToday, 2);
+    assert.equal(row.days.slice(0, 2), [{ day: today, used: 2 }, { day: yesterday, used: 3 }]);
+  }
+  // A key's counter outlives its day in Redis, for the 30 days the dashboard shows.
+  const ttlSeconds = await shareds[0]!.link.command.ttl(
+    `orderflow:daily:${yesterday}:key:${prefix}`);
+  assert.ok(ttlSeconds > 30 * 86_400, `ttl ${ttlSeconds} s`);
+});
 
 dash('five failed sign-ins over both fronts refuse the sixth on either, with Retry-After',
   async () => {
