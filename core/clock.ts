@@ -9,6 +9,16 @@ export interface Clock {
 export const systemClock: Clock = { nowMs: () => Date.now() };
 
 /**
+ * The wall clock with a fraction of a millisecond: when the process started (to the
+ * microsecond) plus the monotonic time since. For delays measured between processes (a frame
+ * stamped on ingest, applied on a front), where Date.now()'s whole milliseconds would be most of
+ * a 5 ms figure.
+ */
+export function preciseWallMs(): number {
+  return performance.timeOrigin + performance.now();
+}
+
+/**
  * The service (delivery) clock: the wall clock shifted so that it read `startMs` when created,
  * running forward at real speed (DECISIONS.md, `--clock-start`).
  */

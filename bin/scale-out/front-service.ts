@@ -13,6 +13,7 @@ import { createMcpData } from '../../http/mcp-data.js';
 import { createLazyMounts } from '../../http/mcp-lazy.js';
 import type { AccessControl } from '../../http/access-types.js';
 import { createDashboardFor } from '../dashboard.js';
+import { PropagationHistogram } from './propagation-histogram.js';
 import { SnapshotSubscriber } from './subscriber.js';
 import { startHistoryFollower } from './history-follower.js';
 import type { SharedState } from './shared-state.js';
@@ -52,6 +53,9 @@ export async function startFrontService(config: ServiceConfig, deps: FrontDeps):
   const snapshots = new SnapshotStore();
   const subscriber = new SnapshotSubscriber(shared.link, snapshots, clock,
     log.child({ component: 'snapshots' }));
+  // What the subscriber applies, from its put on ingest: this front's /metrics.
+  const propagation = new PropagationHistogram();
+  subscriber.onApplied = (_sinceSentMs, sincePutMs) => propagation.observe(sincePutMs);
   subscriber.start();
   const access = createSharedAccessControl({
     config, clock, keys: shared.keys, usage: store.usage, limits: shared.limits,
@@ -79,7 +83,7 @@ export async function startFrontService(config: ServiceConfig, deps: FrontDeps):
     http = await startHttpServer({
       config, clock, logger: log.child({ component: 'http' }), snapshots, keys: shared.keys,
       usage: store.usage, readiness, access, mounts: mcp.mounts, history: history.source,
-      dashboard,
+      dashboard, metrics: () => propagation.render(),
     });
   } catch (error) {
     await mcp.close();

@@ -117,6 +117,10 @@ test('both fronts serve the same bytes, ETag and headers as ingest publishes the
   const again = await get(fronts[1].baseUrl, '/api/v1/pair/BTC', { ...auth,
     'if-none-match': etag });
   assert.ok([200, 304].includes(again.status));
+  // Each front measures what it applies: the propagation histogram on its /metrics.
+  const metrics = (await get(fronts[1].baseUrl, '/metrics')).body.toString();
+  const applied = /^orderflow_snapshot_propagation_seconds_count (\d+)$/m.exec(metrics);
+  assert.ok(applied && Number(applied[1]) > 0, metrics.slice(0, 400));
 });
 
 test('a wallet\'s detail on a front is ingest\'s, bytes and ETag (forwarded as it changes)',
