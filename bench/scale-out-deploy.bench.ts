@@ -14,14 +14,20 @@ import { printRows, quick, type ReportRow } from './harness.js';
 import { startRedisServer } from '../test/helpers/redis-server.js';
 
 const bench = 'scale-out-deploy';
-const metricName = 'orderflow_snapshot_propagation_seconds';
+const propagationMetric = 'orderflow_snapshot_propagation_seconds';
+const transitMetric = 'orderflow_snapshot_transit_seconds';
 
 /** Cumulative bucket counts by upper bound in ms (Infinity for +Inf). */
 type Buckets = Map<number, number>;
 
-async function scrape(front: ServiceChild): Promise<Buckets> {
+/** The front's /metrics text. */
+async function scrape(front: ServiceChild): Promise<string> {
   const { status, body } = await getText(`${front.baseUrl}/metrics`, {});
   if (status !== 200) throw new Error(`the front's /metrics answered ${status}`);
+  return body;
+}
+
+function bucketsOf(body: string, metricName: string): Buckets {
   const buckets: Buckets = new Map();
   const line = new RegExp(`^${metricName}_bucket\\{le="([^"]+)"\\} (\\S+)$`, 'gm');
   for (const [, le, value] of body.matchAll(line)) {
@@ -71,9 +77,13 @@ export async function run(opts: { quick: boolean }): Promise<ReportRow[]> {
     await waitReady(front.baseUrl, 60_000);
     // The start-up's backlog (the warm-up's past written to the stores) settles first.
     await sleep(5_000);
-    const before = await scrape(front);
+    const first = await scrape(front);
     await sleep(windowMs);
-    const after = await scrape(front);
+    const last = await scrape(front);
+    const before = bucketsOf(first, propagationMetric);
+    const after = bucketsOf(last, propagationMetric);
+    const transit = (q: number) => quantileMs(bucketsOf(first, transitMetric),
+      bucketsOf(last, transitMetric), q);
     const views = (after.get(Infinity) ?? 0) - (before.get(Infinity) ?? 0);
     const row = (figure: string, value: number, unit: string, target = '-',
       pass: boolean | null = null): ReportRow =>
@@ -86,6 +96,10 @@ export async function run(opts: { quick: boolean }): Promise<ReportRow[]> {
         '< 5 ms', p99 < 5),
       row('snapshot ingest -> front p99.9, running deployment', quantileMs(before, after, 0.999),
         'ms'),
+      // Where the time goes: from the view's batch leaving ingest (Redis and the front); the
+      // rest is the view waiting in ingest's turn for its batch to leave.
+      row('batch leaving ingest -> front p50, running deployment', transit(0.5), 'ms'),
+      row('batch leaving ingest -> front p99, running deployment', transit(0.99), 'ms'),
       row('views applied by the front per second, running deployment', views / (windowMs / 1000),
         'views/s'),
     ];

@@ -53,9 +53,15 @@ export async function startFrontService(config: ServiceConfig, deps: FrontDeps):
   const snapshots = new SnapshotStore();
   const subscriber = new SnapshotSubscriber(shared.link, snapshots, clock,
     log.child({ component: 'snapshots' }));
-  // What the subscriber applies, from its put on ingest: this front's /metrics.
+  // What the subscriber applies, from its put on ingest and from its batch leaving ingest: this
+  // front's /metrics.
   const propagation = new PropagationHistogram();
-  subscriber.onApplied = (_sinceSentMs, sincePutMs) => propagation.observe(sincePutMs);
+  const transit = new PropagationHistogram('orderflow_snapshot_transit_seconds',
+    'Snapshot views from their batch leaving ingest to this front holding them.');
+  subscriber.onApplied = (sinceSentMs, sincePutMs) => {
+    propagation.observe(sincePutMs);
+    transit.observe(sinceSentMs);
+  };
   subscriber.start();
   const access = createSharedAccessControl({
     config, clock, keys: shared.keys, usage: store.usage, limits: shared.limits,
@@ -83,7 +89,7 @@ export async function startFrontService(config: ServiceConfig, deps: FrontDeps):
     http = await startHttpServer({
       config, clock, logger: log.child({ component: 'http' }), snapshots, keys: shared.keys,
       usage: store.usage, readiness, access, mounts: mcp.mounts, history: history.source,
-      dashboard, metrics: () => propagation.render(),
+      dashboard, metrics: () => propagation.render() + transit.render(),
     });
   } catch (error) {
     await mcp.close();

@@ -10,6 +10,7 @@ import type { HistoryPoint } from '../../core/history-point.js';
 import type { Logger } from '../../core/logger.js';
 import type { ServiceConfig } from '../../actors/config.js';
 import { HistoryRecorder } from '../../actors/runtime/history-recorder.js';
+import { endSlice, runSliced } from '../../actors/runtime/sliced.js';
 import type { EntrySignal } from '../../actors/signals/types.js';
 import type { SignalSource } from '../../http/handlers/signal-history.js';
 import { redisNames, type RedisLink } from '../../persistence/redis-link.js';
@@ -20,6 +21,8 @@ import { openTable, storeEncoder } from '../../persistence/table.js';
 const readCount = 200;
 const readBlockMs = 2_000;
 const retryMs = 500;
+/** Main-thread time the entries of one read take per turn before the front's other work. */
+const applySliceMs = 2;
 /** Background trim of the front's own store, as on ingest. */
 const pruneEveryMs = 600_000;
 
@@ -62,15 +65,26 @@ export function startHistoryFollower(config: ServiceConfig, root: RootDatabase,
     applied += 1;
   };
 
+  // One entry a slice at most (its store write runs in a microtask the slice's clock does not
+  // see): a front catching up a backlog (the warm-up's week, 200 entries a read) held its event
+  // loop ~0.5 s a read, and the snapshot frames waited behind it (bench/README.md).
+  function* applyEach(answer: [Buffer, [Buffer, Buffer[]][]][]): Generator<unknown> {
+    for (const [, entries] of answer) {
+      for (const [id, fields] of entries) {
+        apply(id.toString(), fields);
+        yield endSlice;
+      }
+    }
+  }
+
   const follow = async () => {
     while (!stopped) {
       try {
         const answer = await reader.xreadBuffer('COUNT', readCount, 'BLOCK', readBlockMs,
           'STREAMS', redisNames.history, lastId);
-        for (const [, entries] of answer ?? []) {
-          for (const [id, fields] of entries) apply(id.toString(), fields);
-        }
-        if (answer !== null) await position.put('stream', lastId);
+        if (answer === null) continue;
+        await runSliced(applyEach(answer), applySliceMs);
+        await position.put('stream', lastId);
       } catch {
         if (!stopped) await new Promise((r) => setTimeout(r, retryMs));
       }

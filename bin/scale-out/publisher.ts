@@ -5,6 +5,7 @@
 // cadence refreshes hundreds of views in one turn). A batch leaves at the end of the turn, or
 // as soon as the next frame would take it past `batchBytesMax`, so Redis and the fronts work on
 // the first views while ingest still puts the rest (docs/scale-out.md).
+import { preciseWallMs } from '../../core/clock.js';
 import {
   isWatchedSource, type LazyViewSource, type WatchedViewSource,
 } from '../../core/view-meta.js';
@@ -103,7 +104,8 @@ export class SnapshotPublisher {
 
   /** A put's frame: the entry's bytes as served, with its ETag and meta. */
   private put(name: string, entry: ViewEntry): void {
-    const header: FrameHeader = { kind: 'put', name, stamp: this.stamp(), sentAtMs: Date.now(),
+    // Stamped to the microsecond: the fronts' propagation histograms are finer than a ms.
+    const header: FrameHeader = { kind: 'put', name, stamp: this.stamp(), sentAtMs: preciseWallMs(),
       updatedAtMs: entry.updatedAtMs, cadenceMs: entry.cadenceMs, etag: entry.etag };
     this.queue(name, JSON.stringify(header), entry.body);
   }
@@ -139,7 +141,7 @@ export class SnapshotPublisher {
   /** Sends the batch now: each view's last word to the hash, then the message. */
   private flush(): void {
     if (this.batch.frameCount === 0) return;
-    const message = this.batch.take(Date.now());
+    const message = this.batch.take(preciseWallMs());
     const { names, spans } = this;
     this.names = [];
     this.spans = [];

@@ -2,7 +2,7 @@
 // the connection is (again) up, then applies published frames as they come, putting the same
 // bytes into the front's SnapshotStore (so the same ETag and headers as ingest). Tracks ingest's
 // heartbeat: three missed beats and the front calls its data stale.
-import type { Clock } from '../../core/clock.js';
+import { preciseWallMs, type Clock } from '../../core/clock.js';
 import type { Logger } from '../../core/logger.js';
 import type { SnapshotStore } from '../../http/snapshots.js';
 import { redisNames, type RedisLink } from '../../persistence/redis-link.js';
@@ -99,7 +99,7 @@ export class SnapshotSubscriber {
       etag: frame.etag,
     });
     if (this.onApplied !== null && !Number.isNaN(sentAtMs)) {
-      const nowMs = Date.now();
+      const nowMs = preciseWallMs();
       this.onApplied(nowMs - sentAtMs, nowMs - frame.sentAtMs);
     }
   }
