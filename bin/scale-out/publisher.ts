@@ -13,7 +13,7 @@ import { Command } from 'ioredis';
 import { redisNames, type RedisLink } from '../../persistence/redis-link.js';
 import { BatchWriter } from './batch-writer.js';
 import {
-  encodeBatch, encodeFrame, type Frame, type FrameHeader, type FrameStamp,
+  encodeBatch, encodeFrame, putHeaderJson, type Frame, type FrameHeader, type FrameStamp,
 } from './frames.js';
 
 /** Heartbeat period; a front calls the data stale after three missed beats. */
@@ -40,6 +40,8 @@ export class SnapshotPublisher {
   private batch = new BatchWriter(batchBytesMax);
   private names: string[] = [];
   private spans: number[] = [];
+  /** The batch holds a deletion: its views' last words are sorted out before sending. */
+  private deletes = false;
   private flushScheduled = false;
 
   constructor(private readonly link: RedisLink, private readonly logger: Logger) {}
@@ -80,9 +82,8 @@ export class SnapshotPublisher {
 
   /** A put's frame: the entry's bytes as served, with its ETag and meta. */
   private put(name: string, entry: ViewEntry): void {
-    const header: FrameHeader = { kind: 'put', name, stamp: this.stamp(), sentAtMs: Date.now(),
-      updatedAtMs: entry.updatedAtMs, cadenceMs: entry.cadenceMs, etag: entry.etag };
-    this.queue(name, JSON.stringify(header), entry.body);
+    this.queue(name, putHeaderJson(name, this.stamp(), Date.now(), entry.updatedAtMs,
+      entry.cadenceMs, entry.etag), entry.body);
   }
 
   private remove(name: string): void {
@@ -100,6 +101,7 @@ export class SnapshotPublisher {
     }
     this.names.push(name);
     this.spans.push(body === undefined ? -1 : start, this.batch.byteLength);
+    if (body === undefined) this.deletes = true;
     if (this.batch.byteLength >= batchBytesMax) {
       this.flush();
     } else if (!this.flushScheduled) {
@@ -117,26 +119,35 @@ export class SnapshotPublisher {
   private flush(): void {
     if (this.batch.frameCount === 0) return;
     const message = this.batch.take(Date.now());
-    const { names, spans } = this;
+    const { names, spans, deletes } = this;
     this.names = [];
     this.spans = [];
+    this.deletes = false;
     // While Redis is away the views wait in `latest`: resendAll frames them on reconnect.
     if (!this.link.ready()) return;
     // A frame goes to the hash as a slice of the message: the client copies it into its command.
-    const last = new Map<string, Buffer | null>();
-    for (let i = 0; i < names.length; i++) {
-      const start = spans[2 * i]!;
-      last.set(names[i]!, start < 0 ? null : message.subarray(start, spans[2 * i + 1]!));
-    }
     const sets: (string | Buffer)[] = [redisNames.snapshots];
-    const deletes: string[] = [redisNames.snapshots];
-    for (const [name, frame] of last) {
-      if (frame === null) deletes.push(name);
-      else sets.push(name, frame);
+    const removes: string[] = [redisNames.snapshots];
+    if (!deletes) {
+      // A view put twice in one batch is set twice in order: HSET's last value for a field wins.
+      for (let i = 0; i < names.length; i++) {
+        sets.push(names[i]!, message.subarray(spans[2 * i]!, spans[2 * i + 1]!));
+      }
+    } else {
+      // Each view's last word only: a put then a deletion is a deletion, and the reverse a put.
+      const last = new Map<string, Buffer | null>();
+      for (let i = 0; i < names.length; i++) {
+        const start = spans[2 * i]!;
+        last.set(names[i]!, start < 0 ? null : message.subarray(start, spans[2 * i + 1]!));
+      }
+      for (const [name, frame] of last) {
+        if (frame === null) removes.push(name);
+        else sets.push(name, frame);
+      }
     }
     // HSET first: a front that loads the hash after the message was published finds the frame.
     if (sets.length > 1) this.send('hset', sets);
-    if (deletes.length > 1) this.send('hdel', deletes);
+    if (removes.length > 1) this.send('hdel', removes);
     this.send('publish', [redisNames.snapshotChannel, message]);
   }
 
