@@ -2,9 +2,10 @@
 // written to Redis (the latest frame per view, for fronts that start or reconnect) and published
 // (for fronts that listen), with a heartbeat so fronts notice a silent ingest. Views leave in
 // batches: one HSET and one PUBLISH per batch, not two commands and one message per view (a
-// cadence refreshes hundreds of views in one turn). A batch leaves at the end of the turn, or
-// as soon as the next frame would take it past `batchBytesMax`, so Redis and the fronts work on
-// the first views while ingest still puts the rest (docs/scale-out.md).
+// cadence refreshes hundreds of views in one turn). A batch leaves once the task that put its
+// views has run (a microtask), or as soon as the next frame would take it past `batchBytesMax`,
+// so Redis and the fronts work on the first views while ingest still puts the rest
+// (docs/scale-out.md).
 import type { LazyViewSource } from '../../core/view-meta.js';
 import type { Logger } from '../../core/logger.js';
 import type { PositioningSink } from '../../actors/runtime/positioning-views.js';
