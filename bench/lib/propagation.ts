@@ -37,7 +37,7 @@ export function pairBody(symbol: string, nowMs: number): Buffer {
  * ingest's thread before the turn, whose scavenges then fell into the turns and were counted as
  * ingest's GC pauses; the shards make views on their own threads.
  */
-export function pairBodies(names: readonly string[]): (nowMs: number) => Buffer[] {
+function pairBodies(names: readonly string[]): (nowMs: number) => Buffer[] {
   const templateMs = Date.UTC(2026, 0, 1);
   const stamp = new Date(templateMs).toISOString();
   const templates = names.map((name) => pairBody(name, templateMs));
