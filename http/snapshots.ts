@@ -28,8 +28,37 @@ export { strongEtag } from '../core/etag.js';
 const lazyEntriesMax = 2_048;
 const lazyBytesMax = 8 * 1024 * 1024;
 
+/**
+ * The HTTP-date of a time, kept for the last second asked: the views of one cadence share their
+ * second, and `toUTCString` cost ~1.6 µs a put (a scale-out front and ingest put hundreds of
+ * views a turn: bench/README.md, propagation).
+ */
+let dateSecond = NaN;
+let dateText = '';
+function httpDate(ms: number): string {
+  const second = Math.floor(ms / 1000);
+  if (second !== dateSecond) {
+    dateText = new Date(ms).toUTCString();
+    dateSecond = second;
+  }
+  return dateText;
+}
+
+/** The cadence's two header values, kept for the last cadence asked (most views share one). */
+let cadenceOf = NaN;
+let cadenceHeaders = { cacheControl: '', cadenceHeader: '' };
+function cadenceHeadersOf(cadenceMs: number): typeof cadenceHeaders {
+  if (cadenceMs !== cadenceOf) {
+    cadenceHeaders = { cacheControl: `max-age=${Math.floor(cadenceMs / 1000)}`,
+      cadenceHeader: String(cadenceMs) };
+    cadenceOf = cadenceMs;
+  }
+  return cadenceHeaders;
+}
+
 /** A view's entry as the store holds it: its bytes and the validators made from its meta. */
 export function entryOf(body: Uint8Array | Buffer, meta: ViewMeta): ViewEntry {
+  const { cacheControl, cadenceHeader } = cadenceHeadersOf(meta.cadenceMs);
   const buffer = Buffer.isBuffer(body)
     ? body
     : Buffer.from((body as Uint8Array).buffer, body.byteOffset, body.byteLength);
@@ -41,9 +70,9 @@ export function entryOf(body: Uint8Array | Buffer, meta: ViewMeta): ViewEntry {
     body: buffer,
     // A producer's own tag is of these very bytes (same function, another thread).
     etag: meta.etag ?? strongEtag(buffer),
-    lastModified: new Date(meta.updatedAtMs).toUTCString(),
-    cacheControl: `max-age=${Math.floor(meta.cadenceMs / 1000)}`,
-    cadenceHeader: String(meta.cadenceMs),
+    lastModified: httpDate(meta.updatedAtMs),
+    cacheControl,
+    cadenceHeader,
   };
 }
 

@@ -124,6 +124,26 @@ test('small views put in one turn leave as one message, the last word of each vi
   assert.is(hashed['pair/C'], undefined);
 });
 
+test('the hash holds the last word: a view put twice, one deleted and put again', async () => {
+  const sink = new SnapshotPublisher(await link(), silentLogger).sink(new SnapshotStore());
+  const command = (await link()).command;
+  // A batch without deletions (its frames go to HSET in order), then one with a deletion.
+  sink.put('pair/TWICE', body('pair/TWICE', 1, 10), meta(1));
+  sink.put('pair/TWICE', body('pair/TWICE', 2, 10), meta(2));
+  await eventually(async () => (await command.hgetBuffer(redisNames.snapshots, 'pair/TWICE'))
+    ?.includes(body('pair/TWICE', 2, 10)) === true, { message: 'the second frame in the hash' });
+  sink.put('pair/BACK', body('pair/BACK', 1, 10), meta(1));
+  await eventually(async () =>
+    await command.hexists(redisNames.snapshots, 'pair/BACK') === 1, { message: 'pair/BACK' });
+  sink.delete('pair/BACK');
+  sink.put('pair/BACK', body('pair/BACK', 3, 10), meta(3));
+  sink.put('pair/TWICE', body('pair/TWICE', 3, 10), meta(3));
+  await eventually(async () => (await command.hgetBuffer(redisNames.snapshots, 'pair/TWICE'))
+    ?.includes(body('pair/TWICE', 3, 10)) === true, { message: 'the third frame in the hash' });
+  const back = await command.hgetBuffer(redisNames.snapshots, 'pair/BACK');
+  assert.ok(back?.includes(body('pair/BACK', 3, 10)), 'put again after its deletion');
+});
+
 test('a front that missed the messages catches up from the hash', async () => {
   const ingest = new SnapshotStore();
   const sink = new SnapshotPublisher(await link(), silentLogger).sink(ingest);
