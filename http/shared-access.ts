@@ -5,7 +5,7 @@ import { LRUCache } from 'lru-cache';
 import type { KeyRecord, UsageCounters } from '../core/messages.js';
 import { createRomeDayCache } from '../core/rome-time.js';
 import {
-  limitNames, type RedisLimits, type TakeRequest, type TakeResult,
+  limitsName, type RedisLimits, type TakeRequest, type TakeResult,
 } from '../persistence/redis-limits.js';
 import { burstKey, createAccessControl, rateLimitLines, type AccessControlDeps } from './access.js';
 import type {
@@ -29,19 +29,20 @@ const OK: Outcome<void> = Object.freeze({ ok: true, value: undefined });
 const dailyTtlPastDaySeconds = 3_600;
 
 /**
- * A request's names, for one address, scope and day: its burst window's key (here and in Redis)
- * and its daily counter's. Kept on the key record, so a keyed poll builds (and hashes) none of
- * these strings again; the LRU caches below find them by their cached hash.
+ * A request's names, for one address, scope and day: its burst window's key here, its limits
+ * hash and window field in Redis, and its day's key in usedSeen. Kept on the key record, so a
+ * keyed poll builds (and hashes) none of these strings again; the LRU caches below find them by
+ * their cached hash.
  */
 interface Names {
   readonly ip: string;
   readonly scope: BurstScope;
   readonly dayKey: string;
   readonly burstKey: string;
-  readonly burstName: string;
+  readonly limitsName: string;
+  readonly windowField: string;
   /** `identity|day`, the key of usedSeen. */
   readonly usedKey: string;
-  readonly dailyName: string;
 }
 
 /** What Redis last said about a burst window: for RateLimit headers and local refusals. */
@@ -76,8 +77,8 @@ export function createSharedAccessControl(deps: SharedAccessDeps): AccessControl
     }
     const key = burstKey(identity, scope);
     const usage = usageIdentity(identity);
-    const names: Names = { ip, scope, dayKey, burstKey: key, burstName: limitNames.burst(key),
-      usedKey: `${usage}|${dayKey}`, dailyName: limitNames.daily(dayKey, usage) };
+    const names: Names = { ip, scope, dayKey, burstKey: key, limitsName: limitsName(usage),
+      windowField: `${scope}|${ip}`, usedKey: `${usage}|${dayKey}` };
     if (identity.kind === 'key') namesByKey.set(identity.key, names);
     return names;
   }
@@ -163,8 +164,8 @@ export function createSharedAccessControl(deps: SharedAccessDeps): AccessControl
       const refused = refusedLocally(names, scope, nowMs);
       if (refused !== undefined) return refused;
       const step: Step = {
-        burstName: names.burstName, burstLimit: burstLimitByScope[scope],
-        windowMs: BURST_WINDOW_MS, dailyName: names.dailyName,
+        limitsName: names.limitsName, windowField: names.windowField,
+        burstLimit: burstLimitByScope[scope], windowMs: BURST_WINDOW_MS, dayKey: day.key,
         dailyLimit: countDaily ? daily.limitFor(identity, nowMs).limit : -1,
         dailyTtlSeconds: Math.ceil((day.endMs - nowMs) / 1000) + dailyTtlPastDaySeconds, nowMs,
         identity, scope, countDaily, names, done: done as Step['done'], context,

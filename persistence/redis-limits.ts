@@ -6,80 +6,116 @@ import { redisNames, type RedisLink } from './redis-link.js';
 /*
  * One call takes a batch: the requests that arrived in one turn of the event loop (one command
  * and one reply instead of one per request; the limits are just as exact, each request's step
- * is atomic and they run in arrival order). KEYS[2i-1] request i's burst window, KEYS[2i] its
- * daily counter. ARGV[1] the window (ms) and ARGV[2] the daily counters' ttl (s), the same for
- * the whole batch; then per request nowMs and burst limit + 1024 (daily limit + 1) (daily limit
- * -1: do not count).
- * A window is one string of the accepted requests' times, 13 digits each, ascending: one GET
- * and one SET (with its expiry) per admitted request instead of five sorted-set calls. A window
- * holds at most `limit` times, so the string stays short (60 x 13 bytes).
+ * is atomic and they run in arrival order). KEYS[i] is request i's limits hash (one per usage
+ * identity: `key:<prefix>` or `ip:<address>`). ARGV[1] the window (ms), ARGV[2] the ttl (s) of
+ * a hash whose day starts, ARGV[3] the Rome day, the same for the whole batch; then per request
+ * its window's field (`scope|ip`), nowMs (13 digits) and burst limit + 1024 (daily limit + 1)
+ * (daily limit -1: do not count).
+ * The hash holds the identity's burst windows, one field each, and field `d`, `<day>:<count>`:
+ * an admitted request is one HMGET and one HSET (two Redis calls, no key expiry to set per
+ * request), where separate keys for the window and the day took a GET, a SET ... PX and an INCR.
+ * A window is one string of the accepted requests' times, 13 digits each, ascending (at most
+ * `limit` of them, 60 x 13 bytes): equal-width digits compare as text in the order of their
+ * numbers, so the script reads as few of them as numbers as it can.
+ * The hash expires a while after its day (its ttl is set when a day starts in it); a window
+ * field left by an address or scope no longer used is dropped when the hash gets a new field
+ * and holds more than `pruneAbove` (a window wholly older than the window length is empty).
  * The same rules as the local guard: the window keeps times > now - window; a refused request
- * is not counted; the daily counter moves only when the burst guard let the request through.
+ * is not counted; the daily count moves only when the burst guard let the request through.
  * The reply is compact, three integers per request: burstOk + 2 dailyOk + 4 burstCount, the
  * oldest time in the window (-1 when empty) and the day's count.
  */
+const pruneAbove = 8;
+const limitsPrefix = redisNames.limits('');
+/** The daily counters of earlier versions: `<legacyDaily><day>:<identity>`. */
+const legacyDaily = redisNames.daily('', '').slice(0, -1);
 const takeScript = `
-local out = {}
--- The window's text as sent goes to PX as is (no number-to-text conversion per request).
-local px = ARGV[1]
-local window = tonumber(px)
+local call, sub, w = redis.call, string.sub, 13
+local window = tonumber(ARGV[1])
 local ttl = ARGV[2]
-local sub, w = string.sub, 13
-for i = 1, #KEYS / 2 do
-  local burst, day = KEYS[2 * i - 1], KEYS[2 * i]
-  -- 13 digits, as the window keeps it: appended as sent (no string.format per request).
-  local nowText = ARGV[1 + 2 * i]
-  local now = tonumber(nowText)
-  local code = tonumber(ARGV[2 + 2 * i])
+local dayText = ARGV[3]
+local day = dayText .. ':'
+local dl = #day
+local out = {}
+local nowText, now, sinceText = nil, 0, ''
+for i = 1, #KEYS do
+  local h = KEYS[i]
+  local a = 1 + 3 * i
+  local field = ARGV[a]
+  -- Usually the same time as the request before (one conversion per millisecond).
+  if ARGV[a + 1] ~= nowText then
+    nowText = ARGV[a + 1]
+    now = tonumber(nowText)
+    sinceText = string.format('%013d', now - window)
+  end
+  local code = tonumber(ARGV[a + 2])
   local limit = code % 1024
   local dailyLimit = (code - limit) / 1024 - 1
-  local s = redis.call('GET', burst) or ''
+  local got = call('HMGET', h, field, 'd')
+  local s = got[1] or ''
   local n = #s / w
-  local since = now - window
   -- The first time inside the window (times ascending): usually the first one is (a look at
   -- it alone), else a binary search.
   local lo = 0
-  if n > 0 and tonumber(sub(s, 1, w)) <= since then
+  if n > 0 and sub(s, 1, w) <= sinceText then
     local hi = n
     lo = 1
     while lo < hi do
       local mid = math.floor((lo + hi) / 2)
-      if tonumber(sub(s, mid * w + 1, mid * w + w)) <= since then lo = mid + 1 else hi = mid end
+      if sub(s, mid * w + 1, mid * w + w) <= sinceText then lo = mid + 1 else hi = mid end
     end
   end
   local count = n - lo
-  local burstOk = 0
-  local oldest = -1
+  local d = got[2]
+  local used, dayStarts = 0, true
+  if d and sub(d, 1, dl) == day then
+    used = tonumber(sub(d, dl + 1))
+    dayStarts = false
+  else
+    -- A counter kept by an earlier version (its own key per day): the day goes on from it.
+    local identity = sub(h, ${limitsPrefix.length + 1})
+    local old = call('GET', '${legacyDaily}' .. dayText .. ':' .. identity)
+    if old then used = tonumber(old) end
+  end
+  local burstOk, dailyOk, oldest = 0, 1, -1
   if count < limit then
     -- In order even when fronts' clocks differ a little (usually at the end).
     local k = n
-    while k > lo and tonumber(sub(s, (k - 1) * w + 1, k * w)) > now do k = k - 1 end
+    while k > lo and sub(s, (k - 1) * w + 1, k * w) > nowText do k = k - 1 end
     if k == n then
       if lo > 0 then s = sub(s, lo * w + 1) end
       s = s .. nowText
     else
       s = sub(s, lo * w + 1, k * w) .. nowText .. sub(s, k * w + 1)
     end
-    redis.call('SET', burst, s, 'PX', px)
     count = count + 1
     burstOk = 1
     if count == 1 then oldest = now else oldest = tonumber(sub(s, 1, w)) end
+    local counted = false
+    if dailyLimit >= 0 then
+      if used < dailyLimit then
+        used = used + 1
+        counted = true
+      else
+        dailyOk = 0
+      end
+    end
+    if counted or dayStarts then
+      call('HSET', h, field, s, 'd', day .. used)
+    else
+      call('HSET', h, field, s)
+    end
+    if dayStarts then call('EXPIRE', h, ttl) end
+    if not got[1] and call('HLEN', h) > ${pruneAbove} then
+      -- Drop the windows wholly out of date (their newest time too old).
+      local all = call('HGETALL', h)
+      for j = 1, #all, 2 do
+        local f = all[j]
+        if f ~= 'd' and sub(all[j + 1], -w) <= sinceText then call('HDEL', h, f) end
+      end
+    end
   elseif count > 0 then
     oldest = tonumber(sub(s, lo * w + 1, lo * w + w))
-  end
-  local used
-  local dailyOk = 1
-  if burstOk == 1 and dailyLimit >= 0 then
-    -- Counted, then taken back when over: one call in the common case, and atomic (nobody
-    -- sees the count in between).
-    used = redis.call('INCR', day)
-    if used == 1 then redis.call('EXPIRE', day, ttl) end
-    if used > dailyLimit then
-      used = redis.call('DECR', day)
-      dailyOk = 0
-    end
-  else
-    used = tonumber(redis.call('GET', day) or '0')
   end
   local o = 3 * (i - 1)
   out[o + 1], out[o + 2], out[o + 3] = burstOk + 2 * dailyOk + 4 * count, oldest, used
@@ -98,24 +134,21 @@ const limitCodeScale = 1024;
  */
 export type TakeDone<C> = (result: TakeResult | null, context: C) => void;
 
-/** The Redis names of a request's burst window and daily counter (callers keep them). */
-export const limitNames = Object.freeze({
-  /** `burstKey`: `scope|ip[|prefix]`, as the local guard keys its windows. */
-  burst: redisNames.burst,
-  /** `usageIdentity`: `key:<prefix>` or `ip:<address>`. */
-  daily: redisNames.daily,
-});
+/** The Redis name of an identity's limits (its burst windows and its day's count). */
+export const limitsName = redisNames.limits;
 
 export interface TakeRequest {
-  /** limitNames.burst of the request's burst key. */
-  readonly burstName: string;
+  /** limitsName of the request's usage identity (`key:<prefix>` or `ip:<address>`). */
+  readonly limitsName: string;
+  /** The burst window's field in it: `scope|ip` (the local guard's burst key, less the key). */
+  readonly windowField: string;
   readonly burstLimit: number;
   readonly windowMs: number;
-  /** limitNames.daily of the request's day and usage identity. */
-  readonly dailyName: string;
+  /** The request's Rome day (`YYYY-MM-DD`). */
+  readonly dayKey: string;
   /** -1 when this request does not count against the daily quota. */
   readonly dailyLimit: number;
-  /** Kept a little past the day's end, then Redis drops the counter. */
+  /** Kept a little past the day's end, then Redis drops the hash. */
   readonly dailyTtlSeconds: number;
   readonly nowMs: number;
 }
@@ -159,11 +192,13 @@ export class RedisLimits {
     this.requests = [];
     this.dones = [];
     this.contexts = [];
-    // A call's requests share one window length (every request has the same in practice).
+    // A call's requests share one window length and one day (every request has the same
+    // window in practice, and a turn crosses midnight once a day).
     for (let start = 0, end = 0; start < requests.length; start = end) {
-      const windowMs = requests[start]!.windowMs;
+      const { windowMs, dayKey } = requests[start]!;
       const last = Math.min(requests.length, start + batchMax);
-      for (end = start + 1; end < last && requests[end]!.windowMs === windowMs;) end++;
+      for (end = start + 1; end < last && requests[end]!.windowMs === windowMs &&
+        requests[end]!.dayKey === dayKey;) end++;
       this.send(requests, dones, contexts, start, end);
     }
   };
@@ -171,21 +206,21 @@ export class RedisLimits {
   private send(requests: TakeRequest[], dones: TakeDone<never>[], contexts: unknown[],
     start: number, end: number): void {
     // EVALSHA's arguments in one array, filled in place: sha, key count, the keys, then the
-    // window, the ttl and each request's two values.
+    // window, the ttl, the day and each request's three values.
     const count = end - start;
-    const args: (number | string)[] = new Array(2 + 4 * count + 2);
-    const argsAt = 2 + 2 * count;
-    args[1] = 2 * count;
+    const args: (number | string)[] = new Array(2 + 4 * count + 3);
+    const argsAt = 2 + count;
+    args[1] = count;
     args[argsAt] = requests[start]!.windowMs;
+    args[argsAt + 2] = requests[start]!.dayKey;
     let ttlSeconds = 0;
-    for (let i = start, k = 2, a = argsAt + 2; i < end; i++, k += 2, a += 2) {
+    for (let i = start, k = 2, a = argsAt + 3; i < end; i++, k++, a += 3) {
       const r = requests[i]!;
-      args[k] = r.burstName;
-      args[k + 1] = r.dailyName;
-      args[a] = timeText(r.nowMs);
-      args[a + 1] = r.burstLimit + limitCodeScale * (r.dailyLimit + 1);
-      // The longest: a batch that spans midnight keeps the new day's counters long enough
-      // (the old day's only a little longer than needed).
+      args[k] = r.limitsName;
+      args[a] = r.windowField;
+      args[a + 1] = timeText(r.nowMs);
+      args[a + 2] = r.burstLimit + limitCodeScale * (r.dailyLimit + 1);
+      // The longest (the requests of one day differ by the turn's few milliseconds).
       ttlSeconds = Math.max(ttlSeconds, r.dailyTtlSeconds);
     }
     args[argsAt + 1] = ttlSeconds;
@@ -208,7 +243,8 @@ export class RedisLimits {
 
   /** The day's count without counting (the usage report). */
   async used(dayKey: string, usageIdentity: string): Promise<number> {
-    return Number(await this.link.command.get(redisNames.daily(dayKey, usageIdentity)) ?? 0);
+    const d = await this.link.command.hget(limitsName(usageIdentity), 'd');
+    return d !== null && d.startsWith(`${dayKey}:`) ? Number(d.slice(dayKey.length + 1)) : 0;
   }
 
   /**

@@ -6,7 +6,7 @@ import * as assert from 'uvu/assert';
 import { silentLogger } from '../../core/logger.js';
 import { openRedisLink, type RedisLink } from '../../persistence/redis-link.js';
 import {
-  limitNames, RedisLimits, type TakeRequest, type TakeResult,
+  limitsName, RedisLimits, type TakeRequest, type TakeResult,
 } from '../../persistence/redis-limits.js';
 import { eventually } from '../helpers/eventually.js';
 import { startRedisServer, type RedisServer } from '../helpers/redis-server.js';
@@ -33,9 +33,8 @@ step.after(async () => {
 
 let nextId = 0;
 function request(nowMs: number, over: Partial<TakeRequest> = {}): TakeRequest {
-  return { burstName: limitNames.burst(`v1|127.0.0.1|ofk_t${nextId}`), burstLimit: 3,
-    windowMs: 60_000, dailyName: limitNames.daily('2027-01-15', `key:ofk_t${nextId}`),
-    dailyLimit: 100,
+  return { limitsName: limitsName(`key:ofk_t${nextId}`), windowField: 'v1|127.0.0.1',
+    burstLimit: 3, windowMs: 60_000, dayKey: '2027-01-15', dailyLimit: 100,
     dailyTtlSeconds: 3_600, nowMs, ...over };
 }
 
@@ -104,5 +103,34 @@ step('the daily limit holds exactly across fronts; a request not counted reads t
     assert.is(free!.burstCount, 8);
     assert.is(await fronts[1]!.used('2027-01-15', `key:ofk_t${nextId}`), 4);
   });
+
+step('a day starts from the counter an earlier version kept, and a new day from zero',
+  async () => {
+    nextId++;
+    const identity = `key:ofk_t${nextId}`;
+    await links[0]!.command.set(`orderflow:daily:2027-01-15:${identity}`, '5');
+    const day = { burstLimit: 60, dailyLimit: 6 };
+    const results = await takeAll([request(1_000, day), request(2_000, day)]);
+    assert.equal(results.map((r) => [r!.dailyOk, r!.dailyUsed]), [[true, 6], [false, 6]]);
+    const ttl = await links[0]!.command.ttl(limitsName(identity));
+    assert.ok(ttl > 0 && ttl <= 3_600, 'the hash expires after its day');
+    const [next] = await takeAll([request(3_000, { ...day, dayKey: '2027-01-16' })]);
+    assert.equal([next!.dailyOk, next!.dailyUsed, next!.burstCount], [true, 1, 3]);
+    assert.is(await fronts[0]!.used('2027-01-16', identity), 1);
+    assert.is(await fronts[0]!.used('2027-01-15', identity), 0, 'that day is over');
+  });
+
+step('windows of addresses no longer used are dropped when the hash grows', async () => {
+  nextId++;
+  const name = limitsName(`key:ofk_t${nextId}`);
+  await takeAll(Array.from({ length: 10 }, (_, i) =>
+    request(1_000, { windowField: `v1|10.0.0.${i}` })));
+  assert.is(await links[0]!.command.hlen(name), 11, 'ten windows and the day');
+  // A minute later a new address: the ten windows are out of date.
+  const [later] = await takeAll([request(61_000, { windowField: 'v1|10.0.1.1' })]);
+  assert.ok(later!.burstOk);
+  assert.is(later!.dailyUsed, 11);
+  assert.equal((await links[0]!.command.hkeys(name)).sort(), ['d', 'v1|10.0.1.1']);
+});
 
 step.run();
