@@ -22,8 +22,10 @@ import { redisNames, type RedisLink } from './redis-link.js';
  * and holds more than `pruneAbove` (a window wholly older than the window length is empty).
  * The same rules as the local guard: the window keeps times > now - window; a refused request
  * is not counted; the daily count moves only when the burst guard let the request through.
- * The reply is compact, three integers per request: burstOk + 2 dailyOk + 4 burstCount, the
- * oldest time in the window (-1 when empty) and the day's count.
+ * The reply is one binary string (the front reads it from one Buffer, where three integers per
+ * request took the client's reply decoder a call per integer), `replyEntryBytes` per request,
+ * little-endian: uint16 burstOk + 2 dailyOk + 4 burstCount, float64 the oldest time in the
+ * window (-1 when empty), uint32 the day's count.
  */
 const pruneAbove = 8;
 const limitsPrefix = redisNames.limits('');
@@ -36,7 +38,7 @@ local ttl = ARGV[2]
 local dayText = ARGV[3]
 local day = dayText .. ':'
 local dl = #day
-local out = {}
+local out, limits, dailyLimits = {}, {}, {}
 local nowText, now, sinceText = nil, 0, ''
 for i = 1, #KEYS do
   local h = KEYS[i]
@@ -48,9 +50,15 @@ for i = 1, #KEYS do
     now = tonumber(nowText)
     sinceText = string.format('%013d', now - window)
   end
-  local code = tonumber(ARGV[a + 2])
-  local limit = code % 1024
-  local dailyLimit = (code - limit) / 1024 - 1
+  -- A few distinct codes (scope and plan): each converted once per call.
+  local codeText = ARGV[a + 2]
+  local limit = limits[codeText]
+  if not limit then
+    local code = tonumber(codeText)
+    limit = code % 1024
+    limits[codeText], dailyLimits[codeText] = limit, (code - limit) / 1024 - 1
+  end
+  local dailyLimit = dailyLimits[codeText]
   local got = call('HMGET', h, field, 'd')
   local s = got[1] or ''
   local n = #s / w
@@ -120,7 +128,12 @@ for i = 1, #KEYS do
   local o = 3 * (i - 1)
   out[o + 1], out[o + 2], out[o + 3] = burstOk + 2 * dailyOk + 4 * count, oldest, used
 end
-return out`;
+return struct.pack('<' .. string.rep('HdI4', #KEYS), unpack(out))`;
+/** Bytes of one request's entry in the reply (uint16, float64, uint32). */
+const replyEntryBytes = 14;
+
+/** The reply as the Buffer Redis sent (not decoded as text). */
+const binaryReply = Object.freeze({ replyEncoding: null });
 
 /** Requests per script call at most (a turn with more makes several calls). */
 const batchMax = 256;
@@ -176,6 +189,9 @@ export class RedisLimits {
   private requests: TakeRequest[] = [];
   private dones: TakeDone<never>[] = [];
   private contexts: unknown[] = [];
+  /** The last time sent and its text: a turn's requests mostly share their millisecond. */
+  private lastTimeMs = -1;
+  private lastTimeText = '';
 
   constructor(private readonly link: RedisLink) {}
 
@@ -218,20 +234,24 @@ export class RedisLimits {
       const r = requests[i]!;
       args[k] = r.limitsName;
       args[a] = r.windowField;
-      args[a + 1] = timeText(r.nowMs);
+      if (r.nowMs !== this.lastTimeMs) {
+        this.lastTimeMs = r.nowMs;
+        this.lastTimeText = timeText(r.nowMs);
+      }
+      args[a + 1] = this.lastTimeText;
       args[a + 2] = r.burstLimit + limitCodeScale * (r.dailyLimit + 1);
       // The longest (the requests of one day differ by the turn's few milliseconds).
       ttlSeconds = Math.max(ttlSeconds, r.dailyTtlSeconds);
     }
     args[argsAt + 1] = ttlSeconds;
     this.run(args).then((reply) => {
-      const values = reply as number[];
+      const values = reply as Buffer;
       for (let i = start; i < end; i++) {
-        const n = 3 * (i - start);
-        const code = values[n]!;
+        const n = replyEntryBytes * (i - start);
+        const code = values.readUInt16LE(n);
         (dones[i] as TakeDone<unknown>)({
           burstOk: (code & 1) === 1, dailyOk: (code & 2) === 2, burstCount: code >>> 2,
-          oldestMs: values[n + 1]!, dailyUsed: values[n + 2]!,
+          oldestMs: values.readDoubleLE(n + 2), dailyUsed: values.readUInt32LE(n + 10),
         }, contexts[i]);
       }
     }, () => {
@@ -258,13 +278,13 @@ export class RedisLimits {
     if (this.sha !== null) {
       try {
         args[0] = this.sha;
-        return await command.sendCommand(new Command('evalsha', args));
+        return await command.sendCommand(new Command('evalsha', args, binaryReply));
       } catch (error) {
         if (!String((error as Error).message).includes('NOSCRIPT')) throw error;
       }
     }
     this.sha = await command.script('LOAD', takeScript) as string;
     args[0] = this.sha;
-    return command.sendCommand(new Command('evalsha', args));
+    return command.sendCommand(new Command('evalsha', args, binaryReply));
   }
 }
