@@ -9,14 +9,16 @@ import { redisNames, type RedisLink } from './redis-link.js';
  * is atomic and they run in arrival order). KEYS[i] is request i's limits hash (one per usage
  * identity: `key:<prefix>` or `ip:<address>`). ARGV[1] the window (ms), ARGV[2] the ttl (s) of
  * a hash whose day starts, ARGV[3] the Rome day, the same for the whole batch; then per request
- * its window's field (`scope|ip`), nowMs (13 digits) and burst limit + 1024 (daily limit + 1)
- * (daily limit -1: do not count).
- * The hash holds the identity's burst windows, one field each, and field `d`, `<day>:<count>`:
+ * its window's field (`scope|ip`) and its stamp: nowMs (13 digits) followed by burst limit +
+ * 1024 (daily limit + 1) (daily limit -1: do not count). A turn's requests mostly share their
+ * stamp (one millisecond, one plan and scope): the script converts a stamp when it changes.
+ * The hash holds the identity's burst windows, one field each, and field `d`, the day's text
+ * followed by its count (uint32, little-endian: no number-to-text formatting per request):
  * an admitted request is one HMGET and one HSET (two Redis calls, no key expiry to set per
  * request), where separate keys for the window and the day took a GET, a SET ... PX and an INCR.
  * A window is one string of the accepted requests' times, 13 digits each, ascending (at most
  * `limit` of them, 60 x 13 bytes): equal-width digits compare as text in the order of their
- * numbers, so the script reads as few of them as numbers as it can.
+ * numbers, so the script reads none of them as a number.
  * The hash expires a while after its day (its ttl is set when a day starts in it); a window
  * field left by an address or scope no longer used is dropped when the hash gets a new field
  * and holds more than `pruneAbove` (a window wholly older than the window length is empty).
@@ -24,8 +26,8 @@ import { redisNames, type RedisLink } from './redis-link.js';
  * is not counted; the daily count moves only when the burst guard let the request through.
  * The reply is one binary string (the front reads it from one Buffer, where three integers per
  * request took the client's reply decoder a call per integer), `replyEntryBytes` per request,
- * little-endian: uint16 burstOk + 2 dailyOk + 4 burstCount, float64 the oldest time in the
- * window (-1 when empty), uint32 the day's count.
+ * little-endian: uint16 burstOk + 2 dailyOk + 4 burstCount, the oldest time in the window as
+ * its 13 digits (zeros when the window is empty), uint32 the day's count.
  */
 const pruneAbove = 8;
 const limitsPrefix = redisNames.limits('');
@@ -36,29 +38,26 @@ local call, sub, w = redis.call, string.sub, 13
 local window = tonumber(ARGV[1])
 local ttl = ARGV[2]
 local dayText = ARGV[3]
-local day = dayText .. ':'
-local dl = #day
-local out, limits, dailyLimits = {}, {}, {}
-local nowText, now, sinceText = nil, 0, ''
+local dl = #dayText
+local pack, unpackOne = struct.pack, struct.unpack
+local none = string.rep('0', w)
+local out = {}
+local stamp, nowText, sinceText, limit, dailyLimit = nil, nil, '', 0, 0
 for i = 1, #KEYS do
   local h = KEYS[i]
-  local a = 1 + 3 * i
+  local a = 2 + 2 * i
   local field = ARGV[a]
-  -- Usually the same time as the request before (one conversion per millisecond).
-  if ARGV[a + 1] ~= nowText then
-    nowText = ARGV[a + 1]
-    now = tonumber(nowText)
-    sinceText = string.format('%013d', now - window)
-  end
-  -- A few distinct codes (scope and plan): each converted once per call.
-  local codeText = ARGV[a + 2]
-  local limit = limits[codeText]
-  if not limit then
-    local code = tonumber(codeText)
+  if ARGV[a + 1] ~= stamp then
+    stamp = ARGV[a + 1]
+    local t = sub(stamp, 1, w)
+    if t ~= nowText then
+      nowText = t
+      sinceText = string.format('%013d', tonumber(t) - window)
+    end
+    local code = tonumber(sub(stamp, w + 1))
     limit = code % 1024
-    limits[codeText], dailyLimits[codeText] = limit, (code - limit) / 1024 - 1
+    dailyLimit = (code - limit) / 1024 - 1
   end
-  local dailyLimit = dailyLimits[codeText]
   local got = call('HMGET', h, field, 'd')
   local s = got[1] or ''
   local n = #s / w
@@ -76,8 +75,8 @@ for i = 1, #KEYS do
   local count = n - lo
   local d = got[2]
   local used, dayStarts = 0, true
-  if d and sub(d, 1, dl) == day then
-    used = tonumber(sub(d, dl + 1))
+  if d and sub(d, 1, dl) == dayText then
+    used = unpackOne('<I4', d, dl + 1)
     dayStarts = false
   else
     -- A counter kept by an earlier version (its own key per day): the day goes on from it.
@@ -85,7 +84,7 @@ for i = 1, #KEYS do
     local old = call('GET', '${legacyDaily}' .. dayText .. ':' .. identity)
     if old then used = tonumber(old) end
   end
-  local burstOk, dailyOk, oldest = 0, 1, -1
+  local burstOk, dailyOk, oldest = 0, 1, none
   if count < limit then
     -- In order even when fronts' clocks differ a little (usually at the end).
     local k = n
@@ -98,7 +97,7 @@ for i = 1, #KEYS do
     end
     count = count + 1
     burstOk = 1
-    if count == 1 then oldest = now else oldest = tonumber(sub(s, 1, w)) end
+    if count == 1 then oldest = nowText else oldest = sub(s, 1, w) end
     local counted = false
     if dailyLimit >= 0 then
       if used < dailyLimit then
@@ -109,7 +108,7 @@ for i = 1, #KEYS do
       end
     end
     if counted or dayStarts then
-      call('HSET', h, field, s, 'd', day .. used)
+      call('HSET', h, field, s, 'd', dayText .. pack('<I4', used))
     else
       call('HSET', h, field, s)
     end
@@ -123,14 +122,16 @@ for i = 1, #KEYS do
       end
     end
   elseif count > 0 then
-    oldest = tonumber(sub(s, lo * w + 1, lo * w + w))
+    oldest = sub(s, lo * w + 1, lo * w + w)
   end
   local o = 3 * (i - 1)
   out[o + 1], out[o + 2], out[o + 3] = burstOk + 2 * dailyOk + 4 * count, oldest, used
 end
-return struct.pack('<' .. string.rep('HdI4', #KEYS), unpack(out))`;
-/** Bytes of one request's entry in the reply (uint16, float64, uint32). */
-const replyEntryBytes = 14;
+return pack('<' .. string.rep('Hc13I4', #KEYS), unpack(out))`;
+/** Bytes of one request's entry in the reply (uint16, 13 digits, uint32). */
+const replyEntryBytes = 19;
+/** Where a stamp's digits end in the reply entry. */
+const oldestEnd = 15;
 
 /** The reply as the Buffer Redis sent (not decoded as text). */
 const binaryReply = Object.freeze({ replyEncoding: null });
@@ -183,15 +184,23 @@ function timeText(nowMs: number): string {
   return text.length >= 13 ? text : text.padStart(13, '0');
 }
 
+/** The number written in ASCII digits at [start, end) of a Buffer. */
+function digitsAt(bytes: Buffer, start: number, end: number): number {
+  let value = 0;
+  for (let i = start; i < end; i++) value = value * 10 + bytes[i]! - 48;
+  return value;
+}
+
 export class RedisLimits {
   private sha: string | null = null;
   /** The turn's requests, their callbacks and contexts, side by side. */
   private requests: TakeRequest[] = [];
   private dones: TakeDone<never>[] = [];
   private contexts: unknown[] = [];
-  /** The last time sent and its text: a turn's requests mostly share their millisecond. */
+  /** The last stamp sent and what it says: a turn's requests mostly share it. */
   private lastTimeMs = -1;
-  private lastTimeText = '';
+  private lastCode = -1;
+  private lastStamp = '';
 
   constructor(private readonly link: RedisLink) {}
 
@@ -222,24 +231,25 @@ export class RedisLimits {
   private send(requests: TakeRequest[], dones: TakeDone<never>[], contexts: unknown[],
     start: number, end: number): void {
     // EVALSHA's arguments in one array, filled in place: sha, key count, the keys, then the
-    // window, the ttl, the day and each request's three values.
+    // window, the ttl, the day and each request's window field and stamp.
     const count = end - start;
-    const args: (number | string)[] = new Array(2 + 4 * count + 3);
+    const args: (number | string)[] = new Array(2 + 3 * count + 3);
     const argsAt = 2 + count;
     args[1] = count;
     args[argsAt] = requests[start]!.windowMs;
     args[argsAt + 2] = requests[start]!.dayKey;
     let ttlSeconds = 0;
-    for (let i = start, k = 2, a = argsAt + 3; i < end; i++, k++, a += 3) {
+    for (let i = start, k = 2, a = argsAt + 3; i < end; i++, k++, a += 2) {
       const r = requests[i]!;
       args[k] = r.limitsName;
       args[a] = r.windowField;
-      if (r.nowMs !== this.lastTimeMs) {
+      const code = r.burstLimit + limitCodeScale * (r.dailyLimit + 1);
+      if (r.nowMs !== this.lastTimeMs || code !== this.lastCode) {
         this.lastTimeMs = r.nowMs;
-        this.lastTimeText = timeText(r.nowMs);
+        this.lastCode = code;
+        this.lastStamp = timeText(r.nowMs) + code;
       }
-      args[a + 1] = this.lastTimeText;
-      args[a + 2] = r.burstLimit + limitCodeScale * (r.dailyLimit + 1);
+      args[a + 1] = this.lastStamp;
       // The longest (the requests of one day differ by the turn's few milliseconds).
       ttlSeconds = Math.max(ttlSeconds, r.dailyTtlSeconds);
     }
@@ -249,9 +259,11 @@ export class RedisLimits {
       for (let i = start; i < end; i++) {
         const n = replyEntryBytes * (i - start);
         const code = values.readUInt16LE(n);
+        const burstCount = code >>> 2;
         (dones[i] as TakeDone<unknown>)({
-          burstOk: (code & 1) === 1, dailyOk: (code & 2) === 2, burstCount: code >>> 2,
-          oldestMs: values.readDoubleLE(n + 2), dailyUsed: values.readUInt32LE(n + 10),
+          burstOk: (code & 1) === 1, dailyOk: (code & 2) === 2, burstCount,
+          oldestMs: burstCount > 0 ? digitsAt(values, n + 2, n + oldestEnd) : -1,
+          dailyUsed: values.readUInt32LE(n + oldestEnd),
         }, contexts[i]);
       }
     }, () => {
@@ -263,8 +275,9 @@ export class RedisLimits {
 
   /** The day's count without counting (the usage report). */
   async used(dayKey: string, usageIdentity: string): Promise<number> {
-    const d = await this.link.command.hget(limitsName(usageIdentity), 'd');
-    return d !== null && d.startsWith(`${dayKey}:`) ? Number(d.slice(dayKey.length + 1)) : 0;
+    const d = await this.link.command.hgetBuffer(limitsName(usageIdentity), 'd');
+    return d !== null && d.length === dayKey.length + 4 &&
+      d.toString('latin1', 0, dayKey.length) === dayKey ? d.readUInt32LE(dayKey.length) : 0;
   }
 
   /**
