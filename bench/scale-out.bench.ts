@@ -6,7 +6,8 @@
 // 2. Snapshot propagation ingest -> front (bench/lib/propagation.ts): from ingest's publisher
 //    having a view's bytes to the front (a process of its own) holding them, through Redis, one
 //    view at a time and 300 in one turn, p50/p99 (target p99 < 5 ms; the cadence comes on top,
-//    as the producer's own refresh period). `--propagation-only` runs these rounds alone.
+//    as the producer's own refresh period). `--propagation-only` runs these rounds alone,
+//    `--throughput-only` the throughput rounds (1.) alone.
 import { writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -44,6 +45,12 @@ async function keyRotationScript(keys: readonly string[]): Promise<string> {
   return file;
 }
 
+/** redis-server's EVALSHA calls so far (INFO commandstats). */
+async function scriptCalls(shared: SharedState): Promise<number> {
+  const info = await shared.link.command.info('commandstats');
+  return Number(/^cmdstat_evalsha:calls=(\d+)/m.exec(info)?.[1] ?? 0);
+}
+
 interface Front { readonly url: string; readonly server: HttpServer }
 
 async function front(shared: SharedState | null, keys: MemoryKeys): Promise<Front> {
@@ -57,7 +64,7 @@ async function front(shared: SharedState | null, keys: MemoryKeys): Promise<Fron
   const access = shared === null
     ? createAccessControl({ config, clock, keys, usage })
     : createSharedAccessControl({ config, clock, keys: shared.keys, usage,
-      limits: shared.limits, daily: shared.daily, redisReady: shared.link.ready,
+      limits: shared.limits, redisReady: shared.link.ready,
       fresh: () => true });
   const server = await startHttpServer({ config, clock, logger: silentLogger, snapshots: store,
     keys: shared?.keys ?? keys, usage, access, readiness: () => ({ ready: true, checks: {} }) });
@@ -91,11 +98,14 @@ async function throughput(shared: SharedState, seconds: number, rounds: number):
     const cpu: Record<'local' | 'redis', number[]> = { local: [], redis: [] };
     // redis-server's own CPU per request of the Redis-backed front (its Lua step).
     const serverCpu: number[] = [];
+    // Requests per EVALSHA (one call per front's event-loop turn): the batch size Redis sees.
+    const batch: number[] = [];
     for (let round = 0; round < rounds; round++) {
       const order = round % 2 === 0 ? ['local', 'redis'] as const : ['redis', 'local'] as const;
       for (const which of order) {
         const before = process.cpuUsage();
         const serverBeforeUs = await redisCpuUs(shared);
+        const callsBefore = await scriptCalls(shared);
         const r = await runWrk(`${fronts[which].url}/api/v1/pair/BTC`, { connections: CONNECTIONS,
           seconds, scriptPath: scenario.script, headers: scenario.headers });
         const used = process.cpuUsage(before);
@@ -106,6 +116,7 @@ async function throughput(shared: SharedState, seconds: number, rounds: number):
         cpu[which].push((used.user + used.system) / r.requests);
         if (which === 'redis') {
           serverCpu.push((await redisCpuUs(shared) - serverBeforeUs) / r.requests);
+          batch.push(r.requests / Math.max(1, await scriptCalls(shared) - callsBefore));
         }
       }
     }
@@ -123,13 +134,16 @@ async function throughput(shared: SharedState, seconds: number, rounds: number):
     rows.push({ bench, figure: `redis-server CPU per request, ${scenario.name}`,
       value: median(serverCpu), unit: 'us', baseline: null, ratio: null, target: '-',
       pass: null });
+    rows.push({ bench, figure: `requests per Redis script call, ${scenario.name}`,
+      value: median(batch), unit: 'requests', baseline: null, ratio: null, target: '-',
+      pass: null });
   }
   for (const f of Object.values(fronts)) await f.server.close();
   return rows;
 }
 
-export async function run(opts: { quick: boolean; propagationOnly?: boolean }):
-  Promise<ReportRow[]> {
+export async function run(opts: { quick: boolean; propagationOnly?: boolean;
+  throughputOnly?: boolean }): Promise<ReportRow[]> {
   const redis = await startRedisServer();
   const shared = await openSharedState(redis.url, systemClock, silentLogger);
   try {
@@ -138,7 +152,9 @@ export async function run(opts: { quick: boolean; propagationOnly?: boolean }):
       ensureWrk();
       rows.push(...await throughput(shared, opts.quick ? 3 : 8, opts.quick ? 3 : 5));
     }
-    rows.push(...await propagation(shared, redis.url, opts.quick ? 20 : 60));
+    if (opts.throughputOnly !== true) {
+      rows.push(...await propagation(shared, redis.url, opts.quick ? 20 : 60));
+    }
     return rows;
   } finally {
     await shared.close();
@@ -147,7 +163,8 @@ export async function run(opts: { quick: boolean; propagationOnly?: boolean }):
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) {
-  run({ quick, propagationOnly: process.argv.includes('--propagation-only') }).then((rows) => {
+  run({ quick, propagationOnly: process.argv.includes('--propagation-only'),
+    throughputOnly: process.argv.includes('--throughput-only') }).then((rows) => {
     printRows(rows);
     process.exit(0);
   }, (error: Error) => {

@@ -16,7 +16,7 @@ import {
   SignInThrottle, sharedSignInThrottle, type SharedSignInCounts,
 } from '../http/dashboard/sign-in-throttle.js';
 import type { AccountStore } from '../persistence/accounts.js';
-import type { RedisDaily } from '../persistence/redis-daily.js';
+import type { RedisLimits } from '../persistence/redis-limits.js';
 import { openAccountStore } from '../persistence/account-store.js';
 import { openAlertStore } from '../persistence/alerts.js';
 import type { Store } from '../persistence/store.js';
@@ -40,7 +40,7 @@ export interface DashboardWiring {
    *  this process's memory otherwise. */
   readonly shared?: { readonly accounts: AccountStore; readonly signIns: SharedSignInCounts;
     /** The shared daily counters: the dashboard's usage days are read from them. */
-    readonly daily?: RedisDaily };
+    readonly limits?: Pick<RedisLimits, 'usedOn'> };
   readonly logger: Logger;
   readonly distDir?: string;
 }
@@ -60,8 +60,8 @@ export function createDashboardFor(w: DashboardWiring): Dashboard {
       const local = () => dayKeys.map((dayKey) => localUsage(identity, dayKey));
       // Shared: the counters every front counts in (Redis keeps a key's for 32 days); this
       // process's own while Redis does not answer (what it counted meanwhile).
-      return w.shared?.daily === undefined ? Promise.resolve(local())
-        : w.shared.daily.usedOn(identity, dayKeys).catch(local);
+      return w.shared?.limits === undefined ? Promise.resolve(local())
+        : w.shared.limits.usedOn(identity, dayKeys).catch(local);
     },
     clock: w.clock, logger: w.logger, trusted: createTrustCheck(w.config.trustProxy),
     signupOpen: w.config.signupOpen, allowPrivateWebhooks: w.config.allowPrivateWebhooks,

@@ -269,8 +269,7 @@ async function startFront(p: Parts) {
   const access = p.shared === null
     ? createAccessControl({ config, clock, keys, usage: store.usage })
     : createSharedAccessControl({ config, clock, keys, usage: store.usage,
-      limits: p.shared.limits, daily: p.shared.daily, redisReady: p.shared.link.ready,
-      fresh: () => true });
+      limits: p.shared.limits, redisReady: p.shared.link.ready, fresh: () => true });
   const historySource = { store: p.history.store, signals: p.signals.signalStore, clock };
   const mcp = mcpMounts(access, snapshots, clock, p.log, historySource);
   const dashboard = createDashboardFor({ config, clock, store, keys, access, webhooks: p.webhooks,

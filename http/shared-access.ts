@@ -4,9 +4,8 @@
 import { LRUCache } from 'lru-cache';
 import type { KeyRecord, UsageCounters } from '../core/messages.js';
 import { createRomeDayCache } from '../core/rome-time.js';
-import { KEY_DAILY_KEPT_SECONDS, type RedisDaily } from '../persistence/redis-daily.js';
 import {
-  limitNames, type RedisLimits, type TakeRequest, type TakeResult,
+  DAILY_ONLY, limitsName, type RedisLimits, type TakeRequest, type TakeResult,
 } from '../persistence/redis-limits.js';
 import { burstKey, createAccessControl, rateLimitLines, type AccessControlDeps } from './access.js';
 import type {
@@ -19,8 +18,6 @@ import { DailyQuota, secondsUntil, usageIdentity } from './quota.js';
 
 export interface SharedAccessDeps extends AccessControlDeps {
   readonly limits: RedisLimits;
-  /** The daily quota alone (MCP tool calls). */
-  readonly daily: RedisDaily;
   /** Whether Redis answers now (both connections up). */
   readonly redisReady: () => boolean;
   /** Whether the producer's snapshots are current (ingest heard from recently). */
@@ -32,19 +29,20 @@ const OK: Outcome<void> = Object.freeze({ ok: true, value: undefined });
 const dailyTtlPastDaySeconds = 3_600;
 
 /**
- * A request's names, for one address, scope and day: its burst window's key (here and in Redis)
- * and its daily counter's. Kept on the key record, so a keyed poll builds (and hashes) none of
- * these strings again; the LRU caches below find them by their cached hash.
+ * A request's names, for one address, scope and day: its burst window's key here, its limits
+ * hash and window field in Redis, and its day's key in usedSeen. Kept on the key record, so a
+ * keyed poll builds (and hashes) none of these strings again; the LRU caches below find them by
+ * their cached hash.
  */
 interface Names {
   readonly ip: string;
   readonly scope: BurstScope;
   readonly dayKey: string;
   readonly burstKey: string;
-  readonly burstName: string;
+  readonly limitsName: string;
+  readonly windowField: string;
   /** `identity|day`, the key of usedSeen. */
   readonly usedKey: string;
-  readonly dailyName: string;
 }
 
 /** What Redis last said about a burst window: for RateLimit headers and local refusals. */
@@ -79,8 +77,8 @@ export function createSharedAccessControl(deps: SharedAccessDeps): AccessControl
     }
     const key = burstKey(identity, scope);
     const usage = usageIdentity(identity);
-    const names: Names = { ip, scope, dayKey, burstKey: key, burstName: limitNames.burst(key),
-      usedKey: `${usage}|${dayKey}`, dailyName: limitNames.daily(dayKey, usage) };
+    const names: Names = { ip, scope, dayKey, burstKey: key, limitsName: limitsName(usage),
+      windowField: `${scope}|${ip}`, usedKey: `${usage}|${dayKey}` };
     if (identity.kind === 'key') namesByKey.set(identity.key, names);
     return names;
   }
@@ -116,19 +114,22 @@ export function createSharedAccessControl(deps: SharedAccessDeps): AccessControl
       seen.count = result.burstCount;
       seen.oldestMs = result.oldestMs;
     }
-    const day = dayOf(nowMs);
     usedSeen.set(names.usedKey, result.dailyUsed);
     if (!result.burstOk) {
       const limit = burstLimitByScope[scope];
       return { ok: false, problem: problems.rateLimited(scope, limit,
         burstState(key, limit, nowMs).resetSeconds) };
     }
-    if (!result.dailyOk) {
-      const limit = daily.limitFor(identity, nowMs).limit;
-      return { ok: false, problem: problems.quotaExceeded(limit, result.dailyUsed,
-        new Date(day.endMs).toISOString(), secondsUntil(day.endMs, nowMs)) };
-    }
+    if (!result.dailyOk) return dailyRefusal(identity, result.dailyUsed, nowMs);
     return OK;
+  }
+
+  /** The 429 of a used-up day, as Redis counted it. */
+  function dailyRefusal(identity: Identity, used: number, nowMs: number): Outcome<void> {
+    const day = dayOf(nowMs);
+    const limit = daily.limitFor(identity, nowMs).limit;
+    return { ok: false, problem: problems.quotaExceeded(limit, used,
+      new Date(day.endMs).toISOString(), secondsUntil(day.endMs, nowMs)) };
   }
 
   /** This front's own limits: what applies while Redis is away (and if a call fails). */
@@ -149,6 +150,16 @@ export function createSharedAccessControl(deps: SharedAccessDeps): AccessControl
     readonly done: (outcome: Outcome<void>, context: unknown) => void;
     readonly context: unknown;
   }
+  /** A daily step's answer: the day's count alone (no burst window to note). */
+  const dailyTaken = (result: TakeResult | null, step: Step): void => {
+    if (result === null) {
+      step.done(local.consumeDaily(step.identity), step.context);
+      return;
+    }
+    usedSeen.set(step.names.usedKey, result.dailyUsed);
+    step.done(result.dailyOk ? OK : dailyRefusal(step.identity, result.dailyUsed, step.nowMs),
+      step.context);
+  };
   const stepTaken = (result: TakeResult | null, step: Step): void => {
     step.done(result === null
       ? takeLocally(step.identity, step.scope, step.countDaily)
@@ -166,8 +177,8 @@ export function createSharedAccessControl(deps: SharedAccessDeps): AccessControl
       const refused = refusedLocally(names, scope, nowMs);
       if (refused !== undefined) return refused;
       const step: Step = {
-        burstName: names.burstName, burstLimit: burstLimitByScope[scope],
-        windowMs: BURST_WINDOW_MS, dailyName: names.dailyName,
+        limitsName: names.limitsName, windowField: names.windowField,
+        burstLimit: burstLimitByScope[scope], windowMs: BURST_WINDOW_MS, dayKey: day.key,
         dailyLimit: countDaily ? daily.limitFor(identity, nowMs).limit : -1,
         dailyTtlSeconds: Math.ceil((day.endMs - nowMs) / 1000) + dailyTtlPastDaySeconds, nowMs,
         identity, scope, countDaily, names, done: done as Step['done'], context,
@@ -175,25 +186,24 @@ export function createSharedAccessControl(deps: SharedAccessDeps): AccessControl
       deps.limits.take(step, stepTaken, step);
       return null;
     },
-    async takeDaily(identity) {
-      if (!config.limitsEnabled) return OK;
-      if (!deps.redisReady()) return local.consumeDaily(identity);
+    takeDaily(identity) {
+      if (!config.limitsEnabled) return Promise.resolve(OK);
+      if (!deps.redisReady()) return Promise.resolve(local.consumeDaily(identity));
       const nowMs = clock.nowMs();
       const day = dayOf(nowMs);
-      // The scope only names the burst window, which this step does not touch.
+      // The scope only names the step's burst window, which a daily step does not touch.
       const names = namesOf(identity, 'mcp', day.key);
-      const limit = daily.limitFor(identity, nowMs).limit;
-      let taken;
-      try {
-        const ttlSeconds = identity.kind === 'key' ? KEY_DAILY_KEPT_SECONDS
-          : Math.ceil((day.endMs - nowMs) / 1000) + dailyTtlPastDaySeconds;
-        taken = await deps.daily.take(names.dailyName, limit, ttlSeconds);
-      } catch {
-        return local.consumeDaily(identity);
-      }
-      usedSeen.set(names.usedKey, taken.used);
-      return taken.ok ? OK : { ok: false, problem: problems.quotaExceeded(limit, taken.used,
-        new Date(day.endMs).toISOString(), secondsUntil(day.endMs, nowMs)) };
+      return new Promise((resolve) => {
+        const step: Step = {
+          limitsName: names.limitsName, windowField: DAILY_ONLY, burstLimit: 0,
+          windowMs: BURST_WINDOW_MS, dayKey: day.key,
+          dailyLimit: daily.limitFor(identity, nowMs).limit,
+          dailyTtlSeconds: Math.ceil((day.endMs - nowMs) / 1000) + dailyTtlPastDaySeconds, nowMs,
+          identity, scope: 'mcp', countDaily: true, names,
+          done: resolve as Step['done'], context: undefined,
+        };
+        deps.limits.take(step, dailyTaken, step);
+      });
     },
   };
 

@@ -1,95 +1,180 @@
 // Burst windows and daily counters in Redis (scale-out): one Lua script per request does both,
 // atomically, so the limits hold exactly across every front together.
 import { Command } from 'ioredis';
-import { KEY_DAILY_KEPT_SECONDS, keyCounterMark } from './redis-daily.js';
 import { redisNames, type RedisLink } from './redis-link.js';
 
 /*
  * One call takes a batch: the requests that arrived in one turn of the event loop (one command
  * and one reply instead of one per request; the limits are just as exact, each request's step
- * is atomic and they run in arrival order). KEYS[2i-1] request i's burst window, KEYS[2i] its
- * daily counter. ARGV[1] the window (ms) and ARGV[2] the daily counters' ttl (s), the same for
- * the whole batch; then per request nowMs and burst limit + 1024 (daily limit + 1) (daily limit
- * -1: do not count).
- * A window is one string of the accepted requests' times, 13 digits each, ascending: one GET
- * and one SET (with its expiry) per admitted request instead of five sorted-set calls. A window
- * holds at most `limit` times, so the string stays short (60 x 13 bytes).
+ * is atomic and they run in arrival order). KEYS[i] is request i's limits hash (one per usage
+ * identity: `key:<prefix>` or `ip:<address>`). ARGV[1] the window (ms), ARGV[2] the ttl (s) of
+ * a hash whose day starts, ARGV[3] the Rome day, the same for the whole batch; then per request
+ * its window's field (`scope|ip`) and its stamp: nowMs (13 digits) followed by burst limit +
+ * 1024 (daily limit + 1) (daily limit -1: do not count). A turn's requests mostly share their
+ * stamp (one millisecond, one plan and scope): the script converts a stamp when it changes.
+ * The hash holds the identity's burst windows, one field each, and field `d`, the day's text
+ * followed by its count (uint32, little-endian: no number-to-text formatting per request):
+ * an admitted request is one HMGET and one HSET (two Redis calls, no key expiry to set per
+ * request), where separate keys for the window and the day took a GET, a SET ... PX and an INCR.
+ * A window is one string of the accepted requests' times, 13 digits each, ascending (at most
+ * `limit` of them, 60 x 13 bytes): equal-width digits compare as text in the order of their
+ * numbers, so the script reads none of them as a number.
+ * An empty window field is a request with no burst step, counted against the day alone (an MCP
+ * tool call: its HTTP request took its burst slot before the tool ran).
+ * When a day starts in a hash, the day it held is kept under the day's own name
+ * (`orderflow:daily:<day>:<identity>`, a key's 32 days, an address's an hour): the dashboard's
+ * usage days (usedOn). A key's hash is kept as long, so its last day is still there when the key
+ * is next used; an address's hash expires an hour after its day. A window
+ * field left by an address or scope no longer used is dropped when the hash gets a new field
+ * and holds more than `pruneAbove` (a window wholly older than the window length is empty).
  * The same rules as the local guard: the window keeps times > now - window; a refused request
- * is not counted; the daily counter moves only when the burst guard let the request through.
- * The reply is compact, three integers per request: burstOk + 2 dailyOk + 4 burstCount, the
- * oldest time in the window (-1 when empty) and the day's count.
+ * is not counted; the daily count moves only when the burst guard let the request through.
+ * The reply is one binary string (the front reads it from one Buffer, where three integers per
+ * request took the client's reply decoder a call per integer), `replyEntryBytes` per request,
+ * little-endian: uint16 burstOk + 2 dailyOk + 4 burstCount, the oldest time in the window as
+ * its 13 digits (zeros when the window is empty), uint32 the day's count.
  */
+const pruneAbove = 8;
+const limitsPrefix = redisNames.limits('');
+/**
+ * A day's count under the day's own name, `<dailyName><day>:<identity>` (redisNames.daily): the
+ * counters of earlier versions, and each past day of an identity, kept when the next day starts
+ * in its hash (the dashboard's usage days read them: usedOn).
+ */
+const dailyName = redisNames.daily('', '').slice(0, -1);
+/**
+ * How long a key's past days (and its hash, so that its last day is still there to be kept when
+ * the key is next used) stay in Redis: the dashboard shows a key's last 30 days. A client
+ * address's (no key) are dropped an hour past their day: there are far more of them, and
+ * nothing reads their past.
+ */
+export const KEY_DAILY_KEPT_SECONDS = 32 * 86_400;
+const addressDayKeptSeconds = 3_600;
 const takeScript = `
-local out = {}
--- The window's text as sent goes to PX as is (no number-to-text conversion per request).
-local px = ARGV[1]
-local window = tonumber(px)
+local call, sub, w = redis.call, string.sub, 13
+local prefixLength = ${limitsPrefix.length}
+local keyKeep, addressKeep = ${KEY_DAILY_KEPT_SECONDS}, ${addressDayKeptSeconds}
+local window = tonumber(ARGV[1])
 local ttl = ARGV[2]
-local sub, find, w = string.sub, string.find, 13
-local keyTtl = ${KEY_DAILY_KEPT_SECONDS}
-for i = 1, #KEYS / 2 do
-  local burst, day = KEYS[2 * i - 1], KEYS[2 * i]
-  -- 13 digits, as the window keeps it: appended as sent (no string.format per request).
-  local nowText = ARGV[1 + 2 * i]
-  local now = tonumber(nowText)
-  local code = tonumber(ARGV[2 + 2 * i])
-  local limit = code % 1024
-  local dailyLimit = (code - limit) / 1024 - 1
-  local s = redis.call('GET', burst) or ''
+local dayText = ARGV[3]
+local dl = #dayText
+local pack, unpackOne = struct.pack, struct.unpack
+local none = string.rep('0', w)
+local out = {}
+local stamp, nowText, sinceText, limit, dailyLimit = nil, nil, '', 0, 0
+for i = 1, #KEYS do
+  local h = KEYS[i]
+  local a = 2 + 2 * i
+  -- An empty field: no burst step, the daily count alone (an MCP tool call, whose HTTP request
+  -- took its burst slot before the tool ran).
+  local field = ARGV[a]
+  local burstStep = field ~= ''
+  if ARGV[a + 1] ~= stamp then
+    stamp = ARGV[a + 1]
+    local t = sub(stamp, 1, w)
+    if t ~= nowText then
+      nowText = t
+      sinceText = string.format('%013d', tonumber(t) - window)
+    end
+    local code = tonumber(sub(stamp, w + 1))
+    limit = code % 1024
+    dailyLimit = (code - limit) / 1024 - 1
+  end
+  local got = call('HMGET', h, field, 'd')
+  local s = got[1] or ''
   local n = #s / w
-  local since = now - window
   -- The first time inside the window (times ascending): usually the first one is (a look at
   -- it alone), else a binary search.
   local lo = 0
-  if n > 0 and tonumber(sub(s, 1, w)) <= since then
+  if n > 0 and sub(s, 1, w) <= sinceText then
     local hi = n
     lo = 1
     while lo < hi do
       local mid = math.floor((lo + hi) / 2)
-      if tonumber(sub(s, mid * w + 1, mid * w + w)) <= since then lo = mid + 1 else hi = mid end
+      if sub(s, mid * w + 1, mid * w + w) <= sinceText then lo = mid + 1 else hi = mid end
     end
   end
   local count = n - lo
-  local burstOk = 0
-  local oldest = -1
-  if count < limit then
+  local d = got[2]
+  local used, dayStarts = 0, true
+  local identity = sub(h, prefixLength + 1)
+  local isKey = sub(identity, 1, 4) == 'key:'
+  if d and sub(d, 1, dl) == dayText then
+    used = unpackOne('<I4', d, dl + 1)
+    dayStarts = false
+  else
+    if d and #d == dl + 4 then
+      -- The day before (or the other side of midnight, for a front whose clock differs a
+      -- little): kept under its own name, the dashboard's usage days.
+      call('SET', '${dailyName}' .. sub(d, 1, dl) .. ':' .. identity,
+        unpackOne('<I4', d, dl + 1), 'EX', isKey and keyKeep or addressKeep)
+    end
+    -- A counter kept under the day's own name (an earlier version's, or kept above when the
+    -- other side of midnight took the hash a moment): the day goes on from it.
+    local old = call('GET', '${dailyName}' .. dayText .. ':' .. identity)
+    if old then used = tonumber(old) end
+  end
+  local burstOk, dailyOk, oldest = 0, 1, none
+  if not burstStep then
+    burstOk = 1
+    if used < dailyLimit then
+      used = used + 1
+    else
+      dailyOk = 0
+    end
+    if dailyOk == 1 or dayStarts then call('HSET', h, 'd', dayText .. pack('<I4', used)) end
+    if dayStarts then call('EXPIRE', h, isKey and keyKeep or ttl) end
+    count = 0
+  elseif count < limit then
     -- In order even when fronts' clocks differ a little (usually at the end).
     local k = n
-    while k > lo and tonumber(sub(s, (k - 1) * w + 1, k * w)) > now do k = k - 1 end
+    while k > lo and sub(s, (k - 1) * w + 1, k * w) > nowText do k = k - 1 end
     if k == n then
       if lo > 0 then s = sub(s, lo * w + 1) end
       s = s .. nowText
     else
       s = sub(s, lo * w + 1, k * w) .. nowText .. sub(s, k * w + 1)
     end
-    redis.call('SET', burst, s, 'PX', px)
     count = count + 1
     burstOk = 1
-    if count == 1 then oldest = now else oldest = tonumber(sub(s, 1, w)) end
+    if count == 1 then oldest = nowText else oldest = sub(s, 1, w) end
+    local counted = false
+    if dailyLimit >= 0 then
+      if used < dailyLimit then
+        used = used + 1
+        counted = true
+      else
+        dailyOk = 0
+      end
+    end
+    if counted or dayStarts then
+      call('HSET', h, field, s, 'd', dayText .. pack('<I4', used))
+    else
+      call('HSET', h, field, s)
+    end
+    if dayStarts then call('EXPIRE', h, isKey and keyKeep or ttl) end
+    if not got[1] and call('HLEN', h) > ${pruneAbove} then
+      -- Drop the windows wholly out of date (their newest time too old).
+      local all = call('HGETALL', h)
+      for j = 1, #all, 2 do
+        local f = all[j]
+        if f ~= 'd' and sub(all[j + 1], -w) <= sinceText then call('HDEL', h, f) end
+      end
+    end
   elseif count > 0 then
-    oldest = tonumber(sub(s, lo * w + 1, lo * w + w))
-  end
-  local used
-  local dailyOk = 1
-  if burstOk == 1 and dailyLimit >= 0 then
-    -- Counted, then taken back when over: one call in the common case, and atomic (nobody
-    -- sees the count in between).
-    used = redis.call('INCR', day)
-    -- A key's counter is kept for the dashboard's 30 days of usage (redis-daily.ts).
-    if used == 1 then
-      redis.call('EXPIRE', day, find(day, '${keyCounterMark}', 1, true) and keyTtl or ttl)
-    end
-    if used > dailyLimit then
-      used = redis.call('DECR', day)
-      dailyOk = 0
-    end
-  else
-    used = tonumber(redis.call('GET', day) or '0')
+    oldest = sub(s, lo * w + 1, lo * w + w)
   end
   local o = 3 * (i - 1)
   out[o + 1], out[o + 2], out[o + 3] = burstOk + 2 * dailyOk + 4 * count, oldest, used
 end
-return out`;
+return pack('<' .. string.rep('Hc13I4', #KEYS), unpack(out))`;
+/** Bytes of one request's entry in the reply (uint16, 13 digits, uint32). */
+const replyEntryBytes = 19;
+/** Where a stamp's digits end in the reply entry. */
+const oldestEnd = 15;
+
+/** The reply as the Buffer Redis sent (not decoded as text). */
+const binaryReply = Object.freeze({ replyEncoding: null });
 
 /** Requests per script call at most (a turn with more makes several calls). */
 const batchMax = 256;
@@ -103,24 +188,24 @@ const limitCodeScale = 1024;
  */
 export type TakeDone<C> = (result: TakeResult | null, context: C) => void;
 
-/** The Redis names of a request's burst window and daily counter (callers keep them). */
-export const limitNames = Object.freeze({
-  /** `burstKey`: `scope|ip[|prefix]`, as the local guard keys its windows. */
-  burst: redisNames.burst,
-  /** `usageIdentity`: `key:<prefix>` or `ip:<address>`. */
-  daily: redisNames.daily,
-});
+/** The window field of a step with no burst guard: the day's count alone (MCP tool calls). */
+export const DAILY_ONLY = '';
+
+/** The Redis name of an identity's limits (its burst windows and its day's count). */
+export const limitsName = redisNames.limits;
 
 export interface TakeRequest {
-  /** limitNames.burst of the request's burst key. */
-  readonly burstName: string;
+  /** limitsName of the request's usage identity (`key:<prefix>` or `ip:<address>`). */
+  readonly limitsName: string;
+  /** The burst window's field in it: `scope|ip` (the local guard's burst key, less the key). */
+  readonly windowField: string;
   readonly burstLimit: number;
   readonly windowMs: number;
-  /** limitNames.daily of the request's day and usage identity. */
-  readonly dailyName: string;
+  /** The request's Rome day (`YYYY-MM-DD`). */
+  readonly dayKey: string;
   /** -1 when this request does not count against the daily quota. */
   readonly dailyLimit: number;
-  /** Kept a little past the day's end, then Redis drops the counter. */
+  /** Kept a little past the day's end, then Redis drops the hash. */
   readonly dailyTtlSeconds: number;
   readonly nowMs: number;
 }
@@ -142,12 +227,23 @@ function timeText(nowMs: number): string {
   return text.length >= 13 ? text : text.padStart(13, '0');
 }
 
+/** The number written in ASCII digits at [start, end) of a Buffer. */
+function digitsAt(bytes: Buffer, start: number, end: number): number {
+  let value = 0;
+  for (let i = start; i < end; i++) value = value * 10 + bytes[i]! - 48;
+  return value;
+}
+
 export class RedisLimits {
   private sha: string | null = null;
   /** The turn's requests, their callbacks and contexts, side by side. */
   private requests: TakeRequest[] = [];
   private dones: TakeDone<never>[] = [];
   private contexts: unknown[] = [];
+  /** The last stamp sent and what it says: a turn's requests mostly share it. */
+  private lastTimeMs = -1;
+  private lastCode = -1;
+  private lastStamp = '';
 
   constructor(private readonly link: RedisLink) {}
 
@@ -164,11 +260,13 @@ export class RedisLimits {
     this.requests = [];
     this.dones = [];
     this.contexts = [];
-    // A call's requests share one window length (every request has the same in practice).
+    // A call's requests share one window length and one day (every request has the same
+    // window in practice, and a turn crosses midnight once a day).
     for (let start = 0, end = 0; start < requests.length; start = end) {
-      const windowMs = requests[start]!.windowMs;
+      const { windowMs, dayKey } = requests[start]!;
       const last = Math.min(requests.length, start + batchMax);
-      for (end = start + 1; end < last && requests[end]!.windowMs === windowMs;) end++;
+      for (end = start + 1; end < last && requests[end]!.windowMs === windowMs &&
+        requests[end]!.dayKey === dayKey;) end++;
       this.send(requests, dones, contexts, start, end);
     }
   };
@@ -176,32 +274,39 @@ export class RedisLimits {
   private send(requests: TakeRequest[], dones: TakeDone<never>[], contexts: unknown[],
     start: number, end: number): void {
     // EVALSHA's arguments in one array, filled in place: sha, key count, the keys, then the
-    // window, the ttl and each request's two values.
+    // window, the ttl, the day and each request's window field and stamp.
     const count = end - start;
-    const args: (number | string)[] = new Array(2 + 4 * count + 2);
-    const argsAt = 2 + 2 * count;
-    args[1] = 2 * count;
+    const args: (number | string)[] = new Array(2 + 3 * count + 3);
+    const argsAt = 2 + count;
+    args[1] = count;
     args[argsAt] = requests[start]!.windowMs;
+    args[argsAt + 2] = requests[start]!.dayKey;
     let ttlSeconds = 0;
-    for (let i = start, k = 2, a = argsAt + 2; i < end; i++, k += 2, a += 2) {
+    for (let i = start, k = 2, a = argsAt + 3; i < end; i++, k++, a += 2) {
       const r = requests[i]!;
-      args[k] = r.burstName;
-      args[k + 1] = r.dailyName;
-      args[a] = timeText(r.nowMs);
-      args[a + 1] = r.burstLimit + limitCodeScale * (r.dailyLimit + 1);
-      // The longest: a batch that spans midnight keeps the new day's counters long enough
-      // (the old day's only a little longer than needed).
+      args[k] = r.limitsName;
+      args[a] = r.windowField;
+      const code = r.burstLimit + limitCodeScale * (r.dailyLimit + 1);
+      if (r.nowMs !== this.lastTimeMs || code !== this.lastCode) {
+        this.lastTimeMs = r.nowMs;
+        this.lastCode = code;
+        this.lastStamp = timeText(r.nowMs) + code;
+      }
+      args[a + 1] = this.lastStamp;
+      // The longest (the requests of one day differ by the turn's few milliseconds).
       ttlSeconds = Math.max(ttlSeconds, r.dailyTtlSeconds);
     }
     args[argsAt + 1] = ttlSeconds;
     this.run(args).then((reply) => {
-      const values = reply as number[];
+      const values = reply as Buffer;
       for (let i = start; i < end; i++) {
-        const n = 3 * (i - start);
-        const code = values[n]!;
+        const n = replyEntryBytes * (i - start);
+        const code = values.readUInt16LE(n);
+        const burstCount = code >>> 2;
         (dones[i] as TakeDone<unknown>)({
-          burstOk: (code & 1) === 1, dailyOk: (code & 2) === 2, burstCount: code >>> 2,
-          oldestMs: values[n + 1]!, dailyUsed: values[n + 2]!,
+          burstOk: (code & 1) === 1, dailyOk: (code & 2) === 2, burstCount,
+          oldestMs: burstCount > 0 ? digitsAt(values, n + 2, n + oldestEnd) : -1,
+          dailyUsed: values.readUInt32LE(n + oldestEnd),
         }, contexts[i]);
       }
     }, () => {
@@ -211,9 +316,26 @@ export class RedisLimits {
     });
   }
 
+  /**
+   * An identity's count on each day asked (0 when none): the day its hash holds, the others as
+   * kept under their own names. One HGET and one MGET (the dashboard's usage days).
+   */
+  async usedOn(usageIdentity: string, dayKeys: readonly string[]): Promise<number[]> {
+    if (dayKeys.length === 0) return [];
+    const [d, kept] = await Promise.all([
+      this.link.command.hgetBuffer(limitsName(usageIdentity), 'd'),
+      this.link.command.mget(dayKeys.map((dayKey) => redisNames.daily(dayKey, usageIdentity))),
+    ]);
+    const held = d !== null && d.length >= 4 ? d.toString('latin1', 0, d.length - 4) : null;
+    return dayKeys.map((dayKey, i) => (dayKey === held
+      ? d!.readUInt32LE(d!.length - 4) : Number(kept[i] ?? 0)));
+  }
+
   /** The day's count without counting (the usage report). */
   async used(dayKey: string, usageIdentity: string): Promise<number> {
-    return Number(await this.link.command.get(redisNames.daily(dayKey, usageIdentity)) ?? 0);
+    const d = await this.link.command.hgetBuffer(limitsName(usageIdentity), 'd');
+    return d !== null && d.length === dayKey.length + 4 &&
+      d.toString('latin1', 0, dayKey.length) === dayKey ? d.readUInt32LE(dayKey.length) : 0;
   }
 
   /**
@@ -227,13 +349,13 @@ export class RedisLimits {
     if (this.sha !== null) {
       try {
         args[0] = this.sha;
-        return await command.sendCommand(new Command('evalsha', args));
+        return await command.sendCommand(new Command('evalsha', args, binaryReply));
       } catch (error) {
         if (!String((error as Error).message).includes('NOSCRIPT')) throw error;
       }
     }
     this.sha = await command.script('LOAD', takeScript) as string;
     args[0] = this.sha;
-    return command.sendCommand(new Command('evalsha', args));
+    return command.sendCommand(new Command('evalsha', args, binaryReply));
   }
 }

@@ -21,12 +21,14 @@ export const redisNames = Object.freeze({
   /** Channel: the prefix of a key that changed (created, revoked, re-planned). */
   keysChannel: 'orderflow:keys:changed',
   /**
-   * String of accepted request times per burst identity and scope (redis-limits.ts). Not the
+   * Hash per usage identity (`key:<prefix>` or `ip:<address>`): its burst windows and its
+   * day's count (redis-limits.ts). Not the `orderflow:window:` strings nor the
    * `orderflow:burst:` sorted sets of earlier versions: a front of either kind never meets the
    * other's type (WRONGTYPE would fail a whole batch) while a deployment is upgraded.
    */
-  burst: (key: string) => `orderflow:window:${key}`,
-  /** Counter per Europe/Rome day and usage identity. */
+  limits: (identity: string) => `orderflow:limits:${identity}`,
+  /** Counter per Europe/Rome day and usage identity of earlier versions (read when a day
+   *  starts in a limits hash, so an upgrade keeps the day's counts). */
   daily: (dayKey: string, identity: string) => `orderflow:daily:${dayKey}:${identity}`,
   /** The dashboard's tables (hashes of JSON records), their version and change channel. */
   accounts: Object.freeze({

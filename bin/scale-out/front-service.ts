@@ -65,7 +65,7 @@ export async function startFrontService(config: ServiceConfig, deps: FrontDeps):
   subscriber.start();
   const access = createSharedAccessControl({
     config, clock, keys: shared.keys, usage: store.usage, limits: shared.limits,
-    daily: shared.daily, redisReady: shared.link.ready, fresh: () => subscriber.fresh(),
+    redisReady: shared.link.ready, fresh: () => subscriber.fresh(),
   });
   // History and the track record: recorded locally from ingest's stream (history-follower.ts).
   const history = startHistoryFollower(config, store.root, shared.link, clock,

@@ -7,7 +7,6 @@ import type { Logger } from '../../core/logger.js';
 import { openRedisLink, type RedisLink } from '../../persistence/redis-link.js';
 import { RedisKeyStore } from '../../persistence/redis-keys.js';
 import { RedisLimits } from '../../persistence/redis-limits.js';
-import { RedisDaily } from '../../persistence/redis-daily.js';
 import { RedisAccountStore } from '../../persistence/redis-accounts.js';
 import { RedisSignInCounts } from '../../persistence/redis-sign-in.js';
 import { SIGN_IN_FAILURES_MAX, SIGN_IN_WINDOW_MS } from '../../http/dashboard/sign-in-throttle.js';
@@ -16,8 +15,6 @@ export interface SharedState {
   readonly link: RedisLink;
   readonly keys: RedisKeyStore;
   readonly limits: RedisLimits;
-  /** The daily quota alone (MCP tool calls, whose burst slot was taken earlier). */
-  readonly daily: RedisDaily;
   /** The dashboard's accounts, sessions and key ownership (mirrored in memory). */
   readonly accounts: RedisAccountStore;
   /** Failed sign-ins, counted across every process. */
@@ -47,7 +44,7 @@ export async function openSharedState(url: string, clock: Clock, logger: Logger)
     });
   });
   return {
-    link, keys, limits: new RedisLimits(link), daily: new RedisDaily(link), accounts,
+    link, keys, limits: new RedisLimits(link), accounts,
     signIns: new RedisSignInCounts(link, SIGN_IN_FAILURES_MAX, SIGN_IN_WINDOW_MS),
     async close() {
       keys.close();

@@ -24,7 +24,7 @@ export async function startSharedFront(redisUrl: string, clock: ManualClock,
   const config = resolveConfig({ host: '127.0.0.1', port: 0, keylessDailyLimit: 4 });
   const usage = new MemoryUsage();
   const access = createSharedAccessControl({ config, clock, keys: shared.keys, usage,
-    limits: shared.limits, daily: shared.daily, redisReady: shared.link.ready,
+    limits: shared.limits, redisReady: shared.link.ready,
     fresh: () => true });
   const snapshots = seededStore();
   const mcp: McpMounts | null = options.mcp === true

@@ -1,12 +1,14 @@
 // The limit step itself over a real Redis: two RedisLimits on their own connections (two
 // fronts) share each burst window and daily counter exactly, keep a window's times in order
-// when the fronts' clocks differ a little, and answer the oldest time for Retry-After.
+// when the fronts' clocks differ a little, and answer the oldest time for Retry-After; a day's
+// count is kept under its own name when the next day starts (a key's 32 days, an address's an
+// hour), and a daily step counts the day alone.
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { silentLogger } from '../../core/logger.js';
 import { openRedisLink, type RedisLink } from '../../persistence/redis-link.js';
 import {
-  limitNames, RedisLimits, type TakeRequest, type TakeResult,
+  DAILY_ONLY, limitsName, RedisLimits, type TakeRequest, type TakeResult,
 } from '../../persistence/redis-limits.js';
 import { eventually } from '../helpers/eventually.js';
 import { startRedisServer, type RedisServer } from '../helpers/redis-server.js';
@@ -33,9 +35,8 @@ step.after(async () => {
 
 let nextId = 0;
 function request(nowMs: number, over: Partial<TakeRequest> = {}): TakeRequest {
-  return { burstName: limitNames.burst(`v1|127.0.0.1|ofk_t${nextId}`), burstLimit: 3,
-    windowMs: 60_000, dailyName: limitNames.daily('2027-01-15', `key:ofk_t${nextId}`),
-    dailyLimit: 100,
+  return { limitsName: limitsName(`key:ofk_t${nextId}`), windowField: 'v1|127.0.0.1',
+    burstLimit: 3, windowMs: 60_000, dayKey: '2027-01-15', dailyLimit: 100,
     dailyTtlSeconds: 3_600, nowMs, ...over };
 }
 
@@ -104,5 +105,71 @@ step('the daily limit holds exactly across fronts; a request not counted reads t
     assert.is(free!.burstCount, 8);
     assert.is(await fronts[1]!.used('2027-01-15', `key:ofk_t${nextId}`), 4);
   });
+
+step('a day starts from the counter an earlier version kept, and a new day from zero',
+  async () => {
+    nextId++;
+    const identity = `key:ofk_t${nextId}`;
+    await links[0]!.command.set(`orderflow:daily:2027-01-15:${identity}`, '5');
+    const day = { burstLimit: 60, dailyLimit: 6 };
+    const results = await takeAll([request(1_000, day), request(2_000, day)]);
+    assert.equal(results.map((r) => [r!.dailyOk, r!.dailyUsed]), [[true, 6], [false, 6]]);
+    // A key's hash outlives its day (its last day is kept when the key is next used).
+    const ttl = await links[0]!.command.ttl(limitsName(identity));
+    assert.ok(ttl > 30 * 86_400, `a key's hash is kept 32 days (ttl ${ttl} s)`);
+    const [next] = await takeAll([request(3_000, { ...day, dayKey: '2027-01-16' })]);
+    assert.equal([next!.dailyOk, next!.dailyUsed, next!.burstCount], [true, 1, 3]);
+    assert.is(await fronts[0]!.used('2027-01-16', identity), 1);
+    assert.is(await fronts[0]!.used('2027-01-15', identity), 0, 'that day is over');
+    // The day before is kept under its own name, 32 days: the dashboard's usage days.
+    const kept = `orderflow:daily:2027-01-15:${identity}`;
+    assert.is(await links[0]!.command.get(kept), '6');
+    assert.ok(await links[0]!.command.ttl(kept) > 30 * 86_400);
+    assert.equal(await fronts[1]!.usedOn(identity, ['2027-01-16', '2027-01-15', '2027-01-14']),
+      [1, 6, 0]);
+  });
+
+step('an address: its hash and its day before are dropped an hour past the day', async () => {
+  nextId++;
+  const identity = `ip:10.9.${nextId}.1`;
+  const at = (nowMs: number, dayKey: string) =>
+    request(nowMs, { limitsName: limitsName(identity), dayKey, dailyLimit: 10 });
+  await takeAll([at(1_000, '2027-01-15'), at(2_000, '2027-01-15')]);
+  const ttl = await links[0]!.command.ttl(limitsName(identity));
+  assert.ok(ttl > 0 && ttl <= 3_600, `the hash expires after its day (ttl ${ttl} s)`);
+  await takeAll([at(3_000, '2027-01-16')]);
+  const keptTtl = await links[0]!.command.ttl(`orderflow:daily:2027-01-15:${identity}`);
+  assert.ok(keptTtl > 0 && keptTtl <= 3_600, `kept an hour (ttl ${keptTtl} s)`);
+  assert.equal(await fronts[0]!.usedOn(identity, ['2027-01-16', '2027-01-15']), [1, 2]);
+});
+
+step('a daily step (no window field) counts the day alone and leaves the windows', async () => {
+  nextId++;
+  const daily = (nowMs: number) => request(nowMs, { windowField: DAILY_ONLY, burstLimit: 0,
+    dailyLimit: 3 });
+  const [burst] = await takeAll([request(1_000, { dailyLimit: 3 })]);
+  assert.equal([burst!.burstOk, burst!.burstCount, burst!.dailyUsed], [true, 1, 1]);
+  const results = await takeAll([daily(1_001), daily(1_002), daily(1_003)]);
+  assert.equal(results.map((r) => [r!.burstOk, r!.dailyOk, r!.dailyUsed]),
+    [[true, true, 2], [true, true, 3], [true, false, 3]]);
+  // The window still holds the one request the burst guard took.
+  const [after] = await takeAll([request(1_004, { dailyLimit: -1 })]);
+  assert.equal([after!.burstOk, after!.burstCount, after!.dailyUsed], [true, 2, 3]);
+  const name = limitsName(`key:ofk_t${nextId}`);
+  assert.equal((await links[0]!.command.hkeys(name)).sort(), ['d', 'v1|127.0.0.1']);
+});
+
+step('windows of addresses no longer used are dropped when the hash grows', async () => {
+  nextId++;
+  const name = limitsName(`key:ofk_t${nextId}`);
+  await takeAll(Array.from({ length: 10 }, (_, i) =>
+    request(1_000, { windowField: `v1|10.0.0.${i}` })));
+  assert.is(await links[0]!.command.hlen(name), 11, 'ten windows and the day');
+  // A minute later a new address: the ten windows are out of date.
+  const [later] = await takeAll([request(61_000, { windowField: 'v1|10.0.1.1' })]);
+  assert.ok(later!.burstOk);
+  assert.is(later!.dailyUsed, 11);
+  assert.equal((await links[0]!.command.hkeys(name)).sort(), ['d', 'v1|10.0.1.1']);
+});
 
 step.run();
