@@ -5,6 +5,7 @@
 //
 //   events ring (capacity L, newest at head - 1): openMs, kind, buyNotional, sellNotional, moveBps
 import { checkOption, checkTrade } from './check.js';
+import { asDoubleFields } from './double-fields.js';
 import {
   createRollingHistogram, pushRollingHistogram, quantileRollingHistogram,
   resetRollingHistogram, type RollingHistogram,
@@ -91,7 +92,7 @@ export function createAbsorptionState(
     openMs: new Float64Array(l), kind: new Int8Array(l), buy: new Float64Array(l),
     sell: new Float64Array(l), moveBps: new Float64Array(l), head: 0, count: 0,
   };
-  return state;
+  return asDoubleFields(state, ['buyNotional', 'sellNotional']);
 }
 
 export function resetAbsorption(state: AbsorptionState): void {

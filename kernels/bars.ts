@@ -10,6 +10,7 @@
 // A trade touches only the open 5m bar; its trades are folded into the 15m and 1h bars when it
 // closes (and merged on the fly when an open 15m / 1h bar is read): one bar per trade, not 3.
 import { checkOption, checkTrade } from './check.js';
+import { asDoubleFields } from './double-fields.js';
 import { BAR_TIMEFRAMES, BAR_TIMEFRAME_MS, DAY_MS, type BarTimeframe } from './timeframes.js';
 
 /** The `Bar` of core/messages.ts without its symbol (kernels do not know it), mutable. */
@@ -93,6 +94,7 @@ export function createBarsState(options: BarsOptions = defaultBarsOptions): Bars
     currentEndMs: new Float64Array(n), nextBoundaryMs: -Infinity, lastTsMs: -Infinity,
     lastClose: NaN, cvdDay: 0, dayEndMs: -Infinity,
   };
+  asDoubleFields(state, ['cvdDay']);
   resetBars(state);
   return state;
 }
@@ -311,11 +313,15 @@ export function openBar(state: BarsState, t: number, out: KernelBar): boolean {
   return true;
 }
 
+/** Every number field of a KernelBar (double-fields.ts). */
+const kernelBarNumbers = ['openMs', 'open', 'high', 'low', 'close', 'volume', 'buyNotional',
+  'sellNotional', 'cvdClose', 'trades'] as const;
+
 export function createKernelBar(): KernelBar {
-  return {
+  return asDoubleFields<KernelBar>({
     timeframe: '5m', openMs: 0, open: 0, high: 0, low: 0, close: 0, volume: 0,
     buyNotional: 0, sellNotional: 0, cvdClose: 0, trades: 0,
-  };
+  }, kernelBarNumbers);
 }
 
 export function createBarColumns(capacity: number): BarColumns {

@@ -4,6 +4,7 @@
 // sigma the per-candle volatility learned from the candles' own ranges (Parkinson 1980).
 // Warm-up and venue backfill fill VPIN, CVD, bars, regime and Kyle's lambda from these prints.
 import { checkOption } from './check.js';
+import { asDoubleFields } from './double-fields.js';
 import { normalCdf } from './distributions.js';
 
 /** Prints a candle becomes at most: open, first extreme, second extreme, close. */
@@ -37,11 +38,11 @@ export interface CandleSplit {
 }
 
 export function createCandleSplit(): CandleSplit {
-  return {
+  return asDoubleFields<CandleSplit>({
     variance: 0, samples: 0, tsMs: new Float64Array(CANDLE_PRINTS_MAX),
     price: new Float64Array(CANDLE_PRINTS_MAX), size: new Float64Array(CANDLE_PRINTS_MAX),
     side: new Int8Array(CANDLE_PRINTS_MAX), count: 0, buyShare: 0.5,
-  };
+  }, ['variance']);
 }
 
 /** Forgets the learned volatility (a reset of the pair's analytics). */

@@ -5,6 +5,7 @@
 //   pointTsMs[i*P + k]  interval open time     pointCvd[i*P + k]  UTC-day CVD at its close
 //   pointDelta[i*P + k] net notional inside the interval
 import { checkOption, checkTrade } from './check.js';
+import { asDoubleFields } from './double-fields.js';
 import { CVD_INTERVAL_MS, DAY_MS, slotStartMs } from './timeframes.js';
 
 export interface CvdOptions {
@@ -77,6 +78,7 @@ export function createCvdState(options: CvdOptions = defaultCvdOptions): CvdStat
     pointTsMs: new Float64Array(n * p), pointCvd: new Float64Array(n * p),
     pointDelta: new Float64Array(n * p),
   };
+  asDoubleFields(state, ['cvdDay', 'rollingClosed']);
   resetCvd(state);
   return state;
 }

@@ -4,6 +4,7 @@
 //
 //   ring of N closed intervals (oldest at head - count): flow[k] (x), returnBps[k] (r)
 import { checkOption, checkTrade, reject } from './check.js';
+import { asDoubleFields } from './double-fields.js';
 
 export type KyleFlow = 'notional' | 'hasbrouck';
 
@@ -63,7 +64,7 @@ export function createKyleState(options: KyleOptions = defaultKyleOptions): Kyle
     returnBps: new Float64Array(options.windowIntervals),
     head: 0, count: 0, lambda: NaN, intercept: NaN,
   };
-  return state;
+  return asDoubleFields(state, ['openFlow']);
 }
 
 export function resetKyle(state: KyleState): void {

@@ -10,6 +10,7 @@ import {
   type BarsState, type KernelBar,
 } from './bars.js';
 import { checkTime, checkTrade, reject } from './check.js';
+import { asDoubleFields } from './double-fields.js';
 import {
   advanceCvd, applyCvd, createCvdState, gapCvd, resetCvd, type CvdState,
 } from './cvd.js';
@@ -86,7 +87,7 @@ export function createPairAnalytics(
   const options = Object.freeze({ ...defaultPairAnalyticsOptions, ...override });
   checkScoreOptions(options);
   const k = kernelOptionsOf(options);
-  return {
+  const state: PairAnalytics = {
     options,
     cvd: createCvdState(k.cvd),
     vpin: createVpinState(k.vpin('aggressor')),
@@ -100,6 +101,8 @@ export function createPairAnalytics(
     lastTradeTsMs: -Infinity, lastBookTsMs: -Infinity, lastTradePrice: NaN, markPrice: NaN,
     fundingHourly: NaN,
   };
+  // Set from a Float64Array (bars' closedTotal): a double, though a whole number.
+  return asDoubleFields(state, ['regimeBarsSeen']);
 }
 
 /** Full reset: every kernel, history and learned distribution back to its initial state. */

@@ -4,6 +4,7 @@ import {
   createAbsorptionSnapshot, snapshotAbsorption, type AbsorptionSnapshot,
 } from './absorption.js';
 import { createKernelBar, lastClosedBar, openBar, type KernelBar } from './bars.js';
+import { asDoubleFields } from './double-fields.js';
 import {
   cvdFlowRatio, cvdRolling, readCvdHistory, snapshotCvdDay, type CvdSnapshot,
 } from './cvd.js';
@@ -71,10 +72,15 @@ export interface PairAnalyticsSnapshot {
   };
 }
 
+/** The snapshot's top-level number fields (null until known; double-fields.ts). */
+const snapshotNumbers = ['tsMs', 'price', 'lastTradePrice', 'markPrice', 'vpin', 'vpinCdf',
+  'vpinBvc', 'cvd', 'cvdRolling', 'cvdFlow', 'obi', 'obiTopK', 'ofi', 'kyleLambda', 'score',
+  'fundingAnnualizedPct', 'whaleThresholdUsd'] as const;
+
 export function createPairSnapshot(options: PairAnalyticsOptions): PairAnalyticsSnapshot {
   const points = options.snapshotHistoryPoints;
   const ofi = createOfiSnapshot(options.ofiLevels);
-  return {
+  const out: PairAnalyticsSnapshot = {
     tsMs: null, price: null, lastTradePrice: null, markPrice: null, vpin: null,
     vpinLevel: null, vpinCdf: null, vpinBvc: null, vpinBvcLevel: null, cvd: null,
     cvdRolling: null, cvdFlow: null, obi: null, obiTopK: null, ofi: null,
@@ -89,13 +95,15 @@ export function createPairSnapshot(options: PairAnalyticsOptions): PairAnalytics
     })),
     parts: {
       cvd: { cvd: null, cvdRolling: null, trades: 0 },
-      vpin: { vpin: null, bucketsCompleted: 0, bucketVolume: 0 },
+      vpin: asDoubleFields({ vpin: null, bucketsCompleted: 0, bucketVolume: 0 },
+        ['vpin', 'bucketVolume']),
       obi: { obi: null, obiTopK: null, mid: null, books: 0 },
       ofi, kyle: { kyleLambda: null, intercept: null, intervals: 0 },
       closedBarStore: BAR_TIMEFRAMES.map(() => createKernelBar()),
       openBarStore: BAR_TIMEFRAMES.map(() => createKernelBar()),
     },
   };
+  return asDoubleFields(out, snapshotNumbers);
 }
 
 const orNull = (x: number) => (Number.isNaN(x) ? null : x);

@@ -6,6 +6,7 @@
 //   closes ring: the last N + 1 closes      returns ring: the last N log returns
 //   rv ring: the last rvHistory realized volatilities (percentile rank of the newest)
 import { checkOption, reject } from './check.js';
+import { asDoubleFields } from './double-fields.js';
 
 export const REGIME_NAMES = ['trending', 'ranging', 'volatile', 'squeeze'] as const;
 export type RegimeName = (typeof REGIME_NAMES)[number];
@@ -67,7 +68,7 @@ export function createRegimeState(options: RegimeOptions = defaultRegimeOptions)
     atr: NaN, trCount: 0, trSum: 0, previousClose: NaN,
     efficiencyRatio: NaN, rvPercentile: NaN, squeeze: false, regime: -1,
   };
-  return state;
+  return asDoubleFields(state, ['trSum']);
 }
 
 export function resetRegime(state: RegimeState): void {

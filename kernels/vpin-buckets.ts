@@ -5,6 +5,7 @@
 //   ring of n completed buckets (oldest at (head - count) mod n):
 //   bucketBuy[k], bucketSell[k], bucketEndMs[k]      curBuy/curSell/curFilled: the open bucket
 import { checkOption } from './check.js';
+import { asDoubleFields } from './double-fields.js';
 
 export interface VpinBuckets {
   /** V, base units per bucket; 0 while unknown (no bucket ever completes). */
@@ -30,13 +31,13 @@ export interface VpinBuckets {
 export function createVpinBuckets(bucketVolume: number, windowBuckets: number): VpinBuckets {
   checkOption('bucketVolume', bucketVolume, 0, 1e15);
   checkOption('windowBuckets', windowBuckets, 1, 10_000, true);
-  return {
+  return asDoubleFields<VpinBuckets>({
     bucketVolume, windowBuckets,
     bucketBuy: new Float64Array(windowBuckets), bucketSell: new Float64Array(windowBuckets),
     bucketEndMs: new Float64Array(windowBuckets),
     head: 0, count: 0, completed: 0, curBuy: 0, curSell: 0, curFilled: 0, vpin: NaN,
     newValues: new Float64Array(windowBuckets + 1), newCount: 0,
-  };
+  }, ['bucketVolume', 'curBuy', 'curSell', 'curFilled']);
 }
 
 export function resetVpinBuckets(b: VpinBuckets): void {

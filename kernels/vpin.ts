@@ -2,6 +2,7 @@
 // (the default: the venue names the taker) or bulk volume classification of time bars
 // (normal or Student-t). The two give different levels: never compare them.
 import { checkOption, checkTrade, reject } from './check.js';
+import { asDoubleFields } from './double-fields.js';
 import { normalCdf, studentTCdf } from './distributions.js';
 import {
   createVpinBuckets, fillVpinBuckets, resetVpinBuckets, type VpinBuckets,
@@ -64,7 +65,7 @@ export function createVpinState(options: VpinOptions = defaultVpinOptions): Vpin
   checkOption('bvcBarMs', options.bvcBarMs, 1, 86_400_000, true);
   checkOption('bvcDegreesOfFreedom', options.bvcDegreesOfFreedom, 0, 1e6);
   checkOption('bvcSigmaBars', options.bvcSigmaBars, 2, 1_000_000, true);
-  return {
+  return asDoubleFields<VpinState>({
     mode: options.mode, bvcBarMs: options.bvcBarMs,
     bvcDegreesOfFreedom: options.bvcDegreesOfFreedom,
     buckets: createVpinBuckets(options.bucketVolume, options.windowBuckets),
@@ -72,7 +73,7 @@ export function createVpinState(options: VpinOptions = defaultVpinOptions): Vpin
     previousClose: NaN,
     priceChanges: new Float64Array(options.bvcSigmaBars), priceChangeHead: 0,
     priceChangeCount: 0,
-  };
+  }, ['barVolume', 'barLastTsMs']);
 }
 
 export function resetVpin(state: VpinState): void {

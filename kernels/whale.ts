@@ -5,6 +5,7 @@
 //
 //   recent whales ring (capacity L, newest at head - 1): tsMs, price (VWAP), notional, size, side
 import { checkOption, checkTrade } from './check.js';
+import { asDoubleFields } from './double-fields.js';
 import {
   advanceRollingHistogram, createRollingHistogram, pushRollingHistogram,
   quantileRollingHistogram, resetRollingHistogram, type RollingHistogram,
@@ -88,6 +89,7 @@ export function createWhaleState(options: WhaleOptions = defaultWhaleOptions): W
     tsMs: new Float64Array(l), price: new Float64Array(l), notional: new Float64Array(l),
     size: new Float64Array(l), side: new Int8Array(l), head: 0, count: 0,
   };
+  asDoubleFields(state, ['thresholdUsd', 'pendingSize', 'pendingNotional']);
   resetWhale(state);
   return state;
 }
@@ -194,11 +196,11 @@ export function applyWhale(
 }
 
 export function createWhaleSnapshot(listSize: number): WhaleSnapshot {
-  return {
+  return asDoubleFields<WhaleSnapshot>({
     count: 0, tsMs: new Float64Array(listSize), price: new Float64Array(listSize),
     notional: new Float64Array(listSize), size: new Float64Array(listSize),
     side: new Int8Array(listSize), thresholdUsd: 0,
-  };
+  }, ['thresholdUsd']);
 }
 
 export function snapshotWhale(state: WhaleState, out: WhaleSnapshot): WhaleSnapshot {

@@ -19,6 +19,7 @@ import { PairSignals } from './pair-signals.js';
 import { PairMinutes } from './pair-minutes.js';
 import type { HistoryPoint } from '../../core/history-point.js';
 import { captureState, restoreState, StateImageMismatch } from '../../kernels/state-image.js';
+import { asDoubleFields } from '../../kernels/double-fields.js';
 import {
   decodePairState, encodePairState, optionsFingerprint, PAIR_STATE_FORMAT,
 } from './pair-state.js';
@@ -128,6 +129,7 @@ class KernelPairEngine implements PairEngine, MailboxReader {
     this.minutes = new PairMinutes(symbol);
     this.fingerprint = optionsFingerprint({ kernels: this.state.options,
       detector: this.signals.detectorState.options });
+    asDoubleFields(this as unknown as Record<string, number>, ['updatedAtMs', 'lastEventWallMs']);
   }
 
   onEvent(event: MarketEvent): void {

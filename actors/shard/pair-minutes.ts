@@ -7,11 +7,15 @@ import { MINUTE_MS } from '../../core/history-point.js';
 import type { Regime } from '../../core/messages.js';
 import { fundingAnnualizedPct } from '../views/encode.js';
 import { HOME_FUNDING_INTERVAL_HOURS } from '../views/pair-detail.js';
+import { asDoubleFields } from '../../kernels/double-fields.js';
 
 /** Closed minutes held between two publishes (a max-speed replay closes many per second). */
 const pendingPointsMax = 10_000;
 
 const noPoints: readonly HistoryPoint[] = Object.freeze([]);
+/** The open minute's number fields (some null until known; kernels/double-fields.ts). */
+const minuteNumbers = ['notional', 'openMs', 'open', 'high', 'low', 'close', 'openInterest',
+  'fundingRate'];
 
 export class PairMinutes {
   /** End of the open minute; an event at or after it closes the minute first. */
@@ -27,7 +31,9 @@ export class PairMinutes {
   private fundingRate: number | null = null;
   private points: HistoryPoint[] = [];
 
-  constructor(private readonly symbol: string) {}
+  constructor(private readonly symbol: string) {
+    asDoubleFields(this as unknown as Record<string, number | null>, minuteNumbers);
+  }
 
   /**
    * Closes the open minute (if any) with the kernels' state now, and opens the minute of

@@ -5,6 +5,7 @@
 //   [ .. | back 2 | back 1 | back 0 ] head -> next write slot (wraps)
 import type { Bar } from '../../core/messages.js';
 import type { DetectorOptions } from './detector-options.js';
+import { asDoubleFields } from '../../kernels/double-fields.js';
 
 const DAY_MS = 86_400_000;
 
@@ -51,7 +52,7 @@ export function createTimeframeState(options: DetectorOptions): TimeframeState {
     day: NaN, dayHigh: NaN, dayLow: NaN, priorDayHigh: NaN, priorDayLow: NaN,
     vwapPriceVolume: 0, vwapVolume: 0, atr: 0, atrCount: 0, prevClose: NaN,
   };
-  return state;
+  return asDoubleFields(state, ['flowTotal', 'vwapPriceVolume', 'vwapVolume', 'atr']);
 }
 
 /** Forgets everything (a feed gap): nothing is computed across the gap. */

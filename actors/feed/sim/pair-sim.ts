@@ -1,6 +1,7 @@
 // One simulated pair: clustered (Hawkes) trade arrivals, informed bursts, level sweeps and a
 // 20-level book, around the shared reference price path. Deterministic for (seed, symbol, start).
 import type { MarketEvent } from '../../../core/messages.js';
+import { asDoubleFields } from '../../../kernels/double-fields.js';
 import type { SimMarket } from './catalogue.js';
 import { isSessionOpen } from './catalogue.js';
 import { activity, assetCtxAt, referencePx, roundPx } from './market-model.js';
@@ -48,6 +49,7 @@ export class PairSimulator {
   constructor(private readonly seed: number, readonly market: SimMarket,
     private readonly wallets: WalletPicker, startMs: number,
     private readonly options: PairSimOptions = pairSimDefaults) {
+    asDoubleFields(this as unknown as Record<string, number>, ['dev', 'excitation']);
     this.rng = new Rng(hashInts(seed, market.stream, Math.floor(startMs / 1000)));
     this.nowMs = startMs;
     this.book = new SimBook(referencePx(seed, market, startMs), market.szDecimals);

@@ -16,7 +16,7 @@ const HOUR_MS = 3_600_000;
 /** Tick-simulated tail of the warm-up: OBI, OFI, whales and absorption learn from real prints. */
 export const warmupTicksMs = 5 * MINUTE_MS;
 /** Candles a pair emits per warm-up step (one step per event-loop turn and pair). */
-const candlesPerStep = 8;
+const candlesPerStep = 24;
 /** Candle lengths, coarsest first, and how far before the start each may begin. */
 const candleTiers: readonly (readonly [number, number])[] = [
   [HOUR_MS, 12 * HOUR_MS], [5 * MINUTE_MS, HOUR_MS], [MINUTE_MS, 0],
