@@ -35,12 +35,16 @@ export interface FrontDeps {
 
 /** The MCP endpoints on an access control, loaded on first use (as on one box). */
 export function mcpMounts(access: AccessControl, snapshots: SnapshotStore, clock: Clock,
-  logger: Logger, history?: Parameters<typeof createMcpData>[1]) {
+  logger: Logger, history?: Parameters<typeof createMcpData>[1],
+  /** The module loads once this settles (default: at once). */
+  loadAfter?: Promise<void>) {
   return createLazyMounts(['/api/mcp', '/api/mcp/public'], ['GET', 'POST', 'DELETE'],
-    async () => (await import('../../http/mcp/index.js')).createMcpMounts({
-      access, data: createMcpData(snapshots, history), clock,
-      logger: logger.child({ component: 'mcp' }),
-    }));
+    async () => {
+      await loadAfter;
+      const { createMcpMounts } = await import('../../http/mcp/index.js');
+      return createMcpMounts({ access, data: createMcpData(snapshots, history), clock,
+        logger: logger.child({ component: 'mcp' }) });
+    });
 }
 
 export async function startFrontService(config: ServiceConfig, deps: FrontDeps):

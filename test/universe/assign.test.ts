@@ -31,6 +31,22 @@ test('shrinking the shard count moves only the orphans', () => {
   assert.ok(moved <= 34, `moved ${moved}`);
 });
 
+test('builder-dex markets are spread within one on their own, totals still within one', () => {
+  // The hashes put most of these on one shard when only the totals were balanced.
+  const builders = ['AAPL', 'AMZN', 'COIN', 'HOOD', 'INTC', 'META', 'PLTR', 'TSLA', 'GOOGL',
+    'MSFT', 'NVDA', 'ORCL', 'GOLD', 'XYZ100'].map((t) => `xyz:${t}`)
+    .concat(['flx:TSLA', 'flx:GOLD']);
+  for (const shardCount of [2, 3]) {
+    const all = [...symbols.slice(0, 84), ...builders];
+    const a = assignShards(all, shardCount);
+    const perShard = (pick: (s: string) => boolean) => Array.from({ length: shardCount },
+      (_, i) => symbolsOfShard(a, i).filter(pick).length);
+    for (const sizes of [perShard((s) => s.includes(':')), perShard(() => true)]) {
+      assert.ok(Math.max(...sizes) - Math.min(...sizes) <= 1, `${shardCount}: ${sizes}`);
+    }
+  }
+});
+
 test('a shard count below one is refused', () => {
   assert.throws(() => assignShards(symbols, 0), /shardCount/);
 });
