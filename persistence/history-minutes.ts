@@ -27,8 +27,8 @@ export function readSlot(symbol: string, tMs: number, row: Float64Array, slot: n
   return Number.isNaN(row[at + volumeIndex]) ? null : pointOfValues(symbol, tMs, row, at);
 }
 
-// The literal of pointOfValues (history-columns.ts) follows this order; a change of
-// HISTORY_FIELDS must change it too.
+// pointOfValues and writeValues (history-columns.ts) follow this order; a change of
+// HISTORY_FIELDS must change them too.
 if (HISTORY_FIELDS.join() !== 'open,high,low,close,volume,openInterest,fundingRate,' +
   'fundingAnnualized,cvd,vpin,obi,ofi,kyleLambda,signalScore') {
   throw new Error('pointOfValues must follow HISTORY_FIELDS');
