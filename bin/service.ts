@@ -32,9 +32,6 @@ import { StoreAfterViews } from '../actors/runtime/store-after-views.js';
 import { shardTopics } from '../actors/topics.js';
 import { BackfillStatus } from '../actors/runtime/backfill-status.js';
 import { PairStateStore } from '../persistence/pair-states.js';
-import {
-  historyIndices, historyPointsOf, packHistoryPoints,
-} from '../persistence/history-columns.js';
 
 export interface Service {
   readonly baseUrl: string;
@@ -310,18 +307,10 @@ function startShards(p: Parts, allowCrash: boolean): Promise<ActorRuntime> {
             { error: error.message }));
         p.publishes.push(message);
       },
-      onHistory: (message) => {
-        // Packed on arrival: a warm-up's ~65,000 points a shard wait here for seconds, and as
-        // objects they were ~60 MB of the heap at ready (persistence/history-columns.ts).
-        const { shardId } = message;
-        const columns = packHistoryPoints(message.points);
-        p.storeWrites.push(historyIndices(columns), (at) => {
-          const from = at[0];
-          const to = at[at.length - 1] + 1;
-          p.history.onColumns(shardId, columns, from, to);
-          p.historyPublisher?.points(historyPointsOf(columns, from, to));
-        });
-      },
+      onHistory: (message) => p.storeWrites.push(message.points, (points) => {
+        p.history.onHistory({ ...message, points });
+        p.historyPublisher?.points(points);
+      }),
       onBackfill: (message) => {
         p.backfill.onReport(message.report);
         p.signals.onBackfill(message.report.symbol, message.report.state);

@@ -5,10 +5,9 @@
 // minute, so no write reads back a row whose last put is not committed yet.
 import type { Database, RootDatabase } from 'lmdb';
 import {
-  HISTORY_FIELDS, HOUR_MS, MINUTE_MS, type HistoryPoint,
+  HISTORY_FIELDS, HOUR_MS, MINUTE_MS, regimeCode, regimeOfCode, type HistoryPoint,
 } from '../core/history-point.js';
 import { bucketOf } from './history-aggregate.js';
-import { POINT_VALUES, pointOfValues, type HistorySegment } from './history-columns.js';
 import { openTable } from './table.js';
 
 type Key = [symbol: string, hourMs: number];
@@ -19,19 +18,33 @@ const volumeIndex = HISTORY_FIELDS.indexOf('volume');
 /** Hours per symbol kept in memory for writing (the open one and the one before). */
 const hoursHeld = 2;
 
-if (POINT_VALUES !== SLOT_VALUES) throw new Error('a packed point must be one minute slot');
+export function writeSlot(row: Float64Array, slot: number, point: HistoryPoint): void {
+  const at = slot * SLOT_VALUES;
+  for (let i = 0; i < fieldCount; i++) row[at + i] = point[HISTORY_FIELDS[i]] ?? NaN;
+  row[at + fieldCount] = regimeCode(point.regime);
+}
+
+const orNull = (value: number) => (Number.isNaN(value) ? null : value);
 
 export function readSlot(symbol: string, tMs: number, row: Float64Array, slot: number):
   HistoryPoint | null {
   const at = slot * SLOT_VALUES;
-  return Number.isNaN(row[at + volumeIndex]) ? null : pointOfValues(symbol, tMs, row, at);
+  if (Number.isNaN(row[at + volumeIndex])) return null;
+  // One literal in HISTORY_FIELDS order: every point has the same shape (fast to read back).
+  return {
+    symbol, tMs, open: orNull(row[at]), high: orNull(row[at + 1]), low: orNull(row[at + 2]),
+    close: orNull(row[at + 3]), volume: row[at + 4], openInterest: orNull(row[at + 5]),
+    fundingRate: orNull(row[at + 6]), fundingAnnualized: orNull(row[at + 7]),
+    cvd: orNull(row[at + 8]), vpin: orNull(row[at + 9]), obi: orNull(row[at + 10]),
+    ofi: orNull(row[at + 11]), kyleLambda: orNull(row[at + 12]),
+    signalScore: orNull(row[at + 13]), regime: regimeOfCode(row[at + fieldCount]),
+  };
 }
 
-// pointOfValues and writeValues (history-columns.ts) follow this order; a change of
-// HISTORY_FIELDS must change them too.
+// The literal above follows this order; a change of HISTORY_FIELDS must change it too.
 if (HISTORY_FIELDS.join() !== 'open,high,low,close,volume,openInterest,fundingRate,' +
   'fundingAnnualized,cvd,vpin,obi,ofi,kyleLambda,signalScore') {
-  throw new Error('pointOfValues must follow HISTORY_FIELDS');
+  throw new Error('readSlot must follow HISTORY_FIELDS');
 }
 
 function checkRow(symbol: string, hourMs: number, row: unknown): Float64Array {
@@ -60,7 +73,7 @@ export interface MinuteRows {
    * Writes points into their hours' rows, each row touched put once (not once per point);
    * resolves when the last of those writes is committed.
    */
-  putAll(segments: readonly HistorySegment[]): Promise<unknown>;
+  putAll(points: readonly HistoryPoint[]): Promise<unknown>;
   /** Points with fromMs <= tMs < toMs, oldest first, at most `limit`. */
   range(symbol: string, fromMs: number, toMs: number, limit?: number): HistoryPoint[];
   /** The symbol's first and newest minute on disk, or null. */
@@ -118,24 +131,19 @@ export function openMinuteRows(root: RootDatabase, name: string): MinuteRows {
 
   return {
     table,
-    putAll(segments) {
+    putAll(points) {
       // A warm-up's batch is hundreds of minutes of one pair: a put per point rewrote (and
       // msgpack-encoded) its hour's row up to 60 times, ~4 KB each, on the main thread.
       // The rows of this batch, held here too: rowFor keeps only two hours a symbol, and a
       // point back in an hour it let go must land in the row this batch is writing.
       const touched = new Map<string, Map<number, Float64Array>>();
-      for (const { columns: c, from, to } of segments) {
-        for (let i = from; i < to; i++) {
-          const symbol = c.symbols[i];
-          const tMs = c.times[i];
-          const hourMs = bucketOf(tMs, HOUR_MS);
-          let hours = touched.get(symbol);
-          if (hours === undefined) touched.set(symbol, hours = new Map());
-          let row = hours.get(hourMs);
-          if (row === undefined) hours.set(hourMs, row = rowFor(symbol, hourMs));
-          row.set(c.values.subarray(i * SLOT_VALUES, (i + 1) * SLOT_VALUES),
-            ((tMs - hourMs) / MINUTE_MS) * SLOT_VALUES);
-        }
+      for (const point of points) {
+        const hourMs = bucketOf(point.tMs, HOUR_MS);
+        let hours = touched.get(point.symbol);
+        if (hours === undefined) touched.set(point.symbol, hours = new Map());
+        let row = hours.get(hourMs);
+        if (row === undefined) hours.set(hourMs, row = rowFor(point.symbol, hourMs));
+        writeSlot(row, (point.tMs - hourMs) / MINUTE_MS, point);
       }
       let last: Promise<unknown> = Promise.resolve();
       for (const [symbol, hours] of touched) {

@@ -8,8 +8,6 @@ import {
   HISTORY_FIELDS, HOUR_MS, MINUTE_MS, regimeCode, regimeOfCode, type HistoryPoint,
 } from '../core/history-point.js';
 import { aggregatePoints, bucketOf } from './history-aggregate.js';
-import { packHistoryPoints, type HistoryColumns, type HistorySegment } from
-  './history-columns.js';
 import { openMinuteRows, symbolsOf } from './history-minutes.js';
 import { openTable } from './table.js';
 
@@ -34,8 +32,6 @@ type Table = Database<Float64Array, Key>;
 export interface HistoryStore {
   /** Queues points; written with the others of the same turn, rollups follow the commit. */
   add(points: readonly HistoryPoint[]): void;
-  /** The same for points [from, to) of packed columns (kept, not copied, until written). */
-  addColumns(columns: HistoryColumns, from?: number, to?: number): void;
   /** Resolves when every point added so far is committed and rolled up. */
   flush(): Promise<void>;
   /** Committed 1-minute points of a symbol with fromMs <= tMs < toMs, oldest first. */
@@ -126,7 +122,7 @@ export function openHistoryStore(root: RootDatabase, override: Partial<HistorySt
   let newestAll = newest.size === 0 ? null : Math.max(...newest.values());
   // Hours a late point landed in after they were rolled: rolled again.
   const lateHours = new Map<string, Set<number>>();
-  let pending: HistorySegment[] = [];
+  let pending: HistoryPoint[] = [];
   let scheduled = false;
   let lastWrite: Promise<unknown> = Promise.resolve();
   // The rollups in flight, on a chain of their own: lastWrite moves on with every minute put,
@@ -183,60 +179,48 @@ export function openHistoryStore(root: RootDatabase, override: Partial<HistorySt
     }
   };
 
-  const showWritten = (batch: readonly HistorySegment[]) => {
-    for (const { columns: c, from, to } of batch) {
-      for (let i = from; i < to; i++) {
-        const symbol = c.symbols[i];
-        const tMs = c.times[i];
-        const before = visible.get(symbol);
-        if (before === undefined || tMs > before) visible.set(symbol, tMs);
-        if (newestAll === null || tMs > newestAll) newestAll = tMs;
-      }
+  const showWritten = (batch: readonly HistoryPoint[]) => {
+    for (const point of batch) {
+      const before = visible.get(point.symbol);
+      if (before === undefined || point.tMs > before) visible.set(point.symbol, point.tMs);
+      if (newestAll === null || point.tMs > newestAll) newestAll = point.tMs;
     }
   };
 
-  const noteNewest = (symbol: string, tMs: number) => {
-    const before = newest.get(symbol);
-    if (before !== undefined && tMs <= before) {
+  const noteNewest = (point: HistoryPoint) => {
+    const before = newest.get(point.symbol);
+    if (before !== undefined && point.tMs <= before) {
       // A point behind the newest: its hour is rolled again if it was rolled already.
-      const hourMs = bucketOf(tMs, HOUR_MS);
+      const hourMs = bucketOf(point.tMs, HOUR_MS);
       if (hourMs < bucketOf(before, HOUR_MS)) {
-        let set = lateHours.get(symbol);
-        if (set === undefined) lateHours.set(symbol, set = new Set());
+        let set = lateHours.get(point.symbol);
+        if (set === undefined) lateHours.set(point.symbol, set = new Set());
         set.add(hourMs);
-        rollWanted.add(symbol);
+        rollWanted.add(point.symbol);
       }
       return;
     }
-    newest.set(symbol, tMs);
-    if (before === undefined || bucketOf(before, HOUR_MS) !== bucketOf(tMs, HOUR_MS)) {
-      rollWanted.add(symbol);
-    }
-  };
-
-  const addColumns = (c: HistoryColumns, from = 0, to = c.length) => {
-    if (!(Number.isInteger(from) && Number.isInteger(to) && from >= 0 && to <= c.length)) {
-      throw new RangeError(`history points [${from}, ${to}) out of 0..${c.length}`);
-    }
-    for (let i = from; i < to; i++) {
-      const tMs = c.times[i];
-      if (!Number.isFinite(tMs) || tMs % MINUTE_MS !== 0) {
-        throw new Error(`history point ${c.symbols[i]} must start on a minute (${tMs})`);
-      }
-    }
-    // Checked whole first: a malformed point drops its batch (history-recorder.ts), not a part.
-    for (let i = from; i < to; i++) noteNewest(c.symbols[i], c.times[i]);
-    if (to > from) pending.push({ columns: c, from, to });
-    if (!scheduled && pending.length > 0) {
-      scheduled = true;
-      queueMicrotask(write);
+    newest.set(point.symbol, point.tMs);
+    if (before === undefined || bucketOf(before, HOUR_MS) !== bucketOf(point.tMs, HOUR_MS)) {
+      rollWanted.add(point.symbol);
     }
   };
 
   return {
     options,
-    add: (points) => addColumns(packHistoryPoints(points)),
-    addColumns,
+    add(points) {
+      for (const point of points) {
+        if (!Number.isFinite(point.tMs) || point.tMs % MINUTE_MS !== 0) {
+          throw new Error(`history point ${point.symbol} must start on a minute (${point.tMs})`);
+        }
+        noteNewest(point);
+        pending.push(point);
+      }
+      if (!scheduled && pending.length > 0) {
+        scheduled = true;
+        queueMicrotask(write);
+      }
+    },
     async flush() {
       write();
       await lastWrite;

@@ -5,7 +5,6 @@ import type { Clock } from '../../core/clock.js';
 import type { ShardHistory } from '../../core/history-point.js';
 import type { Logger } from '../../core/logger.js';
 import { openHistoryStore, type HistoryStore } from '../../persistence/history.js';
-import type { HistoryColumns } from '../../persistence/history-columns.js';
 
 const dayMs = 86_400_000;
 
@@ -26,20 +25,12 @@ export class HistoryRecorder {
   }
 
   onHistory(message: ShardHistory): void {
-    this.guarded(message.shardId, () => this.store.add(message.points));
-  }
-
-  /** Points [from, to) of a shard's batch, packed on arrival (history-columns.ts). */
-  onColumns(shardId: number, columns: HistoryColumns, from: number, to: number): void {
-    this.guarded(shardId, () => this.store.addColumns(columns, from, to));
-  }
-
-  private guarded(shardId: number, add: () => void): void {
     try {
-      add();
+      this.store.add(message.points);
     } catch (error) {
       // A malformed point is dropped with its batch; the minutes stay a gap.
-      this.logger.error('history points dropped', { shardId, error: (error as Error).message });
+      this.logger.error('history points dropped', { shardId: message.shardId,
+        error: (error as Error).message });
     }
   }
 

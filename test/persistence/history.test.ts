@@ -6,9 +6,6 @@ import { rm } from 'node:fs/promises';
 import { ManualClock } from '../../core/clock.js';
 import type { HistoryPoint } from '../../core/history-point.js';
 import { openHistoryStore, type HistoryStore } from '../../persistence/history.js';
-import {
-  historyIndices, historyPointAt, historyPointsOf, packHistoryPoints,
-} from '../../persistence/history-columns.js';
 import { aggregatePoints } from '../../persistence/history-aggregate.js';
 import { readHistoryPage } from '../../persistence/history-query.js';
 import { openStore } from '../../persistence/store.js';
@@ -146,32 +143,6 @@ test('a batch over many hours of two pairs, back into an hour it left: every poi
     assert.equal(history.minutes('BTC', T0, T0 + 5 * HOUR), expectedBtc);
     assert.equal(history.minutes('ETH', T0, T0 + 5 * HOUR), eth);
     assert.equal(history.hours('BTC', T0, T0 + 5 * HOUR), aggregatePoints(expectedBtc, HOUR));
-  }));
-
-test('packed columns: every point back as it was; added in slices, stored as the points', () =>
-  withHistory(async (history) => {
-    const btc = Array.from({ length: 130 }, (_, i) => minutePoint('BTC', i));
-    const eth = Array.from({ length: 130 }, (_, i) => ({ ...minutePoint('ETH', i), open: null,
-      high: null, low: null, close: null, openInterest: null, regime: null }));
-    const points = btc.flatMap((p, i) => [p, eth[i]]);
-    const columns = packHistoryPoints(points);
-    assert.is(columns.length, points.length);
-    assert.equal(historyPointsOf(columns), points);
-    assert.equal(historyPointAt(columns, 3), points[3]);
-    assert.is(columns.symbols[0], columns.symbols[2], 'one string per symbol');
-    assert.equal(historyIndices(columns).slice(0, 3), [0, 1, 2]);
-    // As the service's queue hands them over: contiguous slices of the batch.
-    for (let from = 0; from < points.length; from += 77) {
-      history.addColumns(columns, from, Math.min(from + 77, points.length));
-    }
-    await history.flush();
-    assert.equal(history.minutes('BTC', T0, T0 + 3 * HOUR), btc);
-    assert.equal(history.minutes('ETH', T0, T0 + 3 * HOUR), eth);
-    assert.equal(history.hours('ETH', T0, T0 + 3 * HOUR), aggregatePoints(eth, HOUR));
-    assert.throws(() => history.addColumns(columns, 0, points.length + 1), /out of/);
-    const bad = packHistoryPoints([btc[0], { ...btc[1], tMs: T0 + 1 }]);
-    assert.throws(() => history.addColumns(bad), /minute/);
-    assert.is(history.updatedAtMs('BTC'), T0 + 130 * MIN, 'a bad batch is dropped whole');
   }));
 
 test('the newest minute readers see moves only once its points can be read', () =>
