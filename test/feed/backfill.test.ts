@@ -275,6 +275,22 @@ for (const [fail, reason] of [['status', 'status 503'], ['bad-json', 'candleSnap
     });
 }
 
+backfill('a request the venue refuses (4xx) is not asked again: the pair goes live at once',
+  async (ctx) => {
+    ctx.venue.setHistoryMode({ fail: 'refused', coins: ['ETH'] });
+    start(ctx, ['BTC', 'ETH'], { lookbackMs: 3_600_000, waitMs: 10_000,
+      retryDelaysMs: [50, 100] });
+    await eventually(() => settled(ctx, 'ETH'));
+    const eth = settled(ctx, 'ETH')!;
+    assert.is(eth.state, 'unfilled');
+    assert.match(eth.reason!, 'status 422');
+    assert.not.match(eth.reason!, 'asked');
+    const asked = (ctx.venue.infoRequests as { type: string; req?: { coin?: string } }[])
+      .filter((r) => r.type === 'candleSnapshot' && r.req?.coin === 'ETH');
+    assert.is(asked.length, 1);
+    await eventually(() => trades(ctx.events, 'ETH').length > 0, { message: 'ETH trades flow' });
+  });
+
 backfill('a request that fails twice is asked again and the pair fills, trades after candles',
   async (ctx) => {
     ctx.venue.setHistoryMode({ fail: 'status', coins: ['ETH'], failTimes: 2 });

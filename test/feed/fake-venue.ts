@@ -22,7 +22,8 @@ export interface FakeVenueOptions {
 /** How the history answers behave: delayed, failing, for some coins only (default all). */
 export interface HistoryMode {
   readonly delayMs?: number;
-  readonly fail?: 'status' | 'bad-json' | 'hang';
+  /** `refused`: 422, the venue refusing the request itself (not asked again). */
+  readonly fail?: 'status' | 'bad-json' | 'hang' | 'refused';
   readonly coins?: readonly string[] | ((coin: string) => boolean);
   /** Only this many of the affected requests fail; the later ones answer. */
   readonly failTimes?: number;
@@ -210,6 +211,7 @@ function historyReply(body: HistoryBody, history: History,
   const answer = () => {
     if (affected && mode.fail === 'hang') return;
     if (affected && mode.fail === 'status') return reply(503, '"service unavailable"');
+    if (affected && mode.fail === 'refused') return reply(422, '"Failed to deserialize"');
     if (affected && mode.fail === 'bad-json') return reply(200, '[{"t":17,"o":');
     const nowMs = history.nowMs();
     if (body.type === 'candleSnapshot') {

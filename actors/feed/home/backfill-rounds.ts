@@ -178,7 +178,8 @@ export class BackfillRounds {
     };
     // A request that brought nothing is asked again after a pause (the pair stays held, and
     // late at the wait), so a passing 5xx or timeout does not leave a pair without its past for
-    // good; one that brought some candles keeps them (they reach up to the live stream).
+    // good; one that brought some candles keeps them (they reach up to the live stream), and
+    // one the venue refused (a 4xx: the request itself) goes live at once.
     const retryLater = (symbol: string, held: Held, failed: number, error: string) => {
       failures.set(symbol, { count: failed, error });
       retrying++;
@@ -200,7 +201,7 @@ export class BackfillRounds {
           round.abort.signal);
         if (held.settled) continue;
         const failed = (failures.get(symbol)?.count ?? 0) + (result.error === null ? 0 : 1);
-        if (result.error !== null && result.candles.length === 0 &&
+        if (result.error !== null && result.candles.length === 0 && result.lasting !== true &&
           failed <= retryDelaysMs.length && !round.abort.signal.aborted) {
           retryLater(symbol, held, failed, result.error);
           continue;

@@ -29,6 +29,8 @@ export interface BackfillResult {
   readonly coveredUntilMs: number;
   /** Null when everything asked was answered; else what failed (what came is still kept). */
   readonly error: string | null;
+  /** The failure was the venue refusing the request itself (a 4xx): asking again won't help. */
+  readonly lasting?: boolean;
 }
 
 export interface Backfiller {
@@ -111,6 +113,7 @@ export function createBackfiller(info: InfoClient, options: BackfillerOptions = 
       const stopped = () => signal?.aborted === true;
       const pages: CandleEvent[][] = [];
       let error: string | null = null;
+      let lasting = false;
       let older = true;
       // Newest first: if an older page fails, what came is still contiguous up to `toMs`.
       for (const segment of candlePlan(fromMs, toMs, fineSpanMs, coarseIntervalMs)) {
@@ -120,6 +123,7 @@ export function createBackfiller(info: InfoClient, options: BackfillerOptions = 
           const page = await info.candleSnapshot(symbol, startMs, endMs, intervalMs);
           if (!page.ok) {
             error = page.error;
+            lasting = page.lasting === true;
             older = false;
             break;
           }
@@ -139,6 +143,7 @@ export function createBackfiller(info: InfoClient, options: BackfillerOptions = 
         const page = await info.fundingHistory(symbol, startMs, toMs - 1);
         if (!page.ok) {
           error = page.error;
+          lasting = page.lasting === true;
           break;
         }
         for (const f of page.value) if (f.tsMs >= startMs && f.tsMs < toMs) fundings.push(f);
@@ -148,7 +153,7 @@ export function createBackfiller(info: InfoClient, options: BackfillerOptions = 
       if (error === null && stopped()) error = String(signal?.reason ?? 'stopped');
       const newest = candles[candles.length - 1];
       return {
-        symbol, fromMs, toMs, candles, fundings, error,
+        symbol, fromMs, toMs, candles, fundings, error, lasting,
         coveredUntilMs: newest ? newest.tsMs + newest.intervalMs : fromMs,
       };
     },

@@ -8,8 +8,12 @@ import { parseMetaAndAssetCtxs, parsePerpDexs, parsePredictedFundings } from './
 import { parseCandles, parseFundingHistory } from './history-mappers.js';
 import { realTimers, sleepOn, type Timers } from './timers.js';
 
+/**
+ * `lasting`: the venue refused the request itself (a 4xx other than 429), so asking again will
+ * not help; other failures (5xx, 429, timeouts, answers that do not parse) may pass.
+ */
 export type InfoResult<T> = { readonly ok: true; readonly value: T } |
-  { readonly ok: false; readonly error: string };
+  { readonly ok: false; readonly error: string; readonly lasting?: boolean };
 
 export interface InfoClientOptions {
   /** The full endpoint URL, e.g. https://api.hyperliquid.xyz/info. */
@@ -114,7 +118,9 @@ export function createInfoClient(options: InfoClientOptions): InfoClient {
       const text = await response.text();
       if (!response.ok) {
         const detail = text.slice(0, 120);
-        return { ok: false, error: `${body.type}: status ${response.status} (${detail})` };
+        const { status } = response;
+        return { ok: false, error: `${body.type}: status ${status} (${detail})`,
+          lasting: status >= 400 && status < 500 && status !== 429 };
       }
       const value = JSON.parse(text) as unknown;
       // The extra weight is known only from the answer: it is paid before the next request.
