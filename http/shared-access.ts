@@ -27,6 +27,8 @@ export interface SharedAccessDeps extends AccessControlDeps {
 const OK: Outcome<void> = Object.freeze({ ok: true, value: undefined });
 /** Counters outlive their day by this much, then Redis drops them. */
 const dailyTtlPastDaySeconds = 3_600;
+const dailyTtlSeconds = (dayEndMs: number, nowMs: number) =>
+  Math.ceil((dayEndMs - nowMs) / 1000) + dailyTtlPastDaySeconds;
 
 /**
  * A request's names, for one address, scope and day: its burst window's key here, its limits
@@ -180,7 +182,7 @@ export function createSharedAccessControl(deps: SharedAccessDeps): AccessControl
         limitsName: names.limitsName, windowField: names.windowField,
         burstLimit: burstLimitByScope[scope], windowMs: BURST_WINDOW_MS, dayKey: day.key,
         dailyLimit: countDaily ? daily.limitFor(identity, nowMs).limit : -1,
-        dailyTtlSeconds: Math.ceil((day.endMs - nowMs) / 1000) + dailyTtlPastDaySeconds, nowMs,
+        dailyTtlSeconds: dailyTtlSeconds(day.endMs, nowMs), nowMs,
         identity, scope, countDaily, names, done: done as Step['done'], context,
       };
       deps.limits.take(step, stepTaken, step);
@@ -198,7 +200,7 @@ export function createSharedAccessControl(deps: SharedAccessDeps): AccessControl
           limitsName: names.limitsName, windowField: DAILY_ONLY, burstLimit: 0,
           windowMs: BURST_WINDOW_MS, dayKey: day.key,
           dailyLimit: daily.limitFor(identity, nowMs).limit,
-          dailyTtlSeconds: Math.ceil((day.endMs - nowMs) / 1000) + dailyTtlPastDaySeconds, nowMs,
+          dailyTtlSeconds: dailyTtlSeconds(day.endMs, nowMs), nowMs,
           identity, scope: 'mcp', countDaily: true, names,
           done: resolve as Step['done'], context: undefined,
         };

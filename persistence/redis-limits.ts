@@ -227,6 +227,12 @@ function timeText(nowMs: number): string {
   return text.length >= 13 ? text : text.padStart(13, '0');
 }
 
+/** A hash's field `d`: the day's text, then its count (uint32, little-endian). */
+function dayCountOf(d: Buffer | null): { dayKey: string; count: number } | null {
+  if (d === null || d.length < 4) return null;
+  return { dayKey: d.toString('latin1', 0, d.length - 4), count: d.readUInt32LE(d.length - 4) };
+}
+
 /** The number written in ASCII digits at [start, end) of a Buffer. */
 function digitsAt(bytes: Buffer, start: number, end: number): number {
   let value = 0;
@@ -326,16 +332,15 @@ export class RedisLimits {
       this.link.command.hgetBuffer(limitsName(usageIdentity), 'd'),
       this.link.command.mget(dayKeys.map((dayKey) => redisNames.daily(dayKey, usageIdentity))),
     ]);
-    const held = d !== null && d.length >= 4 ? d.toString('latin1', 0, d.length - 4) : null;
-    return dayKeys.map((dayKey, i) => (dayKey === held
-      ? d!.readUInt32LE(d!.length - 4) : Number(kept[i] ?? 0)));
+    const held = dayCountOf(d);
+    return dayKeys.map((dayKey, i) => (dayKey === held?.dayKey
+      ? held.count : Number(kept[i] ?? 0)));
   }
 
   /** The day's count without counting (the usage report). */
   async used(dayKey: string, usageIdentity: string): Promise<number> {
-    const d = await this.link.command.hgetBuffer(limitsName(usageIdentity), 'd');
-    return d !== null && d.length === dayKey.length + 4 &&
-      d.toString('latin1', 0, dayKey.length) === dayKey ? d.readUInt32LE(dayKey.length) : 0;
+    const held = dayCountOf(await this.link.command.hgetBuffer(limitsName(usageIdentity), 'd'));
+    return held?.dayKey === dayKey ? held.count : 0;
   }
 
   /**

@@ -8,7 +8,7 @@
 // (docs/scale-out.md).
 import { preciseWallMs } from '../../core/clock.js';
 import {
-  isWatchedSource, type LazyViewSource, type WatchedViewSource,
+  isWatchedSource, type LazyView, type LazyViewSource, type WatchedViewSource,
 } from '../../core/view-meta.js';
 import type { Logger } from '../../core/logger.js';
 import type { PositioningSink } from '../../actors/runtime/positioning-views.js';
@@ -85,8 +85,13 @@ export class SnapshotPublisher {
     this.families.push([prefix, source]);
     source.watch((key, view) => {
       if (view === undefined) this.remove(prefix + key);
-      else this.put(prefix + key, entryOf(view.encode(), view));
+      else this.putLazy(prefix + key, view);
     });
+  }
+
+  /** A lazy view's frame: its bytes encoded now, with the validators ingest's store gives. */
+  private putLazy(name: string, view: LazyView): void {
+    this.put(name, entryOf(view.encode(), view));
   }
 
   start(): void {
@@ -206,7 +211,7 @@ export class SnapshotPublisher {
     for (const [prefix, source] of this.families) {
       for (const key of source.keys()) {
         const view = source.view(key);
-        if (view !== undefined) this.put(prefix + key, entryOf(view.encode(), view));
+        if (view !== undefined) this.putLazy(prefix + key, view);
       }
     }
   }

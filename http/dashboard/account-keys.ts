@@ -32,10 +32,20 @@ export function lastDays(nowMs: number, n: number): string[] {
   return days;
 }
 
-export async function keyRow(deps: AccountApiDeps, key: KeyRecord) {
-  const usage = deps.access.usage(keyIdentity(key));
-  const days = lastDays(deps.clock.nowMs(), LAST_USED_DAYS);
+/** A key's counts by day, read once for the days a page shows. */
+async function countsOf(deps: AccountApiDeps, key: KeyRecord, days: readonly string[]):
+  Promise<ReadonlyMap<string, number>> {
   const used = await deps.usageOn(`key:${key.prefix}`, days);
+  return new Map(days.map((day, i) => [day, used[i]!]));
+}
+
+/** `read`: the key's counts already read for a longer span from `nowMs` (the Usage page). */
+export async function keyRow(deps: AccountApiDeps, key: KeyRecord,
+  read?: { readonly nowMs: number; readonly counts: ReadonlyMap<string, number> }) {
+  const usage = deps.access.usage(keyIdentity(key));
+  const days = lastDays(read?.nowMs ?? deps.clock.nowMs(), LAST_USED_DAYS);
+  const counts = read?.counts ?? await countsOf(deps, key, days);
+  const used = days.map((day) => counts.get(day) ?? 0);
   const lastUsedDay = days.find((_, i) => used[i]! > 0) ?? null;
   return {
     prefix: key.prefix, label: key.label, plan: key.plan, createdAt: iso(key.createdAtMs),
@@ -120,9 +130,10 @@ export async function usageReport(deps: AccountApiDeps, call: AccountCall): Prom
     json: {
       timeZone: 'Europe/Rome',
       keys: await Promise.all(all.map(async (key) => {
-        const used = await deps.usageOn(`key:${key.prefix}`, days);
-        return { ...await keyRow(deps, key), session: key === session,
-          days: days.map((day, i) => ({ day, used: used[i]! })) };
+        // One read per key: the row's last-used and today figures come from the same days.
+        const counts = await countsOf(deps, key, days);
+        return { ...await keyRow(deps, key, { nowMs, counts }), session: key === session,
+          days: days.map((day) => ({ day, used: counts.get(day)! })) };
       })),
     },
   };
