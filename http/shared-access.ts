@@ -178,10 +178,22 @@ export function createSharedAccessControl(deps: SharedAccessDeps): AccessControl
     step.done(result.dailyOk ? OK : dailyRefusal(step.identity, result.dailyUsed, step.nowMs),
       step.context);
   };
+  /**
+   * The step whose answer is being written: its RateLimit headers (rateLimitHeaders, called
+   * from `done`) take its names rather than looking them up again.
+   */
+  let answering: Step | null = null;
   const stepTaken = (result: TakeResult | null, step: Step): void => {
-    step.done(result === null
-      ? takeLocally(step.identity, step.scope, step.countDaily)
-      : outcomeOf(result, step), step.context);
+    if (result === null) {
+      step.done(takeLocally(step.identity, step.scope, step.countDaily), step.context);
+      return;
+    }
+    answering = step;
+    try {
+      step.done(outcomeOf(result, step), step.context);
+    } finally {
+      answering = null;
+    }
   };
 
   const shared: SharedLimits = {
@@ -236,7 +248,9 @@ export function createSharedAccessControl(deps: SharedAccessDeps): AccessControl
       const nowMs = clock.nowMs();
       const limit = burstLimitByScope[scope];
       const day = dayOf(nowMs);
-      const names = namesOf(identity, scope, day.key);
+      const names = answering !== null && answering.identity === identity &&
+        answering.scope === scope && answering.dayKey === day.key
+        ? answering.names : namesOf(identity, scope, day.key);
       // The day's count by the names' own key (daily.state would build it again).
       return rateLimitLines(burstState(seenOf(names), limit, nowMs), {
         applied: daily.limitFor(identity, nowMs), used: usedSeen.get(names.usedKey) ?? 0, day,

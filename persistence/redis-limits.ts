@@ -58,6 +58,8 @@ local window = tonumber(ARGV[1])
 local ttl = ARGV[2]
 local dayText = ARGV[3]
 local dl = #dayText
+-- Field d in one string: the day's text, then its count.
+local dayFormat = '<c' .. dl .. 'I4'
 local pack, unpackOne = struct.pack, struct.unpack
 local none = string.rep('0', w)
 local out = {}
@@ -124,7 +126,7 @@ for i = 1, #KEYS do
     else
       dailyOk = 0
     end
-    if dailyOk == 1 or dayStarts then call('HSET', h, 'd', dayText .. pack('<I4', used)) end
+    if dailyOk == 1 or dayStarts then call('HSET', h, 'd', pack(dayFormat, dayText, used)) end
     if dayStarts then call('EXPIRE', h, keep) end
     count = 0
   elseif count < limit then
@@ -139,7 +141,8 @@ for i = 1, #KEYS do
     end
     count = count + 1
     burstOk = 1
-    if count == 1 then oldest = nowText else oldest = sub(s, 1, w) end
+    -- The reply's 13 bytes of it are the window's first time (no substring made here).
+    oldest = s
     local counted = false
     if dailyLimit >= 0 then
       if used < dailyLimit then
@@ -150,7 +153,7 @@ for i = 1, #KEYS do
       end
     end
     if counted or dayStarts then
-      call('HSET', h, field, s, 'd', dayText .. pack('<I4', used))
+      call('HSET', h, field, s, 'd', pack(dayFormat, dayText, used))
     else
       call('HSET', h, field, s)
     end
