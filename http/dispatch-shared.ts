@@ -70,10 +70,26 @@ export class SharedRouteFlow {
     res.onAborted(() => { prepared.aborted = true; });
   }
 
+  /** The request `corked` answers: cork runs it at once (no closure per request). */
+  private corkedRequest: Prepared | null = null;
+  private corkedOutcome: Outcome<void> | null = null;
+
   /** The Redis step's outcome: the answer, corked (it leaves outside the uWS handler). */
   private readonly taken = (outcome: Outcome<void>, p: Prepared): void => {
     if (p.aborted) return;
-    p.res.cork(() => this.finish(p.res, p.info, p, outcome, p.params));
+    this.corkedRequest = p;
+    this.corkedOutcome = outcome;
+    try {
+      p.res.cork(this.corked);
+    } finally {
+      this.corkedRequest = null;
+      this.corkedOutcome = null;
+    }
+  };
+
+  private readonly corked = (): void => {
+    const p = this.corkedRequest!;
+    this.finish(p.res, p.info, p, this.corkedOutcome!, p.params);
   };
 
   private finish(res: HttpResponse, info: RequestInfo, p: Prepared, taken: Outcome<void>,

@@ -30,6 +30,12 @@ const dailyTtlPastDaySeconds = 3_600;
 const dailyTtlSeconds = (dayEndMs: number, nowMs: number) =>
   Math.ceil((dayEndMs - nowMs) / 1000) + dailyTtlPastDaySeconds;
 
+/** What Redis last said about a burst window: for RateLimit headers and local refusals. */
+interface WindowSeen {
+  count: number;
+  oldestMs: number;
+}
+
 /**
  * A request's names, for one address, scope and day: its burst window's key here, its limits
  * hash and window field in Redis, and its day's key in usedSeen. Kept on the key record, so a
@@ -45,12 +51,14 @@ interface Names {
   readonly windowField: string;
   /** `identity|day`, the key of usedSeen. */
   readonly usedKey: string;
-}
-
-/** What Redis last said about a burst window: for RateLimit headers and local refusals. */
-interface WindowSeen {
-  count: number;
-  oldestMs: number;
+  /**
+   * The window's entry in `windows`, once looked up or made: a keyed poll's step, its local
+   * refusal check and its RateLimit headers then look up no map (a 10,000-entry map lookup is
+   * a cache miss or two a request). It may outlive its entry in `windows` (evicted, or made
+   * again under new names): it is still what Redis last said, which is all either use needs
+   * (a full window stays full until its oldest request leaves).
+   */
+  seen: WindowSeen | undefined;
 }
 
 export function createSharedAccessControl(deps: SharedAccessDeps): AccessControl {
@@ -80,13 +88,18 @@ export function createSharedAccessControl(deps: SharedAccessDeps): AccessControl
     const key = burstKey(identity, scope);
     const usage = usageIdentity(identity);
     const names: Names = { ip, scope, dayKey, burstKey: key, limitsName: limitsName(usage),
-      windowField: `${scope}|${ip}`, usedKey: `${usage}|${dayKey}` };
+      windowField: `${scope}|${ip}`, usedKey: `${usage}|${dayKey}`, seen: undefined };
     if (identity.kind === 'key') namesByKey.set(identity.key, names);
     return names;
   }
 
-  function burstState(key: string, limit: number, nowMs: number): BurstState {
-    const seen = windows.get(key);
+  /** The window as Redis last said, from the names when they hold it. */
+  function seenOf(names: Names): WindowSeen | undefined {
+    if (names.seen === undefined) names.seen = windows.get(names.burstKey);
+    return names.seen;
+  }
+
+  function burstState(seen: WindowSeen | undefined, limit: number, nowMs: number): BurstState {
     if (seen === undefined || seen.oldestMs < 0 || seen.oldestMs + BURST_WINDOW_MS <= nowMs) {
       return { ok: true, limit, remaining: limit, resetSeconds: 0 };
     }
@@ -101,17 +114,20 @@ export function createSharedAccessControl(deps: SharedAccessDeps): AccessControl
   function refusedLocally(names: Names, scope: BurstScope, nowMs: number):
     Outcome<void> | undefined {
     const limit = burstLimitByScope[scope];
-    const burst = burstState(names.burstKey, limit, nowMs);
+    const seen = seenOf(names);
+    if (seen === undefined || seen.count < limit) return undefined;
+    const burst = burstState(seen, limit, nowMs);
     if (burst.ok) return undefined;
     return { ok: false, problem: problems.rateLimited(scope, limit, burst.resetSeconds) };
   }
 
   function outcomeOf(result: TakeResult, step: Step): Outcome<void> {
     const { identity, scope, nowMs, names } = step;
-    const key = names.burstKey;
-    const seen = windows.get(key);
+    let seen = seenOf(names);
     if (seen === undefined) {
-      windows.set(key, { count: result.burstCount, oldestMs: result.oldestMs });
+      seen = { count: result.burstCount, oldestMs: result.oldestMs };
+      windows.set(names.burstKey, seen);
+      names.seen = seen;
     } else {
       seen.count = result.burstCount;
       seen.oldestMs = result.oldestMs;
@@ -120,7 +136,7 @@ export function createSharedAccessControl(deps: SharedAccessDeps): AccessControl
     if (!result.burstOk) {
       const limit = burstLimitByScope[scope];
       return { ok: false, problem: problems.rateLimited(scope, limit,
-        burstState(key, limit, nowMs).resetSeconds) };
+        burstState(seen, limit, nowMs).resetSeconds) };
     }
     if (!result.dailyOk) return dailyRefusal(identity, result.dailyUsed, nowMs);
     return OK;
@@ -162,10 +178,22 @@ export function createSharedAccessControl(deps: SharedAccessDeps): AccessControl
     step.done(result.dailyOk ? OK : dailyRefusal(step.identity, result.dailyUsed, step.nowMs),
       step.context);
   };
+  /**
+   * The step whose answer is being written: its RateLimit headers (rateLimitHeaders, called
+   * from `done`) take its names rather than looking them up again.
+   */
+  let answering: Step | null = null;
   const stepTaken = (result: TakeResult | null, step: Step): void => {
-    step.done(result === null
-      ? takeLocally(step.identity, step.scope, step.countDaily)
-      : outcomeOf(result, step), step.context);
+    if (result === null) {
+      step.done(takeLocally(step.identity, step.scope, step.countDaily), step.context);
+      return;
+    }
+    answering = step;
+    try {
+      step.done(outcomeOf(result, step), step.context);
+    } finally {
+      answering = null;
+    }
   };
 
   const shared: SharedLimits = {
@@ -219,9 +247,14 @@ export function createSharedAccessControl(deps: SharedAccessDeps): AccessControl
       if (!deps.redisReady()) return local.rateLimitHeaders(identity, scope);
       const nowMs = clock.nowMs();
       const limit = burstLimitByScope[scope];
-      const names = namesOf(identity, scope, dayOf(nowMs).key);
-      return rateLimitLines(burstState(names.burstKey, limit, nowMs),
-        daily.state(identity, nowMs), nowMs);
+      const day = dayOf(nowMs);
+      const names = answering !== null && answering.identity === identity &&
+        answering.scope === scope && answering.dayKey === day.key
+        ? answering.names : namesOf(identity, scope, day.key);
+      // The day's count by the names' own key (daily.state would build it again).
+      return rateLimitLines(burstState(seenOf(names), limit, nowMs), {
+        applied: daily.limitFor(identity, nowMs), used: usedSeen.get(names.usedKey) ?? 0, day,
+      }, nowMs);
     },
   };
 }
