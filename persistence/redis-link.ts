@@ -12,6 +12,12 @@ export const redisNames = Object.freeze({
   snapshotChannel: 'orderflow:snap',
   /** Stream: closed 1-minute history points as ingest records them (msgpack batches). */
   history: 'orderflow:history',
+  /** Channel: a front's ask for the next chunk of its bulk copy of ingest's history (JSON). */
+  historyCopyAsk: 'orderflow:history-copy:ask',
+  /** Channel: the key of a chunk ingest has just written (the ask's key). */
+  historyCopyReady: 'orderflow:history-copy:ready',
+  /** String, short-lived: one chunk of a bulk history copy (msgpack), deleted when read. */
+  historyCopyChunk: (id: string) => `orderflow:history-copy:${id}`,
   /** Hash: signal_id -> stored signal record (msgpack), the fronts' track record. */
   signals: 'orderflow:signals',
   /** Channel: JSON list of the signal ids that changed, or "*" for all. */
