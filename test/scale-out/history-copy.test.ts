@@ -3,8 +3,8 @@
 // then trimmed as ingest trims it once the backlog has passed (XTRIM: the stream's ids are
 // Redis' own wall time, so no service clock moves them), and fronts started after that. A front
 // copies the older range from ingest and answers it byte for byte as ingest does; a copy cut by
-// a Redis stop goes on and completes; a front whose ingest never answers serves what it has and
-// says on /readyz what it lacks.
+// a Redis stop, or by the front's kill, goes on and completes; a front whose ingest never
+// answers serves what it has and says on /readyz what it lacks.
 import { spawnSync } from 'node:child_process';
 import { Redis } from 'ioredis';
 import { test } from 'uvu';
@@ -60,14 +60,21 @@ test('a front started after the backlog copies the older history from ingest', a
   assert.ok(await pointsOn(front) >= 30, 'the front holds the warm-up minutes');
 });
 
+/** Points copied so far by a copy under way, as /readyz says; 0 when none is. */
+async function copiedSoFar(front: ServiceProcess): Promise<number> {
+  const detail = (await readyz(front).catch(() => ({} as Ready))).detail?.history ?? '';
+  return Number(/\((\d+) points so far/.exec(detail)?.[1] ?? 0);
+}
+
+// Ten points a chunk: hundreds of chunks, so a stop lands in the middle of the copy.
+const smallChunks = { ORDERFLOW_HISTORY_COPY_CHUNK_POINTS: '10' };
+
+const copyUnderWay = (front: ServiceProcess) => eventually(async () =>
+  await copiedSoFar(front) > 0, { timeoutMs: 60_000, intervalMs: 5, message: 'a copy under way' });
+
 test('a copy cut by a Redis stop goes on when Redis is back, and completes', async () => {
-  // Ten points a chunk: hundreds of chunks, so the stop lands in the middle of the copy.
-  const front = await startFront({ ORDERFLOW_HISTORY_COPY_CHUNK_POINTS: '10' }, false);
-  await eventually(async () => {
-    const detail = (await readyz(front).catch(() => ({} as Ready))).detail?.history ?? '';
-    const copied = /\((\d+) points so far/.exec(detail);
-    return copied !== null && Number(copied[1]) > 0;
-  }, { timeoutMs: 60_000, intervalMs: 5, message: 'the copy under way' });
+  const front = await startFront(smallChunks, false);
+  await copyUnderWay(front);
   await deployment.redis.stop({ save: true });
   const during = await readyz(front);
   assert.match(during.detail?.history ?? '', /is being copied from ingest/);
@@ -77,6 +84,25 @@ test('a copy cut by a Redis stop goes on when Redis is back, and completes', asy
   await eventually(async () => (await readyz(front)).detail?.history === undefined,
     { timeoutMs: 60_000, message: 'the copy completes after Redis is back' });
   await sameAnswers(front, 'same history after the interrupted copy');
+});
+
+test('a front killed mid-copy goes on from its saved cursor after a restart', async () => {
+  const args = ['--role', 'front', '--data-dir', await tempDir()];
+  let front = await deployment.startRole(args, smallChunks, false);
+  await copyUnderWay(front);
+  // Ingest paused: the copy cannot end before the restarted front is asked where it stands.
+  ingest.child.kill('SIGSTOP');
+  try {
+    front.child.kill('SIGKILL');
+    await front.exited;
+    front = await deployment.startRole(args, smallChunks, false);
+    assert.ok(await copiedSoFar(front) > 0, 'the restarted front goes on from its cursor');
+  } finally {
+    ingest.child.kill('SIGCONT');
+  }
+  await eventually(async () => (await readyz(front)).detail?.history === undefined,
+    { timeoutMs: 60_000, message: 'the resumed copy completes' });
+  await sameAnswers(front, 'same history after the front was killed mid-copy');
 });
 
 test('a front whose ingest never answers serves what it has and says what it lacks', async () => {
