@@ -12,7 +12,7 @@ import type { HistoryRecorder } from '../../actors/runtime/history-recorder.js';
 import { redisNames, type RedisLink } from '../../persistence/redis-link.js';
 import { storeEncoder } from '../../persistence/table.js';
 import {
-  copyChunkPointsMax, firstCursor, type CopyAsk, type CopyChunk, type CopyCursor,
+  copyChunkPointsDefault, firstCursor, type CopyAsk, type CopyChunk, type CopyCursor,
 } from './history-copy-chunk.js';
 
 export interface CopyRange {
@@ -37,7 +37,7 @@ export interface CopyOptions {
 }
 
 export const copyOptionsDefault: CopyOptions = Object.freeze({
-  pointsMax: copyChunkPointsMax, askTimeoutMs: 5_000, retryMs: 1_000, retryMsMax: 30_000,
+  pointsMax: copyChunkPointsDefault, askTimeoutMs: 5_000, retryMs: 1_000, retryMsMax: 30_000,
 });
 
 /** Ranges waiting at most; one more is merged into the last (copied again: idempotent). */
