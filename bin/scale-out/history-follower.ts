@@ -72,20 +72,28 @@ export function startHistoryFollower(config: ServiceConfig, root: RootDatabase,
     return packr.unpack(fields[at + 1]!) as HistoryPoint[];
   };
 
+  // The minutes before a stream entry, from the front's newest (a new front: from the start),
+  // come from ingest. Through the entry's own newest minute: another shard's entries for that
+  // minute may come just after it.
+  const copyBefore = (fields: Buffer[]) => {
+    const toMs = pointsOf(fields).reduce((max, p) => Math.max(max, p.tMs), -Infinity) + MINUTE_MS;
+    const fromMs = lastId === '0' ? 0 : recorder.store.newestMs() ?? 0;
+    if (Number.isFinite(toMs)) copier.want({ fromMs: Math.min(fromMs, toMs), toMs });
+  };
+  // An empty stream after the front had a place in it: Redis lost it (restarted without its
+  // data), and what it held past our place went with it; the gap ends at the first entry to come.
+  let streamLost = false;
+
   // Before reading on from lastId: when the stream's first entry is past it (a new front, or
-  // entries after our place trimmed away), the minutes before that entry come from ingest.
-  // Through the entry's own newest minute: another shard's entries for it may be just after.
+  // entries after our place trimmed away), the stream no longer holds what came between.
   const checkGap = async () => {
     const [first] = await reader.xrangeBuffer(redisNames.history, '-', '+', 'COUNT', 1);
-    if (first === undefined && lastId !== '0') return;
-    if (first !== undefined && lastId !== '0' && !streamIdBefore(lastId, first[0].toString())) {
-      return;
+    if (first === undefined) {
+      if (lastId === '0') copier.want({ fromMs: 0, toMs: copyAllToMs });
+      else streamLost = true;
+    } else if (lastId === '0' || streamIdBefore(lastId, first[0].toString())) {
+      copyBefore(first[1]);
     }
-    const points = first === undefined ? [] : pointsOf(first[1]);
-    const toMs = points.length === 0 ? copyAllToMs
-      : points.reduce((max, p) => Math.max(max, p.tMs), -Infinity) + MINUTE_MS;
-    const fromMs = lastId === '0' ? 0 : recorder.store.newestMs() ?? 0;
-    copier.want({ fromMs: Math.min(fromMs, toMs), toMs });
   };
 
   const apply = (id: string, fields: Buffer[]) => {
@@ -123,6 +131,9 @@ export function startHistoryFollower(config: ServiceConfig, root: RootDatabase,
         const answer = await reader.xreadBuffer('COUNT', readCount, 'BLOCK', readBlockMs,
           'STREAMS', redisNames.history, lastId);
         if (answer === null) continue;
+        const firstRead = answer[0]?.[1][0];
+        if (streamLost && firstRead !== undefined) copyBefore(firstRead[1]);
+        streamLost = false;
         await runSliced(applyEach(answer), applySliceMs);
         await position.put('stream', lastId);
       } catch {
