@@ -7,19 +7,23 @@ import type { Logger } from '../../core/logger.js';
 import type { HistoryStore } from '../../persistence/history.js';
 import { redisNames, type RedisLink } from '../../persistence/redis-link.js';
 import { storeEncoder } from '../../persistence/table.js';
-import { parseAsk, readCopyChunk } from './history-copy-chunk.js';
+import { parseAsk, readCopyChunk, type CopyAsk } from './history-copy-chunk.js';
 
 /** An unread chunk (its front gone, or asking again after a timeout) leaves Redis after this. */
 export const copyChunkTtlMs = 60_000;
 
-/** Starts answering; returns the stop. */
+/** Asks waiting for their turn; past this the oldest goes (its front asks again). */
+const asksWaitingMax = 64;
+
+/** Starts answering, one ask a turn of ingest's event loop; returns the stop. */
 export function serveHistoryCopies(link: RedisLink, store: HistoryStore, logger: Logger):
   () => void {
   const packr = storeEncoder();
   let failures = 0;
-  return link.listen(redisNames.historyCopyAsk, (message) => {
-    const ask = parseAsk(message.toString('utf8'));
-    if (ask === null) return;
+  const waiting: CopyAsk[] = [];
+  let scheduled = false;
+
+  const answer = (ask: CopyAsk) => {
     let bytes: Buffer;
     try {
       bytes = packr.pack(readCopyChunk(store, ask));
@@ -36,5 +40,25 @@ export function serveHistoryCopies(link: RedisLink, store: HistoryStore, logger:
           logger.warn('answering a history copy failed', { error: error.message });
         }
       });
+  };
+
+  // A chunk is a few ms of this thread: fronts copying at once take turns with the feeds and
+  // the cadence, rather than one chunk each in a single turn.
+  const next = () => {
+    const ask = waiting.shift();
+    if (ask !== undefined) answer(ask);
+    scheduled = waiting.length > 0;
+    if (scheduled) setImmediate(next);
+  };
+
+  return link.listen(redisNames.historyCopyAsk, (message) => {
+    const ask = parseAsk(message.toString('utf8'));
+    if (ask === null) return;
+    if (waiting.length >= asksWaitingMax) waiting.shift();
+    waiting.push(ask);
+    if (!scheduled) {
+      scheduled = true;
+      setImmediate(next);
+    }
   });
 }
