@@ -113,6 +113,12 @@ export function openRedisLink(url: string, logger: Logger): RedisLink {
     const listeners = channels.get(channel.toString('latin1'));
     if (listeners !== undefined) for (const listener of listeners) listener(message);
   });
+  // A SUBSCRIBE made while the connection is down fails (no offline queue), and ioredis then
+  // re-subscribes only the channels it had: every listened channel again on each (re)connect
+  // (a second SUBSCRIBE of a channel is a no-op).
+  subscriber.on('ready', () => {
+    if (channels.size > 0) subscriber.subscribe(...channels.keys()).catch(() => {});
+  });
   return {
     command, subscriber, ready,
     listen(channel, listener) {

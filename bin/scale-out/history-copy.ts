@@ -43,7 +43,10 @@ export const copyOptionsDefault: CopyOptions = Object.freeze({
 /** Ranges waiting at most; one more is merged into the last (copied again: idempotent). */
 const rangesMax = 4;
 const stateKey = 'copy';
-const iso = (ms: number) => new Date(ms).toISOString();
+/** A range's end meaning "everything ingest holds": the latest time a Date can hold. */
+export const copyToEndMs = 8_640_000_000_000_000;
+const iso = (ms: number) => (ms >= copyToEndMs ? 'its newest point'
+  : new Date(Math.max(ms, 0)).toISOString());
 
 export class HistoryCopier {
   private state: CopyState | null;

@@ -18,7 +18,7 @@ import type { SignalSource } from '../../http/handlers/signal-history.js';
 import { redisNames, type RedisLink } from '../../persistence/redis-link.js';
 import type { SignalRecord } from '../../persistence/signals.js';
 import { openTable, storeEncoder } from '../../persistence/table.js';
-import { HistoryCopier, type CopyOptions } from './history-copy.js';
+import { copyToEndMs, HistoryCopier, type CopyOptions } from './history-copy.js';
 
 /** Stream entries read per call, and how long one read waits for new entries. */
 const readCount = 200;
@@ -45,9 +45,6 @@ export function streamIdBefore(a: string, b: string): boolean {
   const [bMs = 0, bSeq = 0] = b.split('-').map(Number);
   return aMs < bMs || (aMs === bMs && aSeq < bSeq);
 }
-
-/** A copy's upper end when the stream is empty: everything ingest holds. */
-const copyAllToMs = Number.MAX_SAFE_INTEGER;
 
 export function startHistoryFollower(config: ServiceConfig, root: RootDatabase,
   link: RedisLink, clock: Clock, logger: Logger, copyOptions?: CopyOptions): HistoryFollower {
@@ -89,7 +86,7 @@ export function startHistoryFollower(config: ServiceConfig, root: RootDatabase,
   const checkGap = async () => {
     const [first] = await reader.xrangeBuffer(redisNames.history, '-', '+', 'COUNT', 1);
     if (first === undefined) {
-      if (lastId === '0') copier.want({ fromMs: 0, toMs: copyAllToMs });
+      if (lastId === '0') copier.want({ fromMs: 0, toMs: copyToEndMs });
       else streamLost = true;
     } else if (lastId === '0' || streamIdBefore(lastId, first[0].toString())) {
       copyBefore(first[1]);

@@ -1,23 +1,35 @@
 // The chunks of a bulk history copy on real lmdb stores: read from one store with a cursor and
 // recorded into another, they bring every 1-minute and rolled 1-hour point once (also hours
 // older than any minute, and into a store that already holds newer minutes from the stream),
-// and applying them all again changes nothing.
+// and applying them all again changes nothing. And the copier with ingest's copy server through
+// a real Redis, in process: it waits while nobody answers, says so, and completes once ingest
+// answers; a stop while it waits returns.
 import { rm } from 'node:fs/promises';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
+import { Redis } from 'ioredis';
 import { ManualClock } from '../../core/clock.js';
 import type { HistoryPoint } from '../../core/history-point.js';
-import { openHistoryStore, type HistoryStore } from '../../persistence/history.js';
+import { silentLogger } from '../../core/logger.js';
+import { HistoryRecorder } from '../../actors/runtime/history-recorder.js';
+import { openRedisLink, type RedisLink } from '../../persistence/redis-link.js';
+import { openTable } from '../../persistence/table.js';
+import { copyToEndMs, HistoryCopier } from '../../bin/scale-out/history-copy.js';
+import { serveHistoryCopies } from '../../bin/scale-out/history-copy-server.js';
+import type { HistoryStore } from '../../persistence/history.js';
 import { openStore, type Store } from '../../persistence/store.js';
 import {
   firstCursor, parseAsk, readCopyChunk, type CopyChunk,
 } from '../../bin/scale-out/history-copy-chunk.js';
-import { tempDir } from '../helpers/eventually.js';
+import { eventually, tempDir } from '../helpers/eventually.js';
+import { startRedisServer, type RedisServer } from '../helpers/redis-server.js';
 
 const T0 = Date.parse('2026-11-20T00:00:00.000Z');
 const MIN = 60_000;
 const HOUR = 3_600_000;
 const opened: { store: Store; dir: string; history: HistoryStore }[] = [];
+const links: RedisLink[] = [];
+let redis: RedisServer | null = null;
 
 function point(symbol: string, tMs: number, i: number): HistoryPoint {
   const base = 100 + Math.sin(i / 7) * 5;
@@ -30,15 +42,20 @@ function point(symbol: string, tMs: number, i: number): HistoryPoint {
 const minutes = (symbol: string, fromMin: number, count: number) =>
   Array.from({ length: count }, (_, i) => point(symbol, T0 + (fromMin + i) * MIN, fromMin + i));
 
-async function openHistory(): Promise<HistoryStore> {
+async function openHistoryWith() {
   const dir = await tempDir();
   const store = await openStore({ dataDir: dir, clock: new ManualClock(T0), watchKeys: false });
-  const history = openHistoryStore(store.root);
-  opened.push({ store, dir, history });
-  return history;
+  const recorder = new HistoryRecorder(store.root, { minuteRetentionDays: 7,
+    hourRetentionDays: 180 }, new ManualClock(T0), silentLogger);
+  opened.push({ store, dir, history: recorder.store });
+  return { store, recorder };
 }
 
+const openHistory = async () => (await openHistoryWith()).recorder.store;
+
 test.after(async () => {
+  for (const link of links) await link.close();
+  await redis?.stop();
   for (const { store, dir, history } of opened) {
     await history.flush();
     await store.close();
@@ -104,6 +121,61 @@ test('a copy in chunks brings every minute and rolled hour once, and again chang
     await apply(front, chunks);
     sameHistory(ingest, front, 'after the copy applied twice');
   });
+
+/** Ingest's store: BTC and ETH minutes rolled to hours, SOL hours older than any minute. */
+async function ingestHistory(): Promise<HistoryStore> {
+  const ingest = await openHistory();
+  await ingest.putHours(Array.from({ length: 10 }, (_, i) => point('SOL', T0 - (20 - i) * HOUR,
+    i)));
+  ingest.add([...minutes('BTC', 0, 140), ...minutes('ETH', 0, 130)]);
+  await ingest.flush();
+  return ingest;
+}
+
+async function copier(options: { askTimeoutMs: number }) {
+  redis ??= await startRedisServer();
+  const link = openRedisLink(redis.url, silentLogger);
+  links.push(link);
+  const front = await openHistoryWith();
+  const copy = new HistoryCopier(front.recorder, openTable(front.store.root, 'history-copy'),
+    link, silentLogger, { pointsMax: 7, retryMs: 20, retryMsMax: 50, ...options });
+  return { copy, link, history: front.recorder.store };
+}
+
+test('the copier waits while nobody answers, then copies everything ingest holds', async () => {
+  const ingest = await ingestHistory();
+  const front = await copier({ askTimeoutMs: 200 });
+  front.copy.start();
+  front.copy.want({ fromMs: 0, toMs: copyToEndMs });
+  await eventually(() => /to its newest point .*waiting: no ingest listens/
+    .test(front.copy.status() ?? ''), { message: 'the status says why the copy waits' });
+  const ingestLink = openRedisLink(redis!.url, silentLogger);
+  links.push(ingestLink);
+  const stopServing = serveHistoryCopies(ingestLink, ingest, silentLogger);
+  await eventually(() => front.copy.status() === null, { timeoutMs: 10_000,
+    message: 'the copy completes once ingest answers' });
+  stopServing();
+  await front.copy.stop();
+  sameHistory(ingest, front.history, 'after the copy through Redis');
+});
+
+test('a stop while the copier waits for an answer returns', async () => {
+  const front = await copier({ askTimeoutMs: 600_000 });
+  // Listens for asks and never answers (an ingest stuck).
+  const silent = new Redis(redis!.url);
+  let asked = false;
+  silent.on('message', () => { asked = true; });
+  await silent.subscribe('orderflow:history-copy:ask');
+  try {
+    front.copy.start();
+    front.copy.want({ fromMs: 0, toMs: T0 });
+    await eventually(() => asked, { message: 'the copier asked' });
+    await front.copy.stop();
+    assert.ok(front.copy.status() !== null, 'the range is still wanted after the stop');
+  } finally {
+    silent.disconnect();
+  }
+});
 
 test('an ask from elsewhere is no ask', () => {
   assert.is(parseAsk('not json'), null);
