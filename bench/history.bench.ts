@@ -27,9 +27,9 @@ import { ensureWrk, pathRotationScript, runWrk } from './lib/wrk.js';
 
 const MIN = 60_000;
 const DAY = 86_400_000;
-const END_MS = Date.parse('2026-11-21T00:00:00.000Z');
+export const END_MS = Date.parse('2026-11-21T00:00:00.000Z');
 
-function point(symbol: string, tMs: number, i: number, base: number): HistoryPoint {
+export function point(symbol: string, tMs: number, i: number, base: number): HistoryPoint {
   const mid = base * (1 + 0.01 * Math.sin(i / 97) + 0.001 * Math.sin(i * 1.7));
   return {
     symbol, tMs, open: mid, high: mid * 1.0007, low: mid * 0.9993, close: mid * 1.0002,
@@ -42,7 +42,7 @@ function point(symbol: string, tMs: number, i: number, base: number): HistoryPoi
 }
 
 /** Writes `days` of 1-minute points for `pairs` pairs, minute by minute as the recorder does. */
-async function fill(history: HistoryStore, pairs: number, days: number): Promise<number> {
+export async function fill(history: HistoryStore, pairs: number, days: number): Promise<number> {
   const symbols = ['BTC', ...Array.from({ length: pairs - 1 }, (_, i) => `P${i}`)];
   const fromMs = END_MS - days * DAY;
   const startNs = process.hrtime.bigint();

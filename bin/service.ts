@@ -156,7 +156,7 @@ async function createParts(config: ServiceConfig, deps: ServiceDeps): Promise<Pa
   signals.setWarmupEnd(feeds.spec.kind === 'sim' ? feeds.spec.startMs
     : backfilled ? clock.nowMs() : warmupEndMs);
   const historyPublisher = shared && new HistoryPublisher(shared.link, signals.signalStore,
-    historyBacklogMs(process.env), log.child({ component: 'history-publish' }));
+    historyBacklogMs(process.env), log.child({ component: 'history-publish' }), history.store);
   const pairStates = feeds.spec.kind === 'replay' ? null : new PairStateStore(store.root, clock);
   const parts: Parts = { config, clock, log, store, snapshots, positioning, views, webhooks,
     signals, feeds, shared, publisher, historyPublisher, history,

@@ -46,6 +46,15 @@ export interface HistoryStore {
   rollup(symbol: string): Promise<number>;
   /** Trims both tables to their retention at nowMarketMs; returns how many keys went. */
   prune(nowMarketMs: number): Promise<number>;
+  /** Every symbol with a 1-minute or a rolled 1-hour point, sorted. */
+  symbols(): string[];
+  /** Rolled 1-hour points only (no hour aggregated from minutes), fromMs <= tMs < toMs. */
+  rolledHours(symbol: string, fromMs: number, toMs: number, limit?: number): HistoryPoint[];
+  /**
+   * Writes rolled 1-hour points as they are (a scale-out front copying ingest's hours older
+   * than its own minutes, bin/scale-out/history-copy.ts); resolves once committed.
+   */
+  putHours(points: readonly HistoryPoint[]): Promise<void>;
   readonly options: HistoryStoreOptions;
 }
 
@@ -241,6 +250,24 @@ export function openHistoryStore(root: RootDatabase, override: Partial<HistorySt
     },
     newestMs: () => (newestAll === null ? null : newestAll + MINUTE_MS),
     rollup,
+    symbols: () => [...new Set([...minuteRows.symbols(), ...symbolsOf(hourTable)])].sort(),
+    rolledHours: (symbol, fromMs, toMs, limit) =>
+      readRange(hourTable, symbol, fromMs, toMs, limit),
+    async putHours(points) {
+      for (const point of points) {
+        if (!Number.isFinite(point.tMs) || point.tMs % HOUR_MS !== 0) {
+          throw new Error(`history hour ${point.symbol} must start on an hour (${point.tMs})`);
+        }
+      }
+      // On the chain of the rollups: a rollup reading the table sees the hours put before it.
+      const written = rolling.then(async () => {
+        let last: Promise<unknown> = Promise.resolve();
+        for (const point of points) last = hourTable.put([point.symbol, point.tMs], toRow(point));
+        await last;
+      });
+      rolling = written.catch(() => {});
+      await written;
+    },
     async prune(nowMarketMs) {
       let deleted = 0;
       const trim = async (table: Table, retentionMs: number) => {

@@ -12,6 +12,12 @@ export const redisNames = Object.freeze({
   snapshotChannel: 'orderflow:snap',
   /** Stream: closed 1-minute history points as ingest records them (msgpack batches). */
   history: 'orderflow:history',
+  /** Channel: a front's ask for the next chunk of its bulk copy of ingest's history (JSON). */
+  historyCopyAsk: 'orderflow:history-copy:ask',
+  /** Channel: the key of a chunk ingest has just written (the ask's key). */
+  historyCopyReady: 'orderflow:history-copy:ready',
+  /** String, short-lived: one chunk of a bulk history copy (msgpack), deleted when read. */
+  historyCopyChunk: (id: string) => `orderflow:history-copy:${id}`,
   /** Hash: signal_id -> stored signal record (msgpack), the fronts' track record. */
   signals: 'orderflow:signals',
   /** Channel: JSON list of the signal ids that changed, or "*" for all. */
@@ -106,6 +112,12 @@ export function openRedisLink(url: string, logger: Logger): RedisLink {
   subscriber.on('messageBuffer', (channel: Buffer, message: Buffer) => {
     const listeners = channels.get(channel.toString('latin1'));
     if (listeners !== undefined) for (const listener of listeners) listener(message);
+  });
+  // A SUBSCRIBE made while the connection is down fails (no offline queue), and ioredis then
+  // re-subscribes only the channels it had: every listened channel again on each (re)connect
+  // (a second SUBSCRIBE of a channel is a no-op).
+  subscriber.on('ready', () => {
+    if (channels.size > 0) subscriber.subscribe(...channels.keys()).catch(() => {});
   });
   return {
     command, subscriber, ready,

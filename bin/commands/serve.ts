@@ -8,6 +8,7 @@ import { writeLoopStatsOnSignal } from '../loop-stats.js';
 import { scaleOutOptions } from '../scale-out/options.js';
 import { startScaled } from '../scale-out/start.js';
 import { historyBacklogMs } from '../scale-out/history-backlog.js';
+import { copyChunkPoints } from '../scale-out/history-copy-chunk.js';
 
 const usage = `usage: orderflow serve [options]
 
@@ -33,7 +34,8 @@ ORDERFLOW_SIM_WALLETS (wallets the simulator reports, 1 to 10000; default 300),
 ORDERFLOW_WARMUP_HOURS, ORDERFLOW_ROLE,
 ORDERFLOW_BACKFILL_HOURS, ORDERFLOW_BACKFILL_WAIT_S, ORDERFLOW_BACKFILL_RETRY_S (live feed:
 candle backfill at start),
-ORDERFLOW_REDIS_URL (redis://host:port: keys, limits and snapshots shared).
+ORDERFLOW_REDIS_URL (redis://host:port: keys, limits and snapshots shared),
+ORDERFLOW_HISTORY_BACKLOG_HOURS, ORDERFLOW_HISTORY_COPY_CHUNK_POINTS (scale-out history).
 SIGINT or SIGTERM stops the service gracefully within 5 s (exit code 0).
 `;
 
@@ -54,7 +56,10 @@ export const command: Command = {
       warmup: { type: 'string' },
     });
     const scaleOut = scaleOutOptions(values.role, io.env);
-    if (scaleOut.redisUrl !== null) historyBacklogMs(io.env); // a bad value stops here
+    if (scaleOut.redisUrl !== null) { // a bad value stops here
+      historyBacklogMs(io.env);
+      copyChunkPoints(io.env);
+    }
     let config;
     try {
       config = resolveConfig(serveOverride(values, io.env));

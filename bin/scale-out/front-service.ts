@@ -16,6 +16,8 @@ import { createDashboardFor } from '../dashboard.js';
 import { PropagationHistogram } from './propagation-histogram.js';
 import { SnapshotSubscriber } from './subscriber.js';
 import { startHistoryFollower } from './history-follower.js';
+import { copyOptionsDefault } from './history-copy.js';
+import { copyChunkPoints } from './history-copy-chunk.js';
 import type { SharedState } from './shared-state.js';
 
 export interface FrontService {
@@ -73,7 +75,8 @@ export async function startFrontService(config: ServiceConfig, deps: FrontDeps):
   });
   // History and the track record: recorded locally from ingest's stream (history-follower.ts).
   const history = startHistoryFollower(config, store.root, shared.link, clock,
-    log.child({ component: 'history' }));
+    log.child({ component: 'history' }),
+    { ...copyOptionsDefault, pointsMax: copyChunkPoints(process.env) });
   const mcp = mcpMounts(access, snapshots, clock, log, history.source);
   // The dashboard's pages and account API; accounts and sessions from Redis, so a session made
   // on any front (or ingest) holds here. Endpoints and alerts stay ingest's (docs/scale-out.md).
@@ -86,7 +89,11 @@ export async function startFrontService(config: ServiceConfig, deps: FrontDeps):
       ingest: subscriber.fresh(),
       mcp: mcp.loaded(),
     };
-    return { ready: Object.values(checks).every(Boolean), checks };
+    // History still being copied from ingest does not hold the front back: it answers what it
+    // has (the rest as gaps, as ingest answers outside its retention) and says what is missing.
+    const missing = history.missing();
+    return { ready: Object.values(checks).every(Boolean), checks,
+      ...(missing === null ? {} : { detail: { history: missing } }) };
   };
   let http;
   try {

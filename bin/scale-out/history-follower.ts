@@ -2,11 +2,13 @@
 // 1-minute points ingest appends to the Redis stream and records them into the front's own
 // history store (same rollups and retention as ingest), remembering its place in the stream so
 // a restarted front resumes where it stopped; and mirrors the stored signals from the Redis hash
-// into memory. The history and track-record endpoints then answer from local data.
+// into memory. The history and track-record endpoints then answer from local data. What the
+// stream no longer holds when the front (re)starts reading it is copied from ingest
+// (history-copy.ts).
 import type { Redis } from 'ioredis';
 import type { RootDatabase } from 'lmdb';
 import type { Clock } from '../../core/clock.js';
-import type { HistoryPoint } from '../../core/history-point.js';
+import { MINUTE_MS, type HistoryPoint } from '../../core/history-point.js';
 import type { Logger } from '../../core/logger.js';
 import type { ServiceConfig } from '../../actors/config.js';
 import { HistoryRecorder } from '../../actors/runtime/history-recorder.js';
@@ -16,6 +18,7 @@ import type { SignalSource } from '../../http/handlers/signal-history.js';
 import { redisNames, type RedisLink } from '../../persistence/redis-link.js';
 import type { SignalRecord } from '../../persistence/signals.js';
 import { openTable, storeEncoder } from '../../persistence/table.js';
+import { copyToEndMs, HistoryCopier, type CopyOptions } from './history-copy.js';
 
 /** Stream entries read per call, and how long one read waits for new entries. */
 const readCount = 200;
@@ -31,11 +34,20 @@ export interface HistoryFollower {
   readonly source: SignalSource;
   /** Stream entries applied since start (tests wait on it). */
   applied(): number;
+  /** What history this front still lacks (a copy from ingest under way), for /readyz. */
+  missing(): string | null;
   stop(): Promise<void>;
 }
 
+/** Stream ids ("ms-seq") in order. */
+export function streamIdBefore(a: string, b: string): boolean {
+  const [aMs = 0, aSeq = 0] = a.split('-').map(Number);
+  const [bMs = 0, bSeq = 0] = b.split('-').map(Number);
+  return aMs < bMs || (aMs === bMs && aSeq < bSeq);
+}
+
 export function startHistoryFollower(config: ServiceConfig, root: RootDatabase,
-  link: RedisLink, clock: Clock, logger: Logger): HistoryFollower {
+  link: RedisLink, clock: Clock, logger: Logger, copyOptions?: CopyOptions): HistoryFollower {
   const recorder = new HistoryRecorder(root, { minuteRetentionDays: config.historyMinuteDays,
     hourRetentionDays: config.historyHourDays }, clock, logger);
   const packr = storeEncoder();
@@ -49,11 +61,41 @@ export function startHistoryFollower(config: ServiceConfig, root: RootDatabase,
   let applied = 0;
   let stopped = false;
   let badEntries = 0;
+  const copier = new HistoryCopier(recorder, openTable(root, 'history-copy'), link, logger,
+    copyOptions);
+
+  const pointsOf = (fields: Buffer[]): HistoryPoint[] => {
+    const at = fields.findIndex((f, i) => i % 2 === 0 && f.toString() === 'p');
+    return packr.unpack(fields[at + 1]!) as HistoryPoint[];
+  };
+
+  // The minutes before a stream entry, from the front's newest (a new front: from the start),
+  // come from ingest. Through the entry's own newest minute: another shard's entries for that
+  // minute may come just after it.
+  const copyBefore = (fields: Buffer[]) => {
+    const toMs = pointsOf(fields).reduce((max, p) => Math.max(max, p.tMs), -Infinity) + MINUTE_MS;
+    const fromMs = lastId === '0' ? 0 : recorder.store.newestMs() ?? 0;
+    if (Number.isFinite(toMs)) copier.want({ fromMs: Math.min(fromMs, toMs), toMs });
+  };
+  // An empty stream after the front had a place in it: Redis lost it (restarted without its
+  // data), and what it held past our place went with it; the gap ends at the first entry to come.
+  let streamLost = false;
+
+  // Before reading on from lastId: when the stream's first entry is past it (a new front, or
+  // entries after our place trimmed away), the stream no longer holds what came between.
+  const checkGap = async () => {
+    const [first] = await reader.xrangeBuffer(redisNames.history, '-', '+', 'COUNT', 1);
+    if (first === undefined) {
+      if (lastId === '0') copier.want({ fromMs: 0, toMs: copyToEndMs });
+      else streamLost = true;
+    } else if (lastId === '0' || streamIdBefore(lastId, first[0].toString())) {
+      copyBefore(first[1]);
+    }
+  };
 
   const apply = (id: string, fields: Buffer[]) => {
     try {
-      const at = fields.findIndex((f, i) => i % 2 === 0 && f.toString() === 'p');
-      const points = packr.unpack(fields[at + 1]!) as HistoryPoint[];
+      const points = pointsOf(fields);
       recorder.onHistory({ type: 'shardHistory', shardId: -1, generation: 0, points });
     } catch (error) {
       if (badEntries++ === 0) {
@@ -78,18 +120,27 @@ export function startHistoryFollower(config: ServiceConfig, root: RootDatabase,
   }
 
   const follow = async () => {
+    let checked = false;
     while (!stopped) {
       try {
+        if (!checked) await checkGap();
+        checked = true;
         const answer = await reader.xreadBuffer('COUNT', readCount, 'BLOCK', readBlockMs,
           'STREAMS', redisNames.history, lastId);
         if (answer === null) continue;
+        const firstRead = answer[0]?.[1][0];
+        if (streamLost && firstRead !== undefined) copyBefore(firstRead[1]);
+        streamLost = false;
         await runSliced(applyEach(answer), applySliceMs);
         await position.put('stream', lastId);
       } catch {
+        // Redis away: as long as the backlog, maybe; looked at again before reading on.
+        checked = false;
         if (!stopped) await new Promise((r) => setTimeout(r, retryMs));
       }
     }
   };
+  copier.start();
   const following = follow();
   const pruneTimer = setInterval(() => {
     recorder.prune().catch((error: Error) =>
@@ -100,10 +151,12 @@ export function startHistoryFollower(config: ServiceConfig, root: RootDatabase,
   const signals = new SignalMirror(link, logger);
   signals.start();
   return {
-    source: { store: recorder.store, signals, clock },
+    source: { store: recorder.store, signals, clock, revision: () => copier.revision() },
     applied: () => applied,
+    missing: () => copier.status(),
     async stop() {
       stopped = true;
+      await copier.stop();
       clearInterval(pruneTimer);
       signals.stop();
       reader.disconnect();

@@ -5,9 +5,11 @@
 // track-record endpoints from local data, with the same code and the same figures as ingest.
 import type { HistoryPoint } from '../../core/history-point.js';
 import type { Logger } from '../../core/logger.js';
+import type { HistoryStore } from '../../persistence/history.js';
 import { redisNames, type RedisLink } from '../../persistence/redis-link.js';
 import type { SignalRecord, StoredSignal } from '../../persistence/signals.js';
 import { storeEncoder } from '../../persistence/table.js';
+import { serveHistoryCopies } from './history-copy-server.js';
 
 /** Batches held while Redis is away (one per shard publish with closed minutes). */
 const waitingBatchesMax = 50_000;
@@ -31,11 +33,16 @@ export class HistoryPublisher {
   private resyncAll = true;
   private timer: NodeJS.Timeout | null = null;
   private dropped = 0;
+  private stopCopies: (() => void) | null = null;
 
+  /** With `store`, it also answers the fronts' bulk copies of it (history-copy-server.ts). */
   constructor(private readonly link: RedisLink, private readonly signals: SignalList,
-    private readonly backlogMs: number, private readonly logger: Logger) {}
+    private readonly backlogMs: number, private readonly logger: Logger,
+    private readonly store: HistoryStore | null = null) {}
 
   start(): void {
+    if (this.store !== null) this.stopCopies = serveHistoryCopies(this.link, this.store,
+      this.logger);
     this.link.onReady(() => {
       this.resyncAll = true;
       void this.drain();
@@ -49,6 +56,7 @@ export class HistoryPublisher {
   async stop(): Promise<void> {
     if (this.timer) clearInterval(this.timer);
     this.timer = null;
+    this.stopCopies?.();
     this.syncSignals();
     await this.drain();
   }

@@ -37,6 +37,11 @@ export interface HistorySource {
   readonly store: HistoryStore;
   /** The service clock: "now" before anything was recorded. */
   readonly clock: Clock;
+  /**
+   * Changes when points older than the newest minute land (a scale-out front copying ingest's
+   * history): appended to the ETag, so no answer from before them is kept or revalidated.
+   */
+  readonly revision?: () => string;
 }
 
 /** Market time now: the close of the newest recorded minute, else the service clock. */
@@ -114,7 +119,7 @@ export function historyAnswer(snapshots: SnapshotStore, source: HistorySource | 
   // the coverage of a range reaching past it).
   const etag = `"h${(updatedAtMs ?? 0).toString(36)}-${nowMs.toString(36)}-` +
     `${fromMs.toString(36)}-${toMs.toString(36)}-${q.limit}-${q.interval}-${metricsMask(q)}-` +
-    `${q.format}"`;
+    `${q.format}${source.revision?.() ?? ''}"`;
   const base = {
     cacheControl: `max-age=${HISTORY_CADENCE_MS / 1000}`, etag,
     lastModified: new Date(updatedAtMs ?? nowMs).toUTCString(),

@@ -44,7 +44,9 @@ export const opsSchemas: Record<string, Schema> = {
       description: 'What a check has to say beyond true or false, keyed by check: `backfill` ' +
         '(live feed) counts the pairs filled from candles and names those not filled, with the ' +
         'reason: still filling after the wait (filled later, as the request budget allows), or ' +
-        'given up on.',
+        'given up on; `history` (scale-out front) names the history range still being copied ' +
+        'from ingest, the points copied so far and why the copy waits, if it does (not a ' +
+        'check: the front is ready meanwhile).',
     },
   }, ['detail']),
 };
