@@ -395,7 +395,9 @@ export default class ShardActor {
     for (const part of chunked(b.outbound, pastChunkItems)) {
       this.past.hold(this.publishMessage([], [], part));
     }
-    for (const part of chunked(b.history, pastChunkItems)) this.past.hold(this.historyMessage(part));
+    for (const part of chunked(b.history, pastChunkItems)) {
+      this.past.hold(this.historyMessage(part));
+    }
     if (b.states.length > 0) {
       const moved = b.states.map((s) => s.bytes.buffer as ArrayBuffer);
       this.past.hold(this.statesMessage(b.states), moved);
