@@ -303,12 +303,14 @@ async function startFront(p: Parts, assigned: Promise<void>) {
   return { http, mcp };
 }
 
-/** Starts the shard workers with no pairs: they boot while the universe and the front start. */
+/** Starts the shard workers: they boot while the universe and the front start. */
 function startShards(p: Parts, allowCrash: boolean): Promise<ActorRuntime> {
   const { config } = p;
   return startActorRuntime({
     shardCount: config.shards,
-    assignment: [],
+    // Read once comedy is loaded: the simulator's universe is in by then, and the shards start
+    // with their pairs instead of getting them a round trip after they booted.
+    assignment: () => (p.tracked.symbols.length > 0 ? p.tracked.perShard() : []),
     shardParams: {
       feed: encodeFeedSpec(p.feeds.spec), cadenceMs: config.cadenceMs,
       mailboxCapacity: limits.pairMailboxEventsMax, allowCrash,

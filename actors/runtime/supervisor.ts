@@ -75,7 +75,11 @@ export interface ActorRuntime {
 
 export async function startActorRuntime(options: {
   shardCount: number;
-  assignment: readonly (readonly string[])[];
+  /**
+   * Each shard's pairs; a function is read when the shards are created (after comedy loaded),
+   * so a universe that came in meanwhile starts them with their pairs, a round trip sooner.
+   */
+  assignment: readonly (readonly string[])[] | (() => readonly (readonly string[])[]);
   shardParams: Omit<ShardParams, 'shardId' | 'generation' | 'symbols'>;
   logger: Logger;
   host: SupervisorHost;
@@ -125,8 +129,10 @@ export async function startActorRuntime(options: {
       },
     },
   });
+  const assignment = typeof options.assignment === 'function' ? options.assignment()
+    : options.assignment;
   for (let id = 0; id < options.shardCount; id++) {
-    handles.push(new ShardHandle(id, options.assignment[id] ?? [], options.shardParams, spawner,
+    handles.push(new ShardHandle(id, assignment[id] ?? [], options.shardParams, spawner,
       options.logger, (shardId) => options.host.onShardRestarted?.(shardId), handover,
       options.host.loadPairStates));
   }

@@ -90,7 +90,8 @@ export default class ShardActor {
     this.params = self.getCustomParameters();
     if (!isMainThread) parentPort?.on('message', this.onParentMessage);
     this.log = createLogger({ level: this.params.logLevel }, { shard: this.params.shardId });
-    for (const symbol of this.params.symbols) await this.addPair(symbol);
+    // Concurrently, as in setPairs (comedy's promise hops, not work, are most of a creation).
+    await Promise.all(this.params.symbols.map((symbol) => this.addPair(symbol)));
     const budget = this.params.budgetBuffer
       ? attachBudget(this.params.budgetBuffer, systemClock) : undefined;
     const spec = decodeFeedSpec(this.params.feed, this.params.feedAnchorWallMs, Date.now());
@@ -109,6 +110,8 @@ export default class ShardActor {
     await this.restorePairs(this.params.states ?? {});
     if (this.pairs.size > 0) this.startFeed();
     this.publishTimer = setInterval(() => void this.publish(), this.params.cadenceMs);
+    // Pairs given at creation publish as soon as their first events are in, as setPairs' do.
+    if (this.pairs.size > 0) this.publishSoon(firstPublishDelayMs);
     const saveEveryMs = this.params.stateSaveEveryMs ?? 0;
     if (saveEveryMs > 0) this.saveTimer = setInterval(() => { this.saveDue = true; }, saveEveryMs);
     this.log.debug('shard started', { pairs: this.pairs.size, generation: this.params.generation });
