@@ -29,6 +29,10 @@ import { HistoryRecorder } from '../actors/runtime/history-recorder.js';
 import { SlicedQueue } from '../actors/runtime/sliced-queue.js';
 import { runSliced } from '../actors/runtime/sliced.js';
 import { StoreAfterViews } from '../actors/runtime/store-after-views.js';
+import { PastPuller } from '../actors/runtime/past-puller.js';
+import type { ShardHistory } from '../core/history-point.js';
+import type { ShardPairStates } from '../actors/shard/pair-state.js';
+import type { ShardPast } from '../actors/shard/past-queue.js';
 import { shardTopics } from '../actors/topics.js';
 import { BackfillStatus } from '../actors/runtime/backfill-status.js';
 import { PairStateStore } from '../persistence/pair-states.js';
@@ -65,6 +69,8 @@ const pruneEveryMs = 3_600_000;
 const historyPruneEveryMs = 600_000;
 /** Pair states are saved this often and at a graceful stop (DECISIONS.md, Warm start). */
 const pairStateSaveEveryMs = 60_000;
+/** A stop waits this long at most for the shards' held past (the stop's deadline is 4.5 s). */
+const pastDrainWaitMsMax = 1_500;
 
 /** Everything on the main thread that the feeds and the shards feed. */
 interface Parts {
@@ -95,6 +101,8 @@ interface Parts {
   cadenceRefresh: Promise<void> | null;
   /** Their closed bars, signals and history points, written after the views. */
   readonly storeWrites: StoreAfterViews;
+  /** A warm-up's past, held by the shards and pulled once the views are in. */
+  readonly past: PastPuller;
   /** The live backfill per tracked pair (always holds on other feeds or with backfill off). */
   readonly backfill: BackfillStatus;
   /** Saved pair states; null for a replay, which plays its tape from its start. */
@@ -166,6 +174,12 @@ async function createParts(config: ServiceConfig, deps: ServiceDeps): Promise<Pa
     cadenceRefresh: null,
     storeWrites: new StoreAfterViews(() => (parts.publishes?.pending ?? 0) > 0, (error) =>
       log.error('storing shard outputs failed', { error: error.message })),
+    past: new PastPuller({
+      pull: (shardId, all) => parts.runtime?.shards[shardId]?.pullPast(all) ?? false,
+      viewsPending: () => (parts.publishes?.pending ?? 0) > 0,
+      allPublished: () => views.unpublishedCount() === 0,
+      nowMs: () => performance.now(),
+    }),
   };
   return parts;
 }
@@ -289,12 +303,14 @@ async function startFront(p: Parts, assigned: Promise<void>) {
   return { http, mcp };
 }
 
-/** Starts the shard workers with no pairs: they boot while the universe and the front start. */
+/** Starts the shard workers: they boot while the universe and the front start. */
 function startShards(p: Parts, allowCrash: boolean): Promise<ActorRuntime> {
   const { config } = p;
   return startActorRuntime({
     shardCount: config.shards,
-    assignment: [],
+    // Read once comedy is loaded: the simulator's universe is in by then, and the shards start
+    // with their pairs instead of getting them a round trip after they booted.
+    assignment: () => (p.tracked.symbols.length > 0 ? p.tracked.perShard() : []),
     shardParams: {
       feed: encodeFeedSpec(p.feeds.spec), cadenceMs: config.cadenceMs,
       mailboxCapacity: limits.pairMailboxEventsMax, allowCrash,
@@ -314,19 +330,43 @@ function startShards(p: Parts, allowCrash: boolean): Promise<ActorRuntime> {
             { error: error.message }));
         p.publishes.push(message);
       },
-      onHistory: (message) => p.storeWrites.push(message.points, (points) => {
-        p.history.onHistory({ ...message, points });
-        p.historyPublisher?.points(points);
-      }),
+      onHistory: (message) => onHistory(p, message),
       onBackfill: (message) => {
         p.backfill.onReport(message.report);
         p.signals.onBackfill(message.report.symbol, message.report.state);
       },
-      onPairStates: (message) => void p.pairStates?.save(message.states).catch((error: Error) =>
-        p.log.warn('pair states not saved', { error: error.message })),
+      onPairStates: (message) => onPairStates(p, message),
+      onPastHeld: (message) => p.past.onHeld(message.shardId, message.left),
+      onPastAnswer: (message) => onPastAnswer(p, message),
+      onShardRestarted: (shardId) => p.past.onShardRestarted(shardId),
       loadPairStates: p.pairStates ? (symbols) => p.pairStates!.load(symbols) : undefined,
     },
   });
+}
+
+function onHistory(p: Parts, message: ShardHistory): void {
+  p.storeWrites.push(message.points, (points) => {
+    p.history.onHistory({ ...message, points });
+    p.historyPublisher?.points(points);
+  });
+}
+
+function onPairStates(p: Parts, message: ShardPairStates): void {
+  void p.pairStates?.save(message.states).catch((error: Error) =>
+    p.log.warn('pair states not saved', { error: error.message }));
+}
+
+/**
+ * A held message of a shard's past: its bars and signals go straight to the store writes (it was
+ * pulled with no publish pending, so nothing earlier of that shard is still queued before them).
+ */
+function onPastAnswer(p: Parts, answer: ShardPast): void {
+  const message = answer.message;
+  if (message?.type === 'shardPublish') {
+    p.storeWrites.push(message.outbound, (items) => p.signals.onOutbound(items));
+  } else if (message?.type === 'shardHistory') onHistory(p, message);
+  else if (message?.type === 'shardPairStates') onPairStates(p, message);
+  p.past.onAnswer(answer.shardId, answer.left);
 }
 
 /** Stops the producers, then the consumers that persist (the front is closed before this). */
@@ -334,6 +374,9 @@ async function stopParts(p: Parts, timers: readonly NodeJS.Timeout[],
   runtime: ActorRuntime | null): Promise<void> {
   for (const timer of timers) clearInterval(timer);
   await p.feeds.stop();
+  // What the shards still hold of a warm-up's past comes first, all at once on their ports
+  // (comedy's bus, which the stop goes over, is several times slower for it).
+  await p.past.drainAll(runtime?.shards.map((s) => s.shardId) ?? [], pastDrainWaitMsMax);
   await runtime?.stop();
   // The pairs' final states first: they are what a restart resumes from, and a stop soon after
   // a warm-up still has its bars and history points queued (seconds of writes on a busy

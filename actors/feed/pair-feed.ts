@@ -25,13 +25,15 @@ export interface PairFeedDeps {
   readonly onEnd?: () => void;
   /** Sim: called each time the last warming pair's warm-up reached the start. */
   readonly onWarmedUp?: () => void;
+  /** Sim: called in a turn in which some pairs reached the start while others still warm. */
+  readonly onPairsWarmed?: () => void;
 }
 
 export function createPairFeed(spec: FeedSpec, deps: PairFeedDeps): PairFeed {
   switch (spec.kind) {
     case 'sim':
       return createSimPairFeed({ ...spec, clock: deps.clock, logger: deps.logger,
-        tickMs: deps.tickMs, onWarmedUp: deps.onWarmedUp });
+        tickMs: deps.tickMs, onWarmedUp: deps.onWarmedUp, onPairsWarmed: deps.onPairsWarmed });
     case 'live':
       return createLivePairFeed({ ...deps.live, wsUrl: spec.wsUrl, clock: deps.clock,
         logger: deps.logger, budget: deps.budget,

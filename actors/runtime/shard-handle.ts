@@ -8,6 +8,7 @@ import type { ShardParams } from '../shard/shard-params.js';
 import { withDeadline } from './deadline.js';
 import { shardBundlePath } from './shard-bundle.js';
 import { handoverPortMessage } from '../shard/handover.js';
+import { pastPullAllMessage, pastPullMessage } from '../shard/past-queue.js';
 
 export interface ThreadedRef {
   sendAndReceive(topic: string, ...args: unknown[]): Promise<unknown>;
@@ -106,6 +107,13 @@ export class ShardHandle {
     port1.unref();
     this.port = port1;
     this.worker.postMessage(handoverPortMessage(port2), [port2]);
+  }
+
+  /** Asks the worker for its next held past message, or all (past-queue.ts); false: no port. */
+  pullPast(all = false): boolean {
+    if (!this.port || this.state !== 'running') return false;
+    this.port.postMessage(all ? pastPullAllMessage : pastPullMessage);
+    return true;
   }
 
   private closeHandover(): void {

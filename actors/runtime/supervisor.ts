@@ -7,6 +7,7 @@ import type { ShardBackfill } from './backfill-status.js';
 import { supervisorTopics } from '../topics.js';
 import type { ShardParams } from '../shard/shard-params.js';
 import type { ShardPairStates } from '../shard/pair-state.js';
+import type { ShardPast, ShardPastHeld } from '../shard/past-queue.js';
 import { loadComedy } from './comedy-loader.js';
 import { withDeadline } from './deadline.js';
 import { ShardHandle, type ShardSpawner } from './shard-handle.js';
@@ -21,6 +22,10 @@ export interface SupervisorHost {
   onBackfill?(message: ShardBackfill): void;
   /** A shard's saved pair states (every 60 s and at stop), from its live generation. */
   onPairStates?(message: ShardPairStates): void;
+  /** A shard holds its past for the main thread to pull (actors/shard/past-queue.ts). */
+  onPastHeld?(message: ShardPastHeld): void;
+  /** A shard's answer to a pull: its next held message, or none. */
+  onPastAnswer?(message: ShardPast): void;
   /** Saved states of the symbols a shard is about to create, to restore them from. */
   loadPairStates?(symbols: readonly string[]): Readonly<Record<string, Uint8Array>>;
 }
@@ -70,7 +75,11 @@ export interface ActorRuntime {
 
 export async function startActorRuntime(options: {
   shardCount: number;
-  assignment: readonly (readonly string[])[];
+  /**
+   * Each shard's pairs; a function is read when the shards are created (after comedy loaded),
+   * so a universe that came in meanwhile starts them with their pairs, a round trip sooner.
+   */
+  assignment: readonly (readonly string[])[] | (() => readonly (readonly string[])[]);
   shardParams: Omit<ShardParams, 'shardId' | 'generation' | 'symbols'>;
   logger: Logger;
   host: SupervisorHost;
@@ -97,12 +106,16 @@ export async function startActorRuntime(options: {
   const publish = fromLive((m: ShardPublish) => options.host.onPublish(m));
   const history = fromLive((m: ShardHistory) => options.host.onHistory?.(m));
   const pairStates = fromLive((m: ShardPairStates) => options.host.onPairStates?.(m));
+  const pastHeld = fromLive((m: ShardPastHeld) => options.host.onPastHeld?.(m));
+  const pastAnswer = fromLive((m: ShardPast) => options.host.onPastAnswer?.(m));
   /** The same messages over a shard's hand-over port (actors/shard/handover.ts). */
   const handover = (message: unknown) => {
     const { type } = message as { type?: unknown };
     if (type === 'shardPublish') publish(message as ShardPublish);
     else if (type === 'shardHistory') history(message as ShardHistory);
     else if (type === 'shardPairStates') pairStates(message as ShardPairStates);
+    else if (type === 'shardPast') pastAnswer(message as ShardPast);
+    else if (type === 'shardPastHeld') pastHeld(message as ShardPastHeld);
   };
   const root = await system.rootActor();
   await root.createChild(RootSupervisor, {
@@ -116,8 +129,10 @@ export async function startActorRuntime(options: {
       },
     },
   });
+  const assignment = typeof options.assignment === 'function' ? options.assignment()
+    : options.assignment;
   for (let id = 0; id < options.shardCount; id++) {
-    handles.push(new ShardHandle(id, options.assignment[id] ?? [], options.shardParams, spawner,
+    handles.push(new ShardHandle(id, assignment[id] ?? [], options.shardParams, spawner,
       options.logger, (shardId) => options.host.onShardRestarted?.(shardId), handover,
       options.host.loadPairStates));
   }

@@ -16,6 +16,10 @@ import type { PairPublish, RestoreResult } from './pair-engine.js';
 import type { ShardPairStates } from './pair-state.js';
 import { decodeFeedSpec, type ShardParams } from './shard-params.js';
 import { isHandoverPortMessage, transferablesOf } from './handover.js';
+import {
+  chunked, isPastPull, pastChunkItems, PastQueue, type PastMessage, type ShardPast,
+  type ShardPastHeld,
+} from './past-queue.js';
 import { spliceField } from '../views/splice-field.js';
 import { strongEtag } from '../../core/etag.js';
 import PairActor from './pair-actor.js';
@@ -53,6 +57,12 @@ function newBatch(): PublishBatch {
 
 /** After new pairs are set: long enough for the feed's first book and trades to reach them. */
 const firstPublishDelayMs = 150;
+/**
+ * Pairs whose warm-up ended while others still warm publish in groups at most this far apart:
+ * their first views (days of CVD history) are built and applied then, not all in the last
+ * publish, which /readyz waits for (bench/README.md, Warm start, session 6).
+ */
+const warmedPublishMs = 150;
 
 export default class ShardActor {
   private self!: SelfActor;
@@ -64,9 +74,13 @@ export default class ShardActor {
   private drainScheduled = false;
   private publishTimer: NodeJS.Timeout | null = null;
   private firstPublishTimer: NodeJS.Timeout | undefined;
+  /** A publish ahead of the cadence is set (publishSoon) and has not run yet. */
+  private soonPending = false;
   private feedStarted = false;
   /** The main thread's hand-over port (handover.ts); comedy's bus until it arrives. */
   private port: MessagePort | null = null;
+  /** A large batch's bars, signals and history points, until the main thread pulls them. */
+  private readonly past = new PastQueue();
   /** Each pair's `smartMoney` JSON from the main thread; its deep view is closed with it here. */
   private readonly smartMoney = new Map<string, string>();
   private saveTimer: NodeJS.Timeout | null = null;
@@ -84,7 +98,8 @@ export default class ShardActor {
     this.params = self.getCustomParameters();
     if (!isMainThread) parentPort?.on('message', this.onParentMessage);
     this.log = createLogger({ level: this.params.logLevel }, { shard: this.params.shardId });
-    for (const symbol of this.params.symbols) await this.addPair(symbol);
+    // Concurrently, as in setPairs (comedy's promise hops, not work, are most of a creation).
+    await Promise.all(this.params.symbols.map((symbol) => this.addPair(symbol)));
     const budget = this.params.budgetBuffer
       ? attachBudget(this.params.budgetBuffer, systemClock) : undefined;
     const spec = decodeFeedSpec(this.params.feed, this.params.feedAnchorWallMs, Date.now());
@@ -97,12 +112,15 @@ export default class ShardActor {
       },
       // Warmed pairs publish at once, not up to a cadence later: /readyz waits for them.
       onWarmedUp: () => this.publishSoon(0),
+      onPairsWarmed: () => { if (!this.soonPending) this.publishSoon(warmedPublishMs); },
     });
     // A shard started before the first universe has no pairs yet: its feed starts with its
     // first pairs, so a replay does not play into a shard that would drop every event.
     await this.restorePairs(this.params.states ?? {});
     if (this.pairs.size > 0) this.startFeed();
     this.publishTimer = setInterval(() => void this.publish(), this.params.cadenceMs);
+    // Pairs given at creation publish as soon as their first events are in, as setPairs' do.
+    if (this.pairs.size > 0) this.publishSoon(firstPublishDelayMs);
     const saveEveryMs = this.params.stateSaveEveryMs ?? 0;
     if (saveEveryMs > 0) this.saveTimer = setInterval(() => { this.saveDue = true; }, saveEveryMs);
     this.log.debug('shard started', { pairs: this.pairs.size, generation: this.params.generation });
@@ -112,6 +130,20 @@ export default class ShardActor {
     if (!isHandoverPortMessage(message)) return;
     this.port?.close();
     this.port = message.port;
+    this.port.on('message', this.onPortMessage);
+    // The worker lives by its timers and comedy's bus, not by this port.
+    this.port.unref();
+  };
+
+  /** The main thread pulls the next held message, or all of them (past-queue.ts). */
+  private readonly onPortMessage = (message: unknown): void => {
+    if (!isPastPull(message) || !this.port) return;
+    do {
+      const next = this.past.take();
+      const answer: ShardPast = { type: 'shardPast', shardId: this.params.shardId,
+        generation: this.params.generation, left: this.past.size, message: next?.message ?? null };
+      this.port.postMessage(answer, next?.transfer ?? []);
+    } while (message.all && this.past.size > 0);
   };
 
   /**
@@ -168,7 +200,11 @@ export default class ShardActor {
   private publishSoon(delayMs: number): void {
     if (!this.publishTimer) return;
     clearTimeout(this.firstPublishTimer);
-    this.firstPublishTimer = setTimeout(() => void this.publish(), delayMs);
+    this.soonPending = true;
+    this.firstPublishTimer = setTimeout(() => {
+      this.soonPending = false;
+      void this.publish();
+    }, delayMs);
   }
 
   private startFeed(): void {
@@ -197,6 +233,11 @@ export default class ShardActor {
     this.port?.close();
     this.port = null;
     await this.feed?.stop();
+    // What is still held goes first, on comedy's bus (the port is closed by now), in order.
+    for (let next = this.past.take(); next; next = this.past.take()) {
+      await this.self.getParent().send(busTopic(next.message), next.message)
+        .catch((error: Error) => this.log.warn('held past not sent', { error: error.message }));
+    }
     // A graceful stop publishes what is left and saves every pair's state: a restart resumes.
     if (this.saveTimer) await this.publish(true);
     this.saveTimer = null;
@@ -341,41 +382,77 @@ export default class ShardActor {
   /**
    * A publish, its history points, then the states taken with it: the store never holds a state
    * ahead of them. The views go first: after a warm-up the points are days of minutes, and the
-   * main thread reads the messages in order.
+   * main thread reads the messages in order. A warm-up's past is held and pulled (past-queue.ts).
    */
   private async sendBatch(b: PublishBatch): Promise<void> {
-    if (b.pairs.length > 0 || b.outbound.length > 0 || b.whalePrints.length > 0) {
-      const message: ShardPublish = {
-        type: 'shardPublish', shardId: this.params.shardId, generation: this.params.generation,
-        pairs: b.pairs, whalePrints: b.whalePrints, outbound: b.outbound,
-        droppedEvents: this.droppedEvents(),
-      };
+    const hold = this.port !== null && this.past.holds(b.outbound.length + b.history.length);
+    if (b.pairs.length > 0 || b.whalePrints.length > 0 || (!hold && b.outbound.length > 0)) {
+      const message = this.publishMessage(b.pairs, b.whalePrints, hold ? [] : b.outbound);
       // Moved, not copied: these bytes are not read here again once sent.
       if (this.port) this.port.postMessage(message, transferablesOf(b.pairs));
       else await this.self.getParent().send(supervisorTopics.publish, message);
     }
+    if (hold) return this.holdPast(b);
     if (b.history.length > 0) this.sendHistory(b.history);
     if (b.states.length > 0) await this.sendStates(b.states);
   }
 
+  private publishMessage(pairs: PairViews[], whalePrints: WhalePrint[],
+    outbound: readonly PairOutbound[]): ShardPublish {
+    return { type: 'shardPublish', shardId: this.params.shardId,
+      generation: this.params.generation, pairs, whalePrints, outbound,
+      droppedEvents: this.droppedEvents() };
+  }
+
+  /** Holds a batch's bars, signals, history points and states, in chunks, behind the views. */
+  private holdPast(b: PublishBatch): void {
+    const port = this.port!;
+    const announce = this.past.size === 0;
+    for (const part of chunked(b.outbound, pastChunkItems)) {
+      this.past.hold(this.publishMessage([], [], part));
+    }
+    for (const part of chunked(b.history, pastChunkItems)) {
+      this.past.hold(this.historyMessage(part));
+    }
+    if (b.states.length > 0) {
+      const moved = b.states.map((s) => s.bytes.buffer as ArrayBuffer);
+      this.past.hold(this.statesMessage(b.states), moved);
+    }
+    if (this.past.full) {
+      // Bounded: a main thread that stopped pulling gets it all, as before holding.
+      for (let next = this.past.take(); next; next = this.past.take()) {
+        port.postMessage(next.message, next.transfer);
+      }
+      return;
+    }
+    if (!announce || this.past.size === 0) return;
+    const held: ShardPastHeld = { type: 'shardPastHeld', shardId: this.params.shardId,
+      generation: this.params.generation, left: this.past.size };
+    port.postMessage(held);
+  }
+
+  private statesMessage(states: ShardPairStates['states']): ShardPairStates {
+    return { type: 'shardPairStates', shardId: this.params.shardId,
+      generation: this.params.generation, states };
+  }
+
   /** On the publishes' channel when there is one: states arrive after what they follow. */
   private async sendStates(states: ShardPairStates['states']): Promise<void> {
-    const message: ShardPairStates = {
-      type: 'shardPairStates', shardId: this.params.shardId, generation: this.params.generation,
-      states,
-    };
+    const message = this.statesMessage(states);
     const moved = states.map((s) => s.bytes.buffer as ArrayBuffer);
     if (this.port) return this.port.postMessage(message, moved);
     await this.self.getParent().send(supervisorTopics.pairStates, message).catch(
       (error: Error) => this.log.warn('pair states not sent', { error: error.message }));
   }
 
+  private historyMessage(points: readonly HistoryPoint[]): ShardHistory {
+    return { type: 'shardHistory', shardId: this.params.shardId,
+      generation: this.params.generation, points };
+  }
+
   /** History points travel on their own message, so the view publish keeps its shape. */
   private sendHistory(points: HistoryPoint[]): void {
-    const message: ShardHistory = {
-      type: 'shardHistory', shardId: this.params.shardId, generation: this.params.generation,
-      points,
-    };
+    const message = this.historyMessage(points);
     if (this.port) return this.port.postMessage(message);
     this.self.getParent().send(supervisorTopics.history, message).catch((error: Error) =>
       this.log.warn('history points not sent', { error: error.message }));
@@ -386,4 +463,11 @@ export default class ShardActor {
     for (const slot of this.pairs.values()) dropped += slot.mailbox.dropped;
     return dropped;
   }
+}
+
+/** The comedy topic a held message takes when it leaves on the bus (at a stop). */
+function busTopic(message: PastMessage): string {
+  if (message.type === 'shardPublish') return supervisorTopics.publish;
+  if (message.type === 'shardHistory') return supervisorTopics.history;
+  return supervisorTopics.pairStates;
 }

@@ -26,6 +26,8 @@ export interface SimPairFeedOptions {
   readonly warmupMs?: number;
   /** Called when the last warming symbol reached its start (its owner publishes then). */
   readonly onWarmedUp?: () => void;
+  /** Called in a turn in which some symbols reached their start while others still warm. */
+  readonly onPairsWarmed?: () => void;
 }
 
 /**
@@ -67,6 +69,7 @@ export function createSimPairFeed(options: SimPairFeedOptions): PairFeed {
     warmupTurn = null;
     if (!sink) return;
     let stepped = 0;
+    let ended = false;
     for (const [symbol, warmup] of [...warming]) {
       if (stepped >= warmupPairsPerTurn) break;
       if (backlog(symbol) > warmupBacklogMax) continue;
@@ -74,10 +77,15 @@ export function createSimPairFeed(options: SimPairFeedOptions): PairFeed {
       // Round robin: a pair that took its slice queues behind the others.
       warming.delete(symbol);
       if (!warmup.step(emit)) warming.set(symbol, warmup);
-      else options.logger.debug('warm-up done', { symbol, fromMs: warmup.plan.fromMs });
+      else {
+        ended = true;
+        options.logger.debug('warm-up done', { symbol, fromMs: warmup.plan.fromMs });
+      }
     }
-    if (warming.size > 0) warmupTurn = setImmediate(warmupStep);
-    else options.onWarmedUp?.();
+    if (warming.size > 0) {
+      warmupTurn = setImmediate(warmupStep);
+      if (ended) options.onPairsWarmed?.();
+    } else options.onWarmedUp?.();
   };
   const apply = () => {
     const keep = new Set(wanted);

@@ -17,6 +17,13 @@ const HOUR_MS = 3_600_000;
 export const warmupTicksMs = 5 * MINUTE_MS;
 /** Candles a pair emits per warm-up step (one step per event-loop turn and pair). */
 const candlesPerStep = 24;
+/**
+ * Candle slots a step walks at most, closed ones (a session market's nights and weekends: an
+ * hour's asset context, no candle) included. Counting those as candles made a builder market's
+ * warm-up 63 steps against an always-open pair's 30, and its last steps ran alone, a turn each,
+ * after every other pair had warmed (bench/README.md, Warm start, session 6).
+ */
+const slotsPerStepMax = 240;
 /** Candle lengths, coarsest first, and how far before the start each may begin. */
 const candleTiers: readonly (readonly [number, number])[] = [
   [HOUR_MS, 12 * HOUR_MS], [5 * MINUTE_MS, HOUR_MS], [MINUTE_MS, 0],
@@ -146,7 +153,8 @@ export class PairWarmup {
   step(emit: (event: MarketEvent) => void): boolean {
     const { seed, market, plan } = this;
     if (this.nextCandleMs < plan.ticksFromMs) {
-      for (let n = 0; n < candlesPerStep && this.nextCandleMs < plan.ticksFromMs; n++) {
+      for (let n = 0, slots = 0; n < candlesPerStep && slots < slotsPerStepMax &&
+        this.nextCandleMs < plan.ticksFromMs; slots++) {
         const openMs = this.nextCandleMs;
         if (openMs >= this.nextCtxMs) {
           emit(simCtxAt(seed, market, openMs));
@@ -154,7 +162,10 @@ export class PairWarmup {
         }
         const intervalMs = candleIntervalAt(plan, openMs);
         const candle = simCandleAt(seed, market, openMs, intervalMs);
-        if (candle) emit(candle);
+        if (candle) {
+          emit(candle);
+          n++;
+        }
         this.nextCandleMs = openMs + intervalMs;
       }
       return false;
