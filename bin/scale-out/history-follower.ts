@@ -8,7 +8,7 @@
 import type { Redis } from 'ioredis';
 import type { RootDatabase } from 'lmdb';
 import type { Clock } from '../../core/clock.js';
-import { MINUTE_MS, type HistoryPoint } from '../../core/history-point.js';
+import type { HistoryPoint } from '../../core/history-point.js';
 import type { Logger } from '../../core/logger.js';
 import type { ServiceConfig } from '../../actors/config.js';
 import { HistoryRecorder } from '../../actors/runtime/history-recorder.js';
@@ -69,13 +69,15 @@ export function startHistoryFollower(config: ServiceConfig, root: RootDatabase,
     return packr.unpack(fields[at + 1]!) as HistoryPoint[];
   };
 
-  // The minutes before a stream entry, from the front's newest (a new front: from the start),
-  // come from ingest. Through the entry's own newest minute: another shard's entries for that
-  // minute may come just after it.
-  const copyBefore = (fields: Buffer[]) => {
-    const toMs = pointsOf(fields).reduce((max, p) => Math.max(max, p.tMs), -Infinity) + MINUTE_MS;
+  // What the stream no longer holds, from the front's newest minute (a new front: from the
+  // start), comes from ingest: through everything ingest holds, not only to the first entry's
+  // minutes. Entries are not in market-time order (a warm-up's past is appended in pulled
+  // chunks of a few pairs each, after live minutes; shards drift), so trimmed entries may hold
+  // minutes newer than the first one left. The overlap with the stream is written twice, the
+  // same points into the same slots.
+  const copyFromHere = () => {
     const fromMs = lastId === '0' ? 0 : recorder.store.newestMs() ?? 0;
-    if (Number.isFinite(toMs)) copier.want({ fromMs: Math.min(fromMs, toMs), toMs });
+    copier.want({ fromMs, toMs: copyToEndMs });
   };
   // An empty stream after the front had a place in it: Redis lost it (restarted without its
   // data), and what it held past our place went with it; the gap ends at the first entry to come.
@@ -86,10 +88,10 @@ export function startHistoryFollower(config: ServiceConfig, root: RootDatabase,
   const checkGap = async () => {
     const [first] = await reader.xrangeBuffer(redisNames.history, '-', '+', 'COUNT', 1);
     if (first === undefined) {
-      if (lastId === '0') copier.want({ fromMs: 0, toMs: copyToEndMs });
+      if (lastId === '0') copyFromHere();
       else streamLost = true;
     } else if (lastId === '0' || streamIdBefore(lastId, first[0].toString())) {
-      copyBefore(first[1]);
+      copyFromHere();
     }
   };
 
@@ -128,8 +130,7 @@ export function startHistoryFollower(config: ServiceConfig, root: RootDatabase,
         const answer = await reader.xreadBuffer('COUNT', readCount, 'BLOCK', readBlockMs,
           'STREAMS', redisNames.history, lastId);
         if (answer === null) continue;
-        const firstRead = answer[0]?.[1][0];
-        if (streamLost && firstRead !== undefined) copyBefore(firstRead[1]);
+        if (streamLost && answer[0]?.[1][0] !== undefined) copyFromHere();
         streamLost = false;
         await runSliced(applyEach(answer), applySliceMs);
         await position.put('stream', lastId);

@@ -16,6 +16,9 @@ import { openRedisLink, type RedisLink } from '../../persistence/redis-link.js';
 import { openTable } from '../../persistence/table.js';
 import { copyToEndMs, HistoryCopier } from '../../bin/scale-out/history-copy.js';
 import { serveHistoryCopies } from '../../bin/scale-out/history-copy-server.js';
+import { startHistoryFollower } from '../../bin/scale-out/history-follower.js';
+import { defaultConfig } from '../../actors/config.js';
+import { storeEncoder } from '../../persistence/table.js';
 import type { HistoryStore } from '../../persistence/history.js';
 import { openStore, type Store } from '../../persistence/store.js';
 import {
@@ -134,7 +137,7 @@ async function ingestHistory(): Promise<HistoryStore> {
 
 async function copier(options: { askTimeoutMs: number }) {
   redis ??= await startRedisServer();
-  const link = openRedisLink(redis.url, silentLogger);
+  const link = await openRedisLink(redis.url, silentLogger);
   links.push(link);
   const front = await openHistoryWith();
   const copy = new HistoryCopier(front.recorder, openTable(front.store.root, 'history-copy'),
@@ -149,7 +152,7 @@ test('the copier waits while nobody answers, then copies everything ingest holds
   front.copy.want({ fromMs: 0, toMs: copyToEndMs });
   await eventually(() => /to its newest point .*waiting: no ingest listens/
     .test(front.copy.status() ?? ''), { message: 'the status says why the copy waits' });
-  const ingestLink = openRedisLink(redis!.url, silentLogger);
+  const ingestLink = await openRedisLink(redis!.url, silentLogger);
   links.push(ingestLink);
   const stopServing = serveHistoryCopies(ingestLink, ingest, silentLogger);
   await eventually(() => front.copy.status() === null, { timeoutMs: 10_000,
@@ -176,6 +179,40 @@ test('a stop while the copier waits for an answer returns', async () => {
     silent.disconnect();
   }
 });
+
+test('a new front copies what trimmed entries held, also minutes newer than the first left',
+  async () => {
+    // Stream entries are not in market-time order (a warm-up's past comes after live minutes,
+    // in chunks of a few pairs): the newest minutes went with a trimmed entry, and the one left
+    // holds older ones.
+    const ingest = await ingestHistory();
+    redis ??= await startRedisServer();
+    const client = new Redis(redis.url);
+    const packr = storeEncoder();
+    try {
+      await client.del('orderflow:history');
+      await client.xadd('orderflow:history', '*', 'p', packr.pack(minutes('BTC', 130, 10)));
+      await client.xadd('orderflow:history', '*', 'p', packr.pack(minutes('BTC', 0, 10)));
+      await client.xtrim('orderflow:history', 'MAXLEN', 1);
+    } finally {
+      client.disconnect();
+    }
+    const ingestLink = await openRedisLink(redis.url, silentLogger);
+    const frontLink = await openRedisLink(redis.url, silentLogger);
+    links.push(ingestLink, frontLink);
+    const stopServing = serveHistoryCopies(ingestLink, ingest, silentLogger);
+    const front = await openHistoryWith();
+    const follower = startHistoryFollower(defaultConfig, front.store.root, frontLink,
+      new ManualClock(T0), silentLogger);
+    try {
+      await eventually(() => follower.applied() === 1 && follower.missing() === null,
+        { timeoutMs: 10_000, message: 'the entry left is applied and the copy is done' });
+      sameHistory(ingest, follower.source.store, 'after the copy and the stream');
+    } finally {
+      stopServing();
+      await follower.stop();
+    }
+  });
 
 test('an ask from elsewhere is no ask', () => {
   assert.is(parseAsk('not json'), null);
