@@ -56,8 +56,8 @@ export async function run(opts: { quick: boolean },
   const redis = await startRedisServer();
   const ingest = await openHistory('copy-ingest');
   const front = await openHistory('copy-front');
-  const ingestLink = openRedisLink(redis.url, silentLogger);
-  const frontLink = openRedisLink(redis.url, silentLogger);
+  const ingestLink = await openRedisLink(redis.url, silentLogger);
+  const frontLink = await openRedisLink(redis.url, silentLogger);
   const probe = new Redis(redis.url);
   try {
     await fill(ingest.recorder.store, pairs, minuteDays);

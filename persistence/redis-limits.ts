@@ -1,6 +1,6 @@
 // Burst windows and daily counters in Redis (scale-out): one Lua script per request does both,
 // atomically, so the limits hold exactly across every front together.
-import { Command } from 'ioredis';
+import type { Command } from 'ioredis';
 import { redisNames, type RedisLink } from './redis-link.js';
 
 /*
@@ -188,8 +188,8 @@ const binaryReply = Object.freeze({ replyEncoding: null });
  * arguments (measured, ioredis 6.0.0): about 0.75 us a request at 30 requests a call. These
  * need neither (strings, no nested arrays); the command writes `args` as it does its own.
  */
-function evalsha(args: string[]): Command {
-  const command = new Command('evalsha', [], binaryReply);
+function evalsha(CommandClass: typeof Command, args: string[]): Command {
+  const command = new CommandClass('evalsha', [], binaryReply);
   command.args = args;
   return command;
 }
@@ -372,13 +372,13 @@ export class RedisLimits {
     if (this.sha !== null) {
       try {
         args[0] = this.sha;
-        return await command.sendCommand(evalsha(args));
+        return await command.sendCommand(evalsha(this.link.Command, args));
       } catch (error) {
         if (!String((error as Error).message).includes('NOSCRIPT')) throw error;
       }
     }
     this.sha = await command.script('LOAD', takeScript) as string;
     args[0] = this.sha;
-    return command.sendCommand(evalsha(args));
+    return command.sendCommand(evalsha(this.link.Command, args));
   }
 }

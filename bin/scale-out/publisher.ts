@@ -15,7 +15,6 @@ import type { PositioningSink } from '../../actors/runtime/positioning-views.js'
 import {
   entryOf, type SnapshotStore, type ViewEntry, type ViewMeta,
 } from '../../http/snapshots.js';
-import { Command } from 'ioredis';
 import { redisNames, type RedisLink } from '../../persistence/redis-link.js';
 import { BatchWriter } from './batch-writer.js';
 import {
@@ -192,7 +191,7 @@ export class SnapshotPublisher {
    * 4 µs of ingest CPU per view on a microbench; bench/README.md).
    */
   private send(name: string, args: (string | Buffer)[]): void {
-    const command = new Command(name, args);
+    const command = new this.link.Command(name, args);
     command.promise.catch(() => {});
     this.link.command.sendCommand(command);
   }

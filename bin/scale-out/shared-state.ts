@@ -27,7 +27,7 @@ const firstConnectWaitMs = 2_000;
 
 export async function openSharedState(url: string, clock: Clock, logger: Logger):
   Promise<SharedState> {
-  const link = openRedisLink(url, logger.child({ component: 'redis' }));
+  const link = await openRedisLink(url, logger.child({ component: 'redis' }));
   const keys = new RedisKeyStore(link, clock, logger.child({ component: 'keys' }));
   keys.watch();
   const accounts = new RedisAccountStore(link, logger.child({ component: 'accounts' }));

@@ -33,7 +33,7 @@ test.after(async () => {
 });
 
 async function link(): Promise<RedisLink> {
-  const made = openRedisLink(redis.url, silentLogger);
+  const made = await openRedisLink(redis.url, silentLogger);
   links.push(made);
   await eventually(() => made.ready(), { message: 'redis link ready' });
   return made;

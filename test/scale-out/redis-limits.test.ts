@@ -21,7 +21,7 @@ const step = suite('redis limit step');
 step.before(async () => {
   redis = await startRedisServer();
   for (let i = 0; i < 2; i++) {
-    const link = openRedisLink(redis.url, silentLogger);
+    const link = await openRedisLink(redis.url, silentLogger);
     await eventually(() => link.ready(), { timeoutMs: 5_000, message: 'redis link ready' });
     links.push(link);
     fronts.push(new RedisLimits(link));
