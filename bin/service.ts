@@ -123,7 +123,12 @@ function* applyPublish(p: Parts, message: ShardPublish): Generator<void> {
   }
   if (first) yield* p.views.refreshSteps(Date.now());
   p.positioning.applyWhalePrints(message.whalePrints);
-  p.storeWrites.push(message.outbound, (items) => p.signals.onOutbound(items));
+  storeOutbound(p, message.outbound);
+}
+
+/** Closed bars and entry signals: to the signal pipeline, after the views (store-after-views). */
+function storeOutbound(p: Parts, outbound: ShardPublish['outbound']): void {
+  p.storeWrites.push(outbound, (items) => p.signals.onOutbound(items));
 }
 
 async function createParts(config: ServiceConfig, deps: ServiceDeps): Promise<Parts> {
@@ -362,9 +367,8 @@ function onPairStates(p: Parts, message: ShardPairStates): void {
  */
 function onPastAnswer(p: Parts, answer: ShardPast): void {
   const message = answer.message;
-  if (message?.type === 'shardPublish') {
-    p.storeWrites.push(message.outbound, (items) => p.signals.onOutbound(items));
-  } else if (message?.type === 'shardHistory') onHistory(p, message);
+  if (message?.type === 'shardPublish') storeOutbound(p, message.outbound);
+  else if (message?.type === 'shardHistory') onHistory(p, message);
   else if (message?.type === 'shardPairStates') onPairStates(p, message);
   p.past.onAnswer(answer.shardId, answer.left);
 }

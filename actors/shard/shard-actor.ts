@@ -414,10 +414,7 @@ export default class ShardActor {
     for (const part of chunked(b.history, pastChunkItems)) {
       this.past.hold(this.historyMessage(part));
     }
-    if (b.states.length > 0) {
-      const moved = b.states.map((s) => s.bytes.buffer as ArrayBuffer);
-      this.past.hold(this.statesMessage(b.states), moved);
-    }
+    if (b.states.length > 0) this.past.hold(this.statesMessage(b.states), movedStates(b.states));
     if (this.past.full) {
       // Bounded: a main thread that stopped pulling gets it all, as before holding.
       for (let next = this.past.take(); next; next = this.past.take()) {
@@ -439,8 +436,7 @@ export default class ShardActor {
   /** On the publishes' channel when there is one: states arrive after what they follow. */
   private async sendStates(states: ShardPairStates['states']): Promise<void> {
     const message = this.statesMessage(states);
-    const moved = states.map((s) => s.bytes.buffer as ArrayBuffer);
-    if (this.port) return this.port.postMessage(message, moved);
+    if (this.port) return this.port.postMessage(message, movedStates(states));
     await this.self.getParent().send(supervisorTopics.pairStates, message).catch(
       (error: Error) => this.log.warn('pair states not sent', { error: error.message }));
   }
@@ -463,6 +459,11 @@ export default class ShardActor {
     for (const slot of this.pairs.values()) dropped += slot.mailbox.dropped;
     return dropped;
   }
+}
+
+/** A states message's transferables: each saved state's bytes move, not copy. */
+function movedStates(states: ShardPairStates['states']): ArrayBuffer[] {
+  return states.map((s) => s.bytes.buffer as ArrayBuffer);
 }
 
 /** The comedy topic a held message takes when it leaves on the bus (at a stop). */
