@@ -83,14 +83,16 @@ export function startHistoryFollower(config: ServiceConfig, root: RootDatabase,
   // data), and what it held past our place went with it; the gap ends at the first entry to come.
   let streamLost = false;
 
-  // Before reading on from lastId: when the stream's first entry is past it (a new front, or
-  // entries after our place trimmed away), the stream no longer holds what came between.
-  const checkGap = async () => {
-    const [first] = await reader.xrangeBuffer(redisNames.history, '-', '+', 'COUNT', 1);
+  // The stream's first entry, taken just before each read: when it is past our place, the
+  // stream no longer holds what came between: a new front, one back after more than the
+  // backlog, or one that stayed connected but read slower than ingest trims (stopped, starved).
+  // At a (re)connection an empty stream or a new front's place say so too.
+  const checkGap = (first: [Buffer, Buffer[]] | undefined, reconnected: boolean) => {
     if (first === undefined) {
+      if (!reconnected) return;
       if (lastId === '0') copyFromHere();
       else streamLost = true;
-    } else if (lastId === '0' || streamIdBefore(lastId, first[0].toString())) {
+    } else if (lastId === '0' ? reconnected : streamIdBefore(lastId, first[0].toString())) {
       copyFromHere();
     }
   };
@@ -125,10 +127,14 @@ export function startHistoryFollower(config: ServiceConfig, root: RootDatabase,
     let checked = false;
     while (!stopped) {
       try {
-        if (!checked) await checkGap();
+        // One round trip: the head is read right before the entries, on the same connection.
+        const [[first], answer] = await Promise.all([
+          reader.xrangeBuffer(redisNames.history, '-', '+', 'COUNT', 1),
+          reader.xreadBuffer('COUNT', readCount, 'BLOCK', readBlockMs,
+            'STREAMS', redisNames.history, lastId),
+        ]);
+        checkGap(first, !checked);
         checked = true;
-        const answer = await reader.xreadBuffer('COUNT', readCount, 'BLOCK', readBlockMs,
-          'STREAMS', redisNames.history, lastId);
         if (answer === null) continue;
         if (streamLost && answer[0]?.[1][0] !== undefined) copyFromHere();
         streamLost = false;

@@ -46,7 +46,9 @@ export interface HistoryDeployment {
   stop(): Promise<void>;
 }
 
-export async function startHistoryDeployment(): Promise<HistoryDeployment> {
+/** `ingestEnv`: more of ingest's environment (its simulator's speed, say). */
+export async function startHistoryDeployment(ingestEnv: Record<string, string> = {}):
+  Promise<HistoryDeployment> {
   const redis = await startRedisServer();
   const env = { ORDERFLOW_REDIS_URL: redis.url, ORDERFLOW_SIM_WALLETS: '30' };
   const started: ServiceProcess[] = [];
@@ -69,7 +71,7 @@ export async function startHistoryDeployment(): Promise<HistoryDeployment> {
     return service;
   };
   const ingest = await startRole(['--role', 'ingest', '--data-dir', await tempDir(),
-    '--shards', '1'], { ORDERFLOW_WARMUP_HOURS: '1' });
+    '--shards', '1'], { ORDERFLOW_WARMUP_HOURS: '1', ...ingestEnv });
   const made = spawnSync(process.execPath, [binPath, 'keys', 'create', '--plan', 'Whale',
     '--json'], { encoding: 'utf8', env: { ...process.env, ...env } });
   assert.is(made.status, 0, made.stderr);
