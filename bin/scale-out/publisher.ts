@@ -19,7 +19,7 @@ import { redisNames, type RedisLink } from '../../persistence/redis-link.js';
 import { BatchWriter } from './batch-writer.js';
 import { DirtyViews } from './snapshot-hash.js';
 import {
-  encodeBatch, encodeFrame, putHeaderJson, type Frame, type FrameHeader, type FrameStamp,
+  encodeBatch, encodeFrame, type Frame, type FrameHeader, type FrameStamp, type HeaderOut,
 } from './frames.js';
 
 /** Heartbeat period; a front calls the data stale after three missed beats. */
@@ -161,8 +161,9 @@ export class SnapshotPublisher {
   /** A put's frame: the entry's bytes as served, with its ETag and meta. */
   private put(name: string, entry: ViewEntry): void {
     // Stamped to the microsecond: the fronts' propagation histograms are finer than a ms.
-    this.queue(name, putHeaderJson(name, this.stamp(), preciseWallMs(), entry.updatedAtMs,
-      entry.cadenceMs, entry.etag), entry.body);
+    this.queue(name, { name, stamp: this.stamp(), sentAtMs: preciseWallMs(),
+      updatedAtMs: entry.updatedAtMs, cadenceMs: entry.cadenceMs, etag: entry.etag },
+    entry.body);
   }
 
   private remove(name: string): void {
@@ -172,7 +173,7 @@ export class SnapshotPublisher {
   }
 
   /** Adds a frame to the batch; a full batch leaves at once. */
-  private queue(name: string, header: string, body: Uint8Array | undefined): void {
+  private queue(name: string, header: HeaderOut, body: Uint8Array | undefined): void {
     let start = this.batch.add(header, body);
     if (start < 0) {
       this.flush();
