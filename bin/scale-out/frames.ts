@@ -35,7 +35,7 @@ export type PutHeader = Omit<Extract<Frame, { kind: 'put' }>, 'body' | 'kind'>;
 
 /** The first byte of a binary put header (a JSON header's is '{'). */
 export const putHeaderMarker = 0x01;
-/** Marker, five f64 (stamp's epoch and seq, sent at, updated at, cadence), the name's u16 length. */
+/** Marker, five f64 (stamp epoch and seq, sent at, updated at, cadence), the name's u16 length. */
 const putFixedBytes = 1 + 5 * 8 + 2;
 /** The ETag's u16 length when the put has none. */
 const noEtag = 0xffff;
