@@ -6,10 +6,15 @@ import type { Logger } from '../core/logger.js';
 
 /** Every name this service uses in Redis starts with this. */
 export const redisNames = Object.freeze({
-  /** Hash: view name -> snapshot frame (the latest bytes of every served view). */
+  /** Hash: view name -> snapshot frame (each view's latest bytes, written every few hundred ms
+   *  and when a front asks: bin/scale-out/snapshot-hash.ts). */
   snapshots: 'orderflow:snap',
   /** Channel: snapshot frames as ingest puts them, and its heartbeats. */
   snapshotChannel: 'orderflow:snap',
+  /** Channel: a front's ask (a random id) that ingest write the hash now. */
+  snapshotAsk: 'orderflow:snap:ask',
+  /** Channel: the id of an ask, published once the hash holds every view put before it. */
+  snapshotFlushed: 'orderflow:snap:flushed',
   /** Stream: closed 1-minute history points as ingest records them (msgpack batches). */
   history: 'orderflow:history',
   /** Channel: a front's ask for the next chunk of its bulk copy of ingest's history (JSON). */

@@ -2,7 +2,9 @@
 // are put: no Buffer per frame and no copy to join them into the message. Messages are cut from
 // a slab of `capacityBytes`; a small message (a turn of a few views) leaves the rest of its slab
 // to the next ones rather than taking a slab of its own.
-import { batchStampBytes, frameBytes, frameLengthBytes, writeFrame } from './frames.js';
+import {
+  batchStampBytes, frameBytes, frameLengthBytes, headerBytesOf, writeFrame, type HeaderOut,
+} from './frames.js';
 
 export class BatchWriter {
   /** Where the message being written starts: the free part of the current slab. */
@@ -24,12 +26,12 @@ export class BatchWriter {
   }
 
   /**
-   * Appends a frame (its header's JSON and its body); returns where the frame starts in the
+   * Appends a frame (its header and its body); returns where the frame starts in the
    * message, or -1, writing nothing, when it does not fit behind the frames already in (take
    * those first). An empty message moves to a new slab, as big as it needs, when it must.
    */
-  add(header: string, body?: Uint8Array): number {
-    const headerBytes = Buffer.byteLength(header);
+  add(header: HeaderOut, body?: Uint8Array): number {
+    const headerBytes = headerBytesOf(header);
     const bytes = frameBytes(headerBytes, body);
     const end = this.used + frameLengthBytes + bytes;
     if (end > this.bytes.length) {

@@ -1,11 +1,11 @@
 // Ingest's side of the snapshot hand-over: every view put into the local SnapshotStore is also
-// written to Redis (the latest frame per view, for fronts that start or reconnect) and published
-// (for fronts that listen), with a heartbeat so fronts notice a silent ingest. Views leave in
-// batches: one HSET and one PUBLISH per batch, not two commands and one message per view (a
-// cadence refreshes hundreds of views in one turn). A batch leaves once the task that put its
-// views has run (a microtask), or as soon as the next frame would take it past `batchBytesMax`,
-// so Redis and the fronts work on the first views while ingest still puts the rest
-// (docs/scale-out.md).
+// published to Redis (for fronts that listen), with a heartbeat so fronts notice a silent
+// ingest, and each view's latest frame is written to a Redis hash (for fronts that start or
+// reconnect) every few hundred ms and whenever a front asks (snapshot-hash.ts). Views leave in
+// batches: one PUBLISH per batch, not one message per view (a cadence refreshes hundreds of
+// views in one turn). A batch leaves once the task that put its views has run (a microtask), or
+// as soon as the next frame would take it past `batchBytesMax`, so Redis and the fronts work on
+// the first views while ingest still puts the rest (docs/scale-out.md).
 import { preciseWallMs } from '../../core/clock.js';
 import {
   isWatchedSource, type LazyView, type LazyViewSource, type WatchedViewSource,
@@ -17,8 +17,9 @@ import {
 } from '../../http/snapshots.js';
 import { redisNames, type RedisLink } from '../../persistence/redis-link.js';
 import { BatchWriter } from './batch-writer.js';
+import { DirtyViews } from './snapshot-hash.js';
 import {
-  encodeBatch, encodeFrame, putHeaderJson, type Frame, type FrameHeader, type FrameStamp,
+  encodeBatch, encodeFrame, type Frame, type FrameHeader, type FrameStamp, type HeaderOut,
 } from './frames.js';
 
 /** Heartbeat period; a front calls the data stale after three missed beats. */
@@ -32,6 +33,18 @@ export const beatMs = 1_000;
  * reach a front while ingest still puts the next (bench/README.md).
  */
 export const batchBytesMax = 64 * 1024;
+
+/**
+ * How often the hash gets the views put since it was last written (a front's ask writes it at
+ * once). Only a front that starts or reconnects reads the hash, and it asks first, so the period
+ * bounds what a front finds there when its ask goes unanswered (ingest away or busy), and lets a
+ * view put several times in a period be written once.
+ */
+export const hashWriteMsDefault = 500;
+
+export interface PublisherOptions {
+  readonly hashWriteMs: number;
+}
 
 export class SnapshotPublisher {
   private readonly epochMs = Date.now();
@@ -48,11 +61,17 @@ export class SnapshotPublisher {
   private batch = new BatchWriter(batchBytesMax);
   private names: string[] = [];
   private spans: number[] = [];
-  /** The batch holds a deletion: its views' last words are sorted out before sending. */
-  private deletes = false;
   private flushScheduled = false;
+  /** Views put (or deleted) since the hash was last written. */
+  private readonly dirty = new DirtyViews();
+  private hashTimer: NodeJS.Timeout | null = null;
+  private stopAsks: (() => void) | null = null;
+  /** Main-thread CPU spent writing the hash (µs): ingest's cost of the views outside the turn
+   *  that put them (the propagation bench adds it to the turn's). */
+  hashCpuUs = 0;
 
-  constructor(private readonly link: RedisLink, private readonly logger: Logger) {}
+  constructor(private readonly link: RedisLink, private readonly logger: Logger,
+    private readonly options: PublisherOptions = { hashWriteMs: hashWriteMsDefault }) {}
 
   /** The sink the producers write to: the local store, and Redis behind it. */
   sink(store: SnapshotStore): PositioningSink {
@@ -94,15 +113,45 @@ export class SnapshotPublisher {
   }
 
   start(): void {
+    this.stopAsks = this.link.listen(redisNames.snapshotAsk, (id) => this.answerAsk(id));
     this.link.onReady(() => this.resendAll());
     this.beatTimer = setInterval(() => this.beat(), beatMs);
     this.beatTimer.unref();
+    this.hashTimer = setInterval(() => this.writeHash(), this.options.hashWriteMs);
+    this.hashTimer.unref();
     this.beat();
   }
 
   stop(): void {
     if (this.beatTimer) clearInterval(this.beatTimer);
-    this.beatTimer = null;
+    if (this.hashTimer) clearInterval(this.hashTimer);
+    this.beatTimer = this.hashTimer = null;
+    this.stopAsks?.();
+    this.stopAsks = null;
+  }
+
+  /**
+   * A front's ask: the hash is written with every view put so far, and then the ask's id is
+   * published on the same connection, so Redis has the hash written before the front hears the
+   * answer and loads it. The front subscribed before it asked: what is put later reaches it as a
+   * message.
+   */
+  private answerAsk(id: Buffer): void {
+    this.flush();
+    if (!this.link.ready()) return;
+    this.writeHash();
+    this.send('publish', [redisNames.snapshotFlushed, id]);
+  }
+
+  /** Each waiting view's last word to the hash; while Redis is away they keep waiting. */
+  writeHash(): void {
+    if (this.dirty.size === 0 || !this.link.ready()) return;
+    const cpuBefore = process.cpuUsage();
+    const { sets, removes } = this.dirty.take();
+    if (sets !== null) this.send('hset', sets);
+    if (removes !== null) this.send('hdel', removes);
+    const cpu = process.cpuUsage(cpuBefore);
+    this.hashCpuUs += cpu.user + cpu.system;
   }
 
   private stamp(): FrameStamp {
@@ -112,8 +161,9 @@ export class SnapshotPublisher {
   /** A put's frame: the entry's bytes as served, with its ETag and meta. */
   private put(name: string, entry: ViewEntry): void {
     // Stamped to the microsecond: the fronts' propagation histograms are finer than a ms.
-    this.queue(name, putHeaderJson(name, this.stamp(), preciseWallMs(), entry.updatedAtMs,
-      entry.cadenceMs, entry.etag), entry.body);
+    this.queue(name, { name, stamp: this.stamp(), sentAtMs: preciseWallMs(),
+      updatedAtMs: entry.updatedAtMs, cadenceMs: entry.cadenceMs, etag: entry.etag },
+    entry.body);
   }
 
   private remove(name: string): void {
@@ -123,7 +173,7 @@ export class SnapshotPublisher {
   }
 
   /** Adds a frame to the batch; a full batch leaves at once. */
-  private queue(name: string, header: string, body: Uint8Array | undefined): void {
+  private queue(name: string, header: HeaderOut, body: Uint8Array | undefined): void {
     let start = this.batch.add(header, body);
     if (start < 0) {
       this.flush();
@@ -131,7 +181,6 @@ export class SnapshotPublisher {
     }
     this.names.push(name);
     this.spans.push(body === undefined ? -1 : start, this.batch.byteLength);
-    if (body === undefined) this.deletes = true;
     if (this.batch.byteLength >= batchBytesMax) {
       this.flush();
     } else if (!this.flushScheduled) {
@@ -149,40 +198,27 @@ export class SnapshotPublisher {
     this.flush();
   };
 
-  /** Sends the batch now: each view's last word to the hash, then the message. */
+  /** Sends the batch now, and notes its views for the hash's next write. */
   private flush(): void {
     if (this.batch.frameCount === 0) return;
     const message = this.batch.take(preciseWallMs());
-    const { names, spans, deletes } = this;
+    const { names, spans } = this;
     this.names = [];
     this.spans = [];
-    this.deletes = false;
-    // While Redis is away the views wait in `latest`: resendAll frames them on reconnect.
-    if (!this.link.ready()) return;
-    // A frame goes to the hash as a slice of the message: the client copies it into its command.
-    const sets: (string | Buffer)[] = [redisNames.snapshots];
-    const removes: string[] = [redisNames.snapshots];
-    if (!deletes) {
-      // A view put twice in one batch is set twice in order: HSET's last value for a field wins.
-      for (let i = 0; i < names.length; i++) {
-        sets.push(names[i]!, message.subarray(spans[2 * i]!, spans[2 * i + 1]!));
-      }
-    } else {
-      // Each view's last word only: a put then a deletion is a deletion, and the reverse a put.
-      const last = new Map<string, Buffer | null>();
-      for (let i = 0; i < names.length; i++) {
-        const start = spans[2 * i]!;
-        last.set(names[i]!, start < 0 ? null : message.subarray(start, spans[2 * i + 1]!));
-      }
-      for (const [name, frame] of last) {
-        if (frame === null) removes.push(name);
-        else sets.push(name, frame);
+    const ready = this.link.ready();
+    // Each view's last word, in order: a put then a deletion is a deletion, and the reverse a
+    // put. A frame waits as a slice of the message; the client copies it into the HSET.
+    for (let i = 0; i < names.length; i++) {
+      const start = spans[2 * i]!;
+      if (start >= 0) {
+        // While Redis is away a put waits in `latest`: resendAll frames it on reconnect.
+        if (ready) this.dirty.note(names[i]!, message.subarray(start, spans[2 * i + 1]!));
+      } else {
+        // A deletion is nowhere else: it waits for the hash even while Redis is away.
+        this.dirty.note(names[i]!, null);
       }
     }
-    // HSET first: a front that loads the hash after the message was published finds the frame.
-    if (sets.length > 1) this.send('hset', sets);
-    if (removes.length > 1) this.send('hdel', removes);
-    this.send('publish', [redisNames.snapshotChannel, message]);
+    if (ready) this.send('publish', [redisNames.snapshotChannel, message]);
   }
 
   /**

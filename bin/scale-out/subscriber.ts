@@ -1,7 +1,9 @@
-// A front's side of the snapshot hand-over: loads every view's latest frame from Redis whenever
-// the connection is (again) up, then applies published frames as they come, putting the same
-// bytes into the front's SnapshotStore (so the same ETag and headers as ingest). Tracks ingest's
-// heartbeat: three missed beats and the front calls its data stale.
+// A front's side of the snapshot hand-over: whenever the connection is (again) up, subscribes,
+// asks ingest to write every view's latest frame to the hash, and loads the hash; then applies
+// published frames as they come, putting the same bytes into the front's SnapshotStore (so the
+// same ETag and headers as ingest). Tracks ingest's heartbeat: three missed beats and the front
+// calls its data stale.
+import { randomUUID } from 'node:crypto';
 import { preciseWallMs, type Clock } from '../../core/clock.js';
 import type { Logger } from '../../core/logger.js';
 import type { SnapshotStore } from '../../http/snapshots.js';
@@ -14,12 +16,24 @@ import { beatMs } from './publisher.js';
 const staleAfterMs = 3 * beatMs;
 const reloadRetryMs = 500;
 
+export interface SubscriberOptions {
+  /** How long ingest has to answer an ask to write the hash before the front loads the hash
+   *  as it is (and asks again until answered). */
+  readonly askTimeoutMs: number;
+}
+
+export const subscriberOptionsDefault: SubscriberOptions = { askTimeoutMs: 1_000 };
+
 export class SnapshotSubscriber {
   private readonly stamps = new Map<string, FrameStamp>();
   /** Versions are the front's own: a restarted ingest counts from 1 again. */
   private version = 0;
   private lastBeatWallMs = -Infinity;
   private loads = 0;
+  /** Counts the catch-ups (one per reconnect): an older one still asking gives way. */
+  private catchUps = 0;
+  /** Asks waiting for ingest's answer, by id. */
+  private readonly asks = new Map<string, () => void>();
   private badFrames = 0;
   /** Called with each applied put's delays in ms from the batch leaving ingest and from the
    *  view's put on ingest (the propagation bench). */
@@ -30,11 +44,13 @@ export class SnapshotSubscriber {
   viewsApplied = 0;
 
   constructor(private readonly link: RedisLink, private readonly store: SnapshotStore,
-    private readonly clock: Clock, private readonly logger: Logger) {}
+    private readonly clock: Clock, private readonly logger: Logger,
+    private readonly options: SubscriberOptions = subscriberOptionsDefault) {}
 
   start(): void {
     this.link.listen(redisNames.snapshotChannel, (message) => this.applyBatch(message));
-    this.link.onReady(() => void this.loadAll());
+    this.link.listen(redisNames.snapshotFlushed, (id) => this.asks.get(id.toString())?.());
+    this.link.onReady(() => void this.catchUp());
   }
 
   /** Ingest was heard from within three beats, over a live connection. */
@@ -104,19 +120,58 @@ export class SnapshotSubscriber {
     }
   }
 
-  /** Every view's latest frame; frames published meanwhile win by their stamps. */
-  private async loadAll(): Promise<void> {
-    try {
-      const all = await this.link.command.hgetallBuffer(redisNames.snapshots);
-      for (const frame of Object.values(all)) this.apply(frame, NaN);
-      // A live beat is the only proof of a live ingest: the load does not count as one.
-      this.loads++;
-      this.logger.info('snapshots loaded from redis', { views: Object.keys(all).length,
-        atMs: this.clock.nowMs() });
-    } catch (error) {
-      this.logger.warn('loading snapshots from redis failed; retrying', {
-        error: (error as Error).message });
-      setTimeout(() => { if (this.link.ready()) void this.loadAll(); }, reloadRetryMs).unref();
+  /**
+   * Every view's latest frame, with no window in which a view is missed: subscribed (Redis
+   * confirmed it) before asking, so whatever ingest puts after writing the hash comes as a
+   * message; the hash, loaded after ingest's answer, holds everything put before. Frames
+   * published meanwhile win by their stamps. An unanswered ask (ingest away, or not yet
+   * listening after Redis came back): the hash is loaded as it is, once (the front serves it, and
+   * without ingest's beat it says stale), and the ask is repeated until ingest answers.
+   */
+  private async catchUp(): Promise<void> {
+    const catchUp = ++this.catchUps;
+    let loadedOnce = false;
+    while (catchUp === this.catchUps && this.link.ready()) {
+      try {
+        await this.link.subscriber.subscribe(redisNames.snapshotChannel,
+          redisNames.snapshotFlushed);
+        const answered = await this.askToWriteHash();
+        if (catchUp !== this.catchUps) return;
+        if (answered || !loadedOnce) await this.loadHash(answered);
+        loadedOnce = true;
+        if (answered) return;
+      } catch (error) {
+        this.logger.warn('loading snapshots from redis failed; retrying', {
+          error: (error as Error).message });
+      }
+      await new Promise((resolve) => setTimeout(resolve, reloadRetryMs).unref());
     }
+  }
+
+  /** Publishes an ask; true once ingest answers that the hash is written, false on timeout. */
+  private async askToWriteHash(): Promise<boolean> {
+    const id = randomUUID();
+    let timer: NodeJS.Timeout | undefined;
+    const answered = new Promise<boolean>((resolve) => {
+      this.asks.set(id, () => resolve(true));
+      timer = setTimeout(() => resolve(false), this.options.askTimeoutMs);
+    });
+    try {
+      await this.link.command.publish(redisNames.snapshotAsk, id);
+      return await answered;
+    } finally {
+      clearTimeout(timer);
+      this.asks.delete(id);
+    }
+  }
+
+  private async loadHash(answered: boolean): Promise<void> {
+    const all = await this.link.command.hgetallBuffer(redisNames.snapshots);
+    for (const frame of Object.values(all)) this.apply(frame, NaN);
+    // A live beat is the only proof of a live ingest: the load does not count as one.
+    this.loads++;
+    this.logger.info(answered ? 'snapshots loaded from redis'
+      : 'snapshots loaded from redis as they are: ingest did not answer (asking again)',
+    { views: Object.keys(all).length, atMs: this.clock.nowMs() });
   }
 }

@@ -5,6 +5,8 @@ import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { Redis } from 'ioredis';
+import { silentLogger } from '../../core/logger.js';
+import { openRedisLink, type RedisLink } from '../../persistence/redis-link.js';
 import { eventually, tempDir } from './eventually.js';
 
 const serverPaths = ['/usr/bin/redis-server', '/usr/local/bin/redis-server'];
@@ -90,4 +92,12 @@ export async function startRedisServer(): Promise<RedisServer> {
   await start();
   process.once('exit', () => { (child as ChildProcess | null)?.kill('SIGKILL'); });
   return { url, port, stop, start };
+}
+
+/** A link to the server once both its connections are up; kept in `links` to close at the end. */
+export async function readyLink(url: string, links: RedisLink[]): Promise<RedisLink> {
+  const made = await openRedisLink(url, silentLogger);
+  links.push(made);
+  await eventually(() => made.ready(), { message: 'redis link ready' });
+  return made;
 }

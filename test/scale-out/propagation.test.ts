@@ -1,8 +1,9 @@
 // The snapshot hand-over on a real redis-server, without the rest of the service: ingest's
 // publisher and two fronts' subscribers in one process, each on its own connections. Batches
-// split at batchBytesMax and merged within a turn, the same bytes and ETag on both fronts, a
-// front that missed the messages catching up from the hash, and no UTF-8 decoding of messages
-// (docs/scale-out.md).
+// split at batchBytesMax and merged within a turn, the same bytes and ETag on both fronts, the
+// hash holding each view's last word, a front that missed the messages catching up from the
+// hash, and no UTF-8 decoding of messages (docs/scale-out.md; snapshot-hash.test.ts has more of
+// the hash).
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { Redis } from 'ioredis';
@@ -10,34 +11,43 @@ import { systemClock } from '../../core/clock.js';
 import { silentLogger } from '../../core/logger.js';
 import { strongEtag } from '../../core/etag.js';
 import { SnapshotStore } from '../../http/snapshots.js';
-import { openRedisLink, redisNames, type RedisLink } from '../../persistence/redis-link.js';
+import { redisNames, type RedisLink } from '../../persistence/redis-link.js';
 import { SnapshotPublisher, batchBytesMax } from '../../bin/scale-out/publisher.js';
 import { SnapshotSubscriber } from '../../bin/scale-out/subscriber.js';
-import { splitBatch } from '../../bin/scale-out/frames.js';
+import { decodeFrame, splitBatch } from '../../bin/scale-out/frames.js';
 import { openSharedState } from '../../bin/scale-out/shared-state.js';
 import { eventually } from '../helpers/eventually.js';
-import { startRedisServer, type RedisServer } from '../helpers/redis-server.js';
+import { readyLink, startRedisServer, type RedisServer } from '../helpers/redis-server.js';
 
 let redis: RedisServer;
 const links: RedisLink[] = [];
 const clients: Redis[] = [];
+const publishers: SnapshotPublisher[] = [];
 
 test.before(async () => {
   redis = await startRedisServer();
 });
 
 test.after(async () => {
+  for (const publisher of publishers) publisher.stop();
   for (const link of links) await link.close();
   for (const client of clients) client.disconnect();
   await redis?.stop();
 });
 
-async function link(): Promise<RedisLink> {
-  const made = await openRedisLink(redis.url, silentLogger);
-  links.push(made);
-  await eventually(() => made.ready(), { message: 'redis link ready' });
+const link = (): Promise<RedisLink> => readyLink(redis.url, links);
+
+/** Ingest's publisher, answering fronts' asks; the hash is written only when asked (or by the
+ *  test): an hour between timed writes. */
+async function publisher(): Promise<SnapshotPublisher> {
+  const made = new SnapshotPublisher(await link(), silentLogger, { hashWriteMs: 3_600_000 });
+  publishers.push(made);
+  made.start();
   return made;
 }
+
+/** The turn's batch published (a microtask) and its views noted for the hash. */
+const turnEnd = () => new Promise((resolve) => setImmediate(resolve));
 
 interface Front { readonly store: SnapshotStore; readonly subscriber: SnapshotSubscriber }
 
@@ -49,13 +59,16 @@ async function front(): Promise<Front> {
   return { store, subscriber };
 }
 
-/** Every message on the snapshot channel, as its frames' count and its size. */
+/** Every message of views on the snapshot channel (not ingest's beats), as its frames' count
+ *  and its size. */
 async function tap(): Promise<{ frames: number; bytes: number }[]> {
   const client = new Redis(redis.url, { maxRetriesPerRequest: 0 });
   clients.push(client);
   const seen: { frames: number; bytes: number }[] = [];
   client.on('messageBuffer', (_channel: Buffer, message: Buffer) => {
-    seen.push({ frames: splitBatch(message).frames.length, bytes: message.length });
+    const { frames } = splitBatch(message);
+    if (frames.some((frame) => decodeFrame(frame).kind === 'beat')) return;
+    seen.push({ frames: frames.length, bytes: message.length });
   });
   await client.subscribe(redisNames.snapshotChannel);
   return seen;
@@ -71,9 +84,8 @@ const meta = (round: number, etag?: string) =>
 test('a big turn leaves in several batches; both fronts hold the same bytes and ETag', async () => {
   const fronts = [await front(), await front()];
   const messages = await tap();
-  const publisher = new SnapshotPublisher(await link(), silentLogger);
   const ingest = new SnapshotStore();
-  const sink = publisher.sink(ingest);
+  const sink = (await publisher()).sink(ingest);
   const names = Array.from({ length: 300 }, (_, i) => `pair/SYM${i}`);
   // 300 views of ~2 KB in one turn: about ten batches of at most batchBytesMax plus one view.
   for (const name of names) {
@@ -99,13 +111,13 @@ test('a big turn leaves in several batches; both fronts hold the same bytes and 
       assert.is(got.cacheControl, sent.cacheControl);
     }
   }
-  publisher.stop();
 });
 
 test('small views put in one turn leave as one message, the last word of each view', async () => {
   const { store } = await front();
   const messages = await tap();
-  const sink = new SnapshotPublisher(await link(), silentLogger).sink(new SnapshotStore());
+  const published = await publisher();
+  const sink = published.sink(new SnapshotStore());
   sink.put('pair/A', body('pair/A', 1, 10), meta(1));
   sink.put('pair/B', body('pair/B', 1, 10), meta(1));
   sink.put('pair/A', body('pair/A', 2, 10), meta(2));
@@ -119,25 +131,33 @@ test('small views put in one turn leave as one message, the last word of each vi
   assert.ok(store.get('pair/B')!.body.equals(body('pair/B', 1, 10)));
   assert.is(store.get('pair/C'), undefined);
   // The hash holds each view's last word only.
+  published.writeHash();
   const hashed = await (await link()).command.hgetallBuffer(redisNames.snapshots);
   assert.ok(hashed['pair/A'] !== undefined && hashed['pair/B'] !== undefined);
   assert.is(hashed['pair/C'], undefined);
 });
 
 test('the hash holds the last word: a view put twice, one deleted and put again', async () => {
-  const sink = new SnapshotPublisher(await link(), silentLogger).sink(new SnapshotStore());
+  const published = await publisher();
+  const sink = published.sink(new SnapshotStore());
   const command = (await link()).command;
-  // A batch without deletions (its frames go to HSET in order), then one with a deletion.
+  // A batch without deletions, then one with a deletion.
   sink.put('pair/TWICE', body('pair/TWICE', 1, 10), meta(1));
   sink.put('pair/TWICE', body('pair/TWICE', 2, 10), meta(2));
+  await turnEnd();
+  published.writeHash();
   await eventually(async () => (await command.hgetBuffer(redisNames.snapshots, 'pair/TWICE'))
     ?.includes(body('pair/TWICE', 2, 10)) === true, { message: 'the second frame in the hash' });
   sink.put('pair/BACK', body('pair/BACK', 1, 10), meta(1));
+  await turnEnd();
+  published.writeHash();
   await eventually(async () =>
     await command.hexists(redisNames.snapshots, 'pair/BACK') === 1, { message: 'pair/BACK' });
   sink.delete('pair/BACK');
   sink.put('pair/BACK', body('pair/BACK', 3, 10), meta(3));
   sink.put('pair/TWICE', body('pair/TWICE', 3, 10), meta(3));
+  await turnEnd();
+  published.writeHash();
   await eventually(async () => (await command.hgetBuffer(redisNames.snapshots, 'pair/TWICE'))
     ?.includes(body('pair/TWICE', 3, 10)) === true, { message: 'the third frame in the hash' });
   const back = await command.hgetBuffer(redisNames.snapshots, 'pair/BACK');
@@ -146,13 +166,13 @@ test('the hash holds the last word: a view put twice, one deleted and put again'
 
 test('a front that missed the messages catches up from the hash', async () => {
   const ingest = new SnapshotStore();
-  const sink = new SnapshotPublisher(await link(), silentLogger).sink(ingest);
+  const sink = (await publisher()).sink(ingest);
   const names = Array.from({ length: 100 }, (_, i) => `pair/LATE${i}`);
   for (const name of names) sink.put(name, body(name, 1, 2_000), meta(1));
   const listening = await front();
   await eventually(() => names.every((name) => listening.store.get(name) !== undefined),
     { message: 'the listening front has every view' });
-  // This front was not subscribed when the batches went out: it loads them from the hash.
+  // This front was not subscribed when the batches went out: it asks for the hash and loads it.
   const late = await front();
   for (const name of names) {
     const got = late.store.get(name);

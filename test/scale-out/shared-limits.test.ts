@@ -6,7 +6,7 @@ import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { ManualClock } from '../../core/clock.js';
 import {
-  decodeFrame, encodeBatch, encodeFrame, isNewer, splitBatch,
+  decodeFrame, encodeBatch, encodeFrame, isNewer, putHeaderMarker, splitBatch,
 } from '../../bin/scale-out/frames.js';
 import { eventually } from '../helpers/eventually.js';
 import { startRedisServer, type RedisServer } from '../helpers/redis-server.js';
@@ -133,8 +133,30 @@ limits('frames: round trip, ordering, and bytes that are not a frame are refused
   const bad = encodeFrame({ kind: 'delete', name: '', stamp } as never);
   assert.throws(() => decodeFrame(bad), /view name/);
   assert.throws(() => decodeFrame(encodeFrame({ kind: 'put', name: 'v', stamp, sentAtMs: 9,
-    updatedAtMs: 7, cadenceMs: 1000, etag: 7 as never, body })), /meta/);
+    updatedAtMs: 7, cadenceMs: 1000, etag: 7 as never, body }, true)), /meta/);
 });
+
+limits('put frames: a binary header read back field for field; a JSON one (older ingest) too',
+  () => {
+    const body = Buffer.from('{"a":1}');
+    const put = { kind: 'put', name: 'wallets/0xé', stamp: { epochMs: 1_764_000_000_000, seq: 7 },
+      sentAtMs: 1_764_000_000_123.456, updatedAtMs: 1_764_000_000_000, cadenceMs: 1000,
+      etag: '"abc-_1"', body } as const;
+    const binary = encodeFrame(put);
+    assert.is(binary[4], putHeaderMarker);
+    assert.equal(decodeFrame(binary), put);
+    assert.equal(decodeFrame(encodeFrame(put, true)), put);
+    const noEtag = decodeFrame(encodeFrame({ ...put, etag: undefined }));
+    assert.ok(noEtag.kind === 'put' && noEtag.etag === undefined && noEtag.body.equals(body));
+    // A header whose lengths do not add up, or cut short, is refused.
+    const wrong = Buffer.from(binary);
+    wrong.writeUInt16BE(60, 4 + 41);
+    assert.throws(() => decodeFrame(wrong), /length|name/);
+    const headerBytes = binary.readUInt32BE(0);
+    const cut = Buffer.concat([Buffer.from([0, 0, 0, 20]), binary.subarray(4, 24)]);
+    assert.throws(() => decodeFrame(cut), /short/);
+    assert.ok(headerBytes < 100);
+  });
 
 limits('frame batches: one turn of frames in one message, a cut batch refused', () => {
   const stamp = { epochMs: 5, seq: 2 };
