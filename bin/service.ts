@@ -92,9 +92,10 @@ interface Parts {
   readonly history: HistoryRecorder;
   runtime: ActorRuntime | null;
   marketNowMs: number;
-  /** Market time the simulator's warm-up ends (0: none) and each pair's newest market time. */
+  /** Market time the simulator's warm-up ends (0: none). */
   readonly warmupEndMs: number;
-  readonly pairMarketMs: Map<string, number>;
+  /** The pairs the shards have published (a shard publishes a pair once its warm-up is done). */
+  readonly published: Set<string>;
   /** The shards' publishes, applied in order in short slices (sliced-queue.ts). */
   publishes?: SlicedQueue<ShardPublish>;
   /** The cadence refresh in flight (in slices), null between two. */
@@ -174,7 +175,7 @@ async function createParts(config: ServiceConfig, deps: ServiceDeps): Promise<Pa
   const parts: Parts = { config, clock, log, store, snapshots, positioning, views, webhooks,
     signals, feeds, shared, publisher, historyPublisher, history,
     tracked: new TrackedSet(config.shards), runtime: null,
-    marketNowMs: 0, warmupEndMs, pairMarketMs: new Map(),
+    marketNowMs: 0, warmupEndMs, published: new Set(),
     backfill: new BackfillStatus(backfilled), pairStates,
     cadenceRefresh: null,
     storeWrites: new StoreAfterViews(() => (parts.publishes?.pending ?? 0) > 0, (error) =>
@@ -279,10 +280,13 @@ async function startFront(p: Parts, assigned: Promise<void>) {
       // client that waited for 200 never meets not_tracked or a missing signals entry.
       pairs: p.tracked.symbols.length > 0 && views.unpublishedCount() === 0,
       mcp: mcp.loaded(),
-      // Every tracked pair has published past the simulator's warm-up (its market hours before
-      // the start): its numbers rest on that history from the first answer.
+      // Every tracked pair has published after the simulator's warm-up (its market hours before
+      // the start): its numbers rest on that history from the first answer. A shard publishes a
+      // pair only once its warm-up reached the start (shard-actor.ts skips warming pairs). Not
+      // its newest event's market time: a quiet market's last tick can fall just before the
+      // start, which held /readyz until its next publish (0.3-0.6 s, bench/README.md).
       warmup: p.warmupEndMs === 0 || (p.tracked.symbols.length > 0 && p.tracked.symbols
-        .every((symbol) => (p.pairMarketMs.get(symbol) ?? 0) >= p.warmupEndMs)),
+        .every((symbol) => p.published.has(symbol))),
       // Live: every tracked pair was filled from candles, or given up on after the bounded wait.
       backfill: p.backfill.check(p.tracked.symbols),
     };
@@ -328,7 +332,7 @@ function startShards(p: Parts, allowCrash: boolean): Promise<ActorRuntime> {
       onPublish: (message: ShardPublish) => {
         for (const pair of message.pairs) {
           p.marketNowMs = Math.max(p.marketNowMs, pair.updatedAtMs);
-          p.pairMarketMs.set(pair.symbol, pair.updatedAtMs);
+          p.published.add(pair.symbol);
         }
         p.publishes ??= new SlicedQueue((next: ShardPublish) => applyPublish(p, next),
           publishSliceMs, (error) => p.log.error('applying a shard publish failed',
