@@ -23,6 +23,7 @@ import { MarketViews } from '../actors/runtime/market-views.js';
 import { PositioningViews } from '../actors/runtime/positioning-views.js';
 import { SignalPipeline } from '../actors/runtime/signal-pipeline.js';
 import { startActorRuntime, type ActorRuntime } from '../actors/runtime/supervisor.js';
+import { workersConstructed } from '../actors/runtime/comedy-loader.js';
 import { TrackedSet } from '../actors/runtime/tracked-set.js';
 import { createDashboardFor } from './dashboard.js';
 import { HistoryRecorder } from '../actors/runtime/history-recorder.js';
@@ -410,6 +411,7 @@ export async function startService(config: ServiceConfig, deps: ServiceDeps): Pr
   // Booting a worker is ~0.5-1 s, most of it comedy's own start-up: on 2 cores it overlaps the
   // main thread's universe and front, and the shards get their pairs once the universe ranked
   // them (the same path as an hourly re-rank).
+  const constructed = workersConstructed(config.shards);
   const booting = startShards(p, deps.allowShardCrash ?? false);
   booting.catch(() => {}); // awaited below; this only keeps an early failure from going unhandled
   let front: Awaited<ReturnType<typeof startFront>> | null = null;
@@ -425,6 +427,9 @@ export async function startService(config: ServiceConfig, deps: ServiceDeps): Pr
       return started.setTracked(p.tracked.perShard());
     });
     assigned.catch(() => {}); // awaited below, as `booting` is
+    // The front and the timers' first refreshes (~0.1-0.2 s of this thread) wait until the
+    // workers exist: run before, they held back the workers' creation, so the warm-up's start.
+    await Promise.race([constructed, booting.then(() => {}, () => {})]);
     timers = startTimers(p);
     front = await startFront(p, assigned);
     const hostPart = config.host.includes(':') ? `[${config.host}]` : config.host;
