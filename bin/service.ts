@@ -265,7 +265,7 @@ function startTimers(p: Parts): NodeJS.Timeout[] {
 
 /**
  * The HTTP front. `assigned` settles once the shards have their pairs: with a warm-up to run the
- * MCP module (~0.3 s of this thread) loads after it, while the shards warm up, so it does not
+ * MCP module (~0.15 s of this thread) loads after it, while the shards warm up, so it does not
  * hold back their boot and the start of their warm-up; without one it loads at once, its load
  * being then on the way to /readyz.
  */
