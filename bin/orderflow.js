@@ -22,9 +22,21 @@ for (const flag of workerNodeFlags) setFlagsFromString(flag);
 // long, on the main thread, while the service starts. Every other package stays a package
 // (native addons; comedy, lmdb and tsx load files by path at run time).
 const bundledPackages = ['@modelcontextprotocol/sdk', 'zod'];
+// ajv and ajv-formats (0.3-0.4 s of loading) are imported by the SDK for a default the MCP
+// sessions replace (http/mcp/no-schema-validator.ts): the bundle gets a stub that throws.
+const noAjv = { ajv: './bin/no-ajv.js', 'ajv-formats': './bin/no-ajv.js' };
+// zod's locales index: English only (bin/zod-locales.js).
+const zodLocales = {
+  name: 'zod-locales-en',
+  setup(build) {
+    build.onResolve({ filter: /^\.\.\/locales\/index\.js$/ }, (args) =>
+      (args.importer.includes('/node_modules/zod/')
+        ? { path: join(projectRoot, 'bin', 'zod-locales.js') } : undefined));
+  },
+};
 const { dependencies } = JSON.parse(readFileSync(join(projectRoot, 'package.json'), 'utf8'));
 const unbundledPackages = Object.keys(dependencies)
-  .filter((name) => !bundledPackages.includes(name));
+  .filter((name) => !bundledPackages.includes(name) && !(name in noAjv));
 
 let entry = null;
 try {
@@ -32,7 +44,7 @@ try {
     // Maps without the sources' text: Node reads the maps of every module it loads (a third
     // of their bytes); traces only need the mappings.
     format: 'esm', splitting: true, sourcemap: 'linked', sourcesContent: false,
-    external: unbundledPackages,
+    external: unbundledPackages, alias: noAjv, plugins: [zodLocales],
   });
 } catch (error) {
   if (!cacheNotWritable(error)) throw error;

@@ -23,6 +23,7 @@ import { MarketViews } from '../actors/runtime/market-views.js';
 import { PositioningViews } from '../actors/runtime/positioning-views.js';
 import { SignalPipeline } from '../actors/runtime/signal-pipeline.js';
 import { startActorRuntime, type ActorRuntime } from '../actors/runtime/supervisor.js';
+import { workersConstructed } from '../actors/runtime/comedy-loader.js';
 import { TrackedSet } from '../actors/runtime/tracked-set.js';
 import { createDashboardFor } from './dashboard.js';
 import { HistoryRecorder } from '../actors/runtime/history-recorder.js';
@@ -92,9 +93,10 @@ interface Parts {
   readonly history: HistoryRecorder;
   runtime: ActorRuntime | null;
   marketNowMs: number;
-  /** Market time the simulator's warm-up ends (0: none) and each pair's newest market time. */
+  /** Market time the simulator's warm-up ends (0: none). */
   readonly warmupEndMs: number;
-  readonly pairMarketMs: Map<string, number>;
+  /** The pairs the shards have published (a shard publishes a pair once its warm-up is done). */
+  readonly published: Set<string>;
   /** The shards' publishes, applied in order in short slices (sliced-queue.ts). */
   publishes?: SlicedQueue<ShardPublish>;
   /** The cadence refresh in flight (in slices), null between two. */
@@ -174,7 +176,7 @@ async function createParts(config: ServiceConfig, deps: ServiceDeps): Promise<Pa
   const parts: Parts = { config, clock, log, store, snapshots, positioning, views, webhooks,
     signals, feeds, shared, publisher, historyPublisher, history,
     tracked: new TrackedSet(config.shards), runtime: null,
-    marketNowMs: 0, warmupEndMs, pairMarketMs: new Map(),
+    marketNowMs: 0, warmupEndMs, published: new Set(),
     backfill: new BackfillStatus(backfilled), pairStates,
     cadenceRefresh: null,
     storeWrites: new StoreAfterViews(() => (parts.publishes?.pending ?? 0) > 0, (error) =>
@@ -263,7 +265,7 @@ function startTimers(p: Parts): NodeJS.Timeout[] {
 
 /**
  * The HTTP front. `assigned` settles once the shards have their pairs: with a warm-up to run the
- * MCP module (~0.3 s of this thread) loads after it, while the shards warm up, so it does not
+ * MCP module (~0.15 s of this thread) loads after it, while the shards warm up, so it does not
  * hold back their boot and the start of their warm-up; without one it loads at once, its load
  * being then on the way to /readyz.
  */
@@ -279,10 +281,13 @@ async function startFront(p: Parts, assigned: Promise<void>) {
       // client that waited for 200 never meets not_tracked or a missing signals entry.
       pairs: p.tracked.symbols.length > 0 && views.unpublishedCount() === 0,
       mcp: mcp.loaded(),
-      // Every tracked pair has published past the simulator's warm-up (its market hours before
-      // the start): its numbers rest on that history from the first answer.
+      // Every tracked pair has published after the simulator's warm-up (its market hours before
+      // the start): its numbers rest on that history from the first answer. A shard publishes a
+      // pair only once its warm-up reached the start (shard-actor.ts skips warming pairs). Not
+      // its newest event's market time: a quiet market's last tick can fall just before the
+      // start, which held /readyz until its next publish (0.3-0.6 s, bench/README.md).
       warmup: p.warmupEndMs === 0 || (p.tracked.symbols.length > 0 && p.tracked.symbols
-        .every((symbol) => (p.pairMarketMs.get(symbol) ?? 0) >= p.warmupEndMs)),
+        .every((symbol) => p.published.has(symbol))),
       // Live: every tracked pair was filled from candles, or given up on after the bounded wait.
       backfill: p.backfill.check(p.tracked.symbols),
     };
@@ -328,7 +333,7 @@ function startShards(p: Parts, allowCrash: boolean): Promise<ActorRuntime> {
       onPublish: (message: ShardPublish) => {
         for (const pair of message.pairs) {
           p.marketNowMs = Math.max(p.marketNowMs, pair.updatedAtMs);
-          p.pairMarketMs.set(pair.symbol, pair.updatedAtMs);
+          p.published.add(pair.symbol);
         }
         p.publishes ??= new SlicedQueue((next: ShardPublish) => applyPublish(p, next),
           publishSliceMs, (error) => p.log.error('applying a shard publish failed',
@@ -406,6 +411,7 @@ export async function startService(config: ServiceConfig, deps: ServiceDeps): Pr
   // Booting a worker is ~0.5-1 s, most of it comedy's own start-up: on 2 cores it overlaps the
   // main thread's universe and front, and the shards get their pairs once the universe ranked
   // them (the same path as an hourly re-rank).
+  const constructed = workersConstructed(config.shards);
   const booting = startShards(p, deps.allowShardCrash ?? false);
   booting.catch(() => {}); // awaited below; this only keeps an early failure from going unhandled
   let front: Awaited<ReturnType<typeof startFront>> | null = null;
@@ -421,6 +427,9 @@ export async function startService(config: ServiceConfig, deps: ServiceDeps): Pr
       return started.setTracked(p.tracked.perShard());
     });
     assigned.catch(() => {}); // awaited below, as `booting` is
+    // The front and the timers' first refreshes (~0.1-0.2 s of this thread) wait until the
+    // workers exist: run before, they held back the workers' creation, so the warm-up's start.
+    await Promise.race([constructed, booting.then(() => {}, () => {})]);
     timers = startTimers(p);
     front = await startFront(p, assigned);
     const hostPart = config.host.includes(':') ? `[${config.host}]` : config.host;

@@ -20,6 +20,26 @@ const require = createRequire(import.meta.url);
 const workerScriptName = 'threaded-actor-worker.js';
 
 let loaded: Promise<Comedy> | null = null;
+/** Workers comedy constructed from the worker bundle, and who waits for a count of them. */
+let constructed = 0;
+const waiting: { atCount: number; resolve: () => void }[] = [];
+
+/**
+ * Settles once comedy has constructed `count` more workers from its bundled worker script. Never
+ * settles where comedy runs unbundled (a read-only install): race it with what the workers do.
+ */
+export function workersConstructed(count: number): Promise<void> {
+  return new Promise((resolve) => { waiting.push({ atCount: constructed + count, resolve }); });
+}
+
+function onConstructed(): void {
+  constructed++;
+  for (let i = waiting.length - 1; i >= 0; i--) {
+    if (waiting[i]!.atCount > constructed) continue;
+    waiting[i]!.resolve();
+    waiting.splice(i, 1);
+  }
+}
 
 /** A comedy file bundled once with what it requires (cached by content, like our bundles). */
 function bundled(name: string, entry: string): Promise<string> {
@@ -43,8 +63,9 @@ async function load(): Promise<Comedy> {
   const [main, worker] = bundles;
   class BundledWorker extends Worker {
     constructor(filename: string | URL, options?: WorkerOptions) {
-      super(typeof filename === 'string' && basename(filename) === workerScriptName
-        ? worker : filename, options);
+      const ours = typeof filename === 'string' && basename(filename) === workerScriptName;
+      super(ours ? worker : filename, options);
+      if (ours) onConstructed();
     }
   }
   const exports = workerThreads as { Worker: typeof Worker };

@@ -7,8 +7,9 @@
 //
 // comedy requires an actor's module in the parent too, only to name the actor when no name is
 // given (we always give one): loading the whole bundle there cost the main thread ~0.3-0.6 s of
-// start-up. So on the main thread the bundle stops at its first line and exports an empty class
-// (a CommonJS module may return early); only a worker runs the shard.
+// start-up. The supervisor answers that require itself (supervisor.ts); should the bundle still
+// be required on the main thread, it stops at its first line and exports an empty class (a
+// CommonJS module may return early); only a worker runs the shard.
 //
 // The source map is a separate file: a worker applies none unless Node runs with
 // --enable-source-maps (setSourceMapsEnabled on the main thread does not reach workers), and an

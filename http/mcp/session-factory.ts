@@ -4,6 +4,7 @@ import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import {
   WebStandardStreamableHTTPServerTransport,
 } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
+import { noSchemaValidator } from './no-schema-validator.js';
 import type { SessionTable, McpSession } from './sessions.js';
 import { registerApiTools } from './tools/api.js';
 import type { ToolDeps } from './tools/common.js';
@@ -31,7 +32,8 @@ export async function openSession(
   const id = randomUUID();
   const server = new McpServer(
     { name: mode === 'api' ? 'orderflow' : 'orderflow-public', version: '1.0.0' },
-    { capabilities: { tools: {} }, instructions: instructions[mode] },
+    { capabilities: { tools: {} }, instructions: instructions[mode],
+      jsonSchemaValidator: noSchemaValidator },
   );
   if (mode === 'api') registerApiTools(server, deps);
   else registerPublicTools(server, deps);

@@ -7,6 +7,7 @@ import type { PairViews, ShardPublish } from '../../core/messages.js';
 import { strongEtag } from '../../core/etag.js';
 import { shardTopics } from '../../actors/topics.js';
 import { startActorRuntime, type ActorRuntime } from '../../actors/runtime/supervisor.js';
+import { workersConstructed } from '../../actors/runtime/comedy-loader.js';
 import { encodeFeedSpec } from '../../actors/shard/shard-params.js';
 import { buildCatalogue } from '../../actors/feed/sim/catalogue.js';
 import { eventually } from '../helpers/eventually.js';
@@ -20,8 +21,10 @@ let restarted: number[] = [];
 let viewBuffersWhole = 0;
 let viewBuffersShared = 0;
 const latest = new Map<string, PairViews>();
+let constructed: Promise<void>;
 
 runtimeSuite.before(async () => {
+  constructed = workersConstructed(2);
   runtime = await startActorRuntime({
     shardCount: 2,
     assignment: [symbols.slice(0, 3), symbols.slice(3)],
@@ -55,6 +58,13 @@ runtimeSuite.after(async () => {
 });
 
 const publishedSince = (symbol: string, sinceMs: number) => (published.get(symbol) ?? 0) > sinceMs;
+
+runtimeSuite('the two workers were constructed by the time the runtime is up', async () => {
+  // What the service waits for before it starts its front (bin/service.ts).
+  const settled = await Promise.race([constructed.then(() => true),
+    new Promise<boolean>((resolve) => setImmediate(() => resolve(false)))]);
+  assert.ok(settled);
+});
 
 runtimeSuite('every pair publishes views from its shard', async () => {
   await eventually(() => symbols.every((s) => publishedSince(s, 0)),
