@@ -162,10 +162,12 @@ function advanceMinutes(state: CvdState, tsMs: number): void {
   // cross thousands of minutes), and a property read per slot was most of their cost.
   const net = state.minuteNet;
   const gross = state.minuteGross;
+  // Slots (minute - steps + k) mod m for k = 1..steps, stepped rather than divided per slot.
+  let slot = (((minute - steps + 1) % m) + m) % m;
   for (let k = 1; k <= steps; k++) {
-    const slot = (((minute - steps + k) % m) + m) % m;
     net[slot] = 0;
     gross[slot] = 0;
+    slot = slot === m - 1 ? 0 : slot + 1;
   }
   state.rollingClosed = NaN;
   state.minuteIndex = minute;
@@ -281,12 +283,17 @@ export function snapshotCvdDay(state: CvdState, out: CvdSnapshot): CvdSnapshot {
 export function cvdFlowRatio(state: CvdState, minutes: number): number {
   const m = state.rollingMinutes;
   const span = Math.min(minutes, m);
+  const minuteNet = state.minuteNet;
+  const minuteGross = state.minuteGross;
   let net = 0;
   let gross = 0;
+  // Slots (minuteIndex - k) mod m, newest first, stepped back rather than divided per slot
+  // (two remainders a slot were most of this read, taken at every recorded minute and bar).
+  let slot = ((state.minuteIndex % m) + m) % m;
   for (let k = 0; k < span; k++) {
-    const slot = ((((state.minuteIndex - k) % m) + m) % m);
-    net += state.minuteNet[slot];
-    gross += state.minuteGross[slot];
+    net += minuteNet[slot];
+    gross += minuteGross[slot];
+    slot = slot === 0 ? m - 1 : slot - 1;
   }
   return gross > 0 ? net / gross : NaN;
 }

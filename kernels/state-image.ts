@@ -3,7 +3,7 @@
 // same shape. Restarts resume from it (DECISIONS.md, Warm start): a restored tree answers every
 // later update exactly as the captured one would have. The image holds no class instance, so any
 // msgpack encoder with typed-array support (msgpackr `moreTypes`) carries it as it is.
-import { TDigest } from 'tdigest';
+import { VpinDigest } from './vpin-digest.js';
 
 /** A t-digest's image: its scalars, and per centroid (in order) mean, n, cumn, mean_cumn. */
 export interface DigestImage {
@@ -32,12 +32,6 @@ export class StateImageMismatch extends Error {
 /** Depth bound of a state tree: kernel states nest a few levels; a cycle would never end. */
 const depthMax = 16;
 
-interface Centroid { mean: number; n: number; cumn: number; mean_cumn: number }
-interface DigestFields {
-  delta: number; K: number; CX: number; discrete: boolean; n: number; last_cumulate: number;
-  centroids: { each(f: (c: Centroid) => void): void; insert(c: Centroid): boolean; clear(): void };
-}
-
 /**
  * Captures `tree` into an image (digests flattened). Typed arrays are copied unless `shared`:
  * an image encoded at once (before the tree changes) may share them and save the copies.
@@ -57,7 +51,7 @@ function capture(value: unknown, path: string, depth: number, shared: boolean): 
   if (ArrayBuffer.isView(value)) {
     return shared ? value : (value as unknown as { slice(): ArrayBufferView }).slice();
   }
-  if (value instanceof TDigest) return captureDigest(value as unknown as DigestFields);
+  if (value instanceof VpinDigest) return captureDigest(value);
   if (Array.isArray(value)) {
     return value.map((v, i) => capture(v, `${path}[${i}]`, depth + 1, shared));
   }
@@ -71,12 +65,10 @@ function capture(value: unknown, path: string, depth: number, shared: boolean): 
   return out;
 }
 
-function captureDigest(d: DigestFields): DigestImage {
-  const flat: number[] = [];
-  d.centroids.each((c) => { flat.push(c.mean, c.n, c.cumn, c.mean_cumn ?? NaN); });
+function captureDigest(d: VpinDigest): DigestImage {
   return {
     digest: 1, delta: d.delta, K: d.K, CX: d.CX, discrete: d.discrete, n: d.n,
-    lastCumulate: d.last_cumulate, centroids: Float64Array.from(flat),
+    lastCumulate: d.last_cumulate, centroids: d.centroidImage(),
   };
 }
 
@@ -96,9 +88,7 @@ function restore(tree: unknown, image: unknown, path: string, depth: number, app
   void {
   if (depth > depthMax) throw new StateImageMismatch(path, 'nested too deep');
   if (ArrayBuffer.isView(tree)) return restoreTyped(tree, image, path, apply);
-  if (tree instanceof TDigest) {
-    return restoreDigest(tree as unknown as DigestFields, image, path, apply);
-  }
+  if (tree instanceof VpinDigest) return restoreDigest(tree, image, path, apply);
   if (Array.isArray(tree)) {
     if (!Array.isArray(image) || image.length !== tree.length) {
       throw new StateImageMismatch(path, `array of ${tree.length} expected`);
@@ -162,7 +152,7 @@ function restoreTyped(tree: ArrayBufferView, image: unknown, path: string, apply
     .set(new Uint8Array(image.buffer, image.byteOffset, image.byteLength));
 }
 
-function restoreDigest(d: DigestFields, image: unknown, path: string, apply: boolean): void {
+function restoreDigest(d: VpinDigest, image: unknown, path: string, apply: boolean): void {
   const i = image as DigestImage | null;
   if (i === null || typeof i !== 'object' || i.digest !== 1 ||
     !(i.centroids instanceof Float64Array) || i.centroids.length % 4 !== 0) {
@@ -172,13 +162,7 @@ function restoreDigest(d: DigestFields, image: unknown, path: string, apply: boo
     throw new StateImageMismatch(path, 't-digest options differ');
   }
   if (!apply) return;
-  // The tree is keyed by mean (unique): inserting the centroids rebuilds the same order, and
-  // every answer of the digest depends on that order and the centroids' fields alone.
-  d.centroids.clear();
-  const c = i.centroids;
-  for (let k = 0; k < c.length; k += 4) {
-    d.centroids.insert({ mean: c[k], n: c[k + 1], cumn: c[k + 2], mean_cumn: c[k + 3] });
-  }
-  d.n = i.n;
-  d.last_cumulate = i.lastCumulate;
+  // Centroids are kept by mean (unique): inserting them rebuilds the same order, and every
+  // answer of the digest depends on that order and the centroids' fields alone.
+  d.restoreImage(i.centroids, i.n, i.lastCumulate);
 }

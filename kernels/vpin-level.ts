@@ -4,10 +4,10 @@
 // A t-digest cannot forget, so the trailing window is two digests that take turns:
 //   [older: up to H values][newer: up to H values]  -> when newer holds H, older is cleared and
 // the two swap roles. The CDF is the count-weighted mix of both, over the last H..2H values.
-// The `tdigest` package is pure JavaScript with no I/O; it allocates only when a bucket
-// completes (about 50 times a day per pair), never per trade.
-import { TDigest } from 'tdigest';
+// The digests are the `tdigest` package's TDigest kept in sorted typed arrays (vpin-digest.ts):
+// they allocate only when they grow, never per trade.
 import { checkOption, reject } from './check.js';
+import { VpinDigest } from './vpin-digest.js';
 
 export const VPIN_LEVEL_NAMES = ['safe', 'elevated', 'high', 'extreme'] as const;
 export type VpinLevelName = (typeof VPIN_LEVEL_NAMES)[number];
@@ -15,55 +15,6 @@ export type VpinLevelName = (typeof VPIN_LEVEL_NAMES)[number];
 const LEVEL_CDF_BOUNDS = [0.75, 0.9, 0.99] as const;
 /** Recompress once a digest holds 10 / compression centroids: bounds its memory (~1000). */
 const DIGEST_RECOMPRESS = 10;
-
-/** What VpinDigest reads of the package's TDigest and of its red-black tree's nodes. */
-interface CentroidNode {
-  readonly data: { readonly n: number; cumn: number; mean_cumn: number };
-  readonly left: CentroidNode | null;
-  readonly right: CentroidNode | null;
-}
-interface DigestInternals {
-  n: number;
-  last_cumulate: number;
-  readonly CX: number;
-  readonly centroids: { readonly _root: CentroidNode | null };
-  _p_rank(x: number): number;
-}
-
-/** The in-order walk's stack, shared: a cumulation runs to its end before another starts. */
-const walkStack: CentroidNode[] = [];
-
-/**
- * The package's TDigest with its exact cumulation walking the tree with a plain stack rather
- * than an iterator and a callback per centroid, and a rank without an array per call. Rating a
- * new VPIN value cumulates the whole digest once; that walk was ~10 % of a warm-up's CPU. Same
- * centroids in the same order, same arithmetic: the digest's state and ranks are unchanged.
- */
-class VpinDigest extends TDigest {
-  _cumulate(exact?: boolean): void {
-    const d = this as unknown as DigestInternals;
-    if (d.n === d.last_cumulate || (!exact && d.CX && d.CX > d.n / d.last_cumulate)) return;
-    let cumn = 0;
-    let node = d.centroids._root;
-    while (node !== null || walkStack.length > 0) {
-      while (node !== null) {
-        walkStack.push(node);
-        node = node.left;
-      }
-      node = walkStack.pop()!;
-      const c = node.data;
-      c.mean_cumn = cumn + c.n / 2;
-      cumn = c.cumn = cumn + c.n;
-      node = node.right;
-    }
-    d.n = d.last_cumulate = cumn;
-  }
-
-  /** p_rank of one value (the package's wraps it in an array and maps it). */
-  rank(x: number): number {
-    return (this as unknown as DigestInternals)._p_rank(x);
-  }
-}
 
 export interface VpinLevelOptions {
   /** Values in each half of the trailing window (90 days x 50 buckets / 2 by default). */

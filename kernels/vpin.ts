@@ -4,6 +4,7 @@
 import { checkOption, checkTrade, reject } from './check.js';
 import { asDoubleFields } from './double-fields.js';
 import { normalCdf, studentTCdf } from './distributions.js';
+import { ringSigma, writeRing } from './ring-sigma.js';
 import {
   createVpinBuckets, fillVpinBuckets, resetVpinBuckets, type VpinBuckets,
 } from './vpin-buckets.js';
@@ -113,20 +114,6 @@ export function isVpinReady(state: VpinState): boolean {
   return !Number.isNaN(state.buckets.vpin);
 }
 
-/** Sample standard deviation (ddof 1) of the trailing price changes, two-pass. */
-function priceChangeSigma(state: VpinState): number {
-  const n = state.priceChangeCount;
-  let sum = 0;
-  for (let k = 0; k < n; k++) sum += state.priceChanges[k];
-  const mean = sum / n;
-  let squares = 0;
-  for (let k = 0; k < n; k++) {
-    const d = state.priceChanges[k] - mean;
-    squares += d * d;
-  }
-  return Math.sqrt(squares / (n - 1));
-}
-
 /** Closes the open BVC bar: classifies its volume and fills the buckets with it. */
 function closeBar(state: VpinState): number {
   const close = state.barClose;
@@ -137,11 +124,12 @@ function closeBar(state: VpinState): number {
   if (Number.isNaN(previous)) return 0;
   const cap = state.priceChanges.length;
   const change = close - previous;
-  state.priceChanges[state.priceChangeHead] = change;
+  writeRing(state.priceChanges, state.priceChangeHead, state.priceChangeCount, change);
   state.priceChangeHead = (state.priceChangeHead + 1) % cap;
   if (state.priceChangeCount < cap) state.priceChangeCount += 1;
   if (state.priceChangeCount < 2) return 0;
-  const sigma = priceChangeSigma(state);
+  // Sample standard deviation (ddof 1) of the trailing price changes, two-pass.
+  const sigma = ringSigma(state.priceChanges, state.priceChangeCount);
   let buyFraction = 0.5;
   if (sigma > 0) {
     const z = change / sigma;

@@ -9,7 +9,7 @@ import { createSignalDetector, onClosedBar, resetSignalDetector, type SignalDete
   from '../signals/detector.js';
 import { barSessionOpen, createSessionCalendars, type SessionCalendars }
   from '../signals/sessions.js';
-import { TIMEFRAME_MS } from '../signals/types.js';
+import { TIMEFRAME_MS, type EntrySignal } from '../signals/types.js';
 
 
 export class PairSignals {
@@ -40,8 +40,10 @@ export class PairSignals {
       if ((closedMask & (1 << t)) === 0) continue;
       const kernelBar = snapshot.lastBars[t];
       if (!kernelBar) continue;
+      // The bar and the signal are made here for the outbound alone (the detector copies what
+      // it keeps): sent as they are, not copied once more.
       const bar = this.toBar(kernelBar, BAR_TIMEFRAMES[t]);
-      outbound.push({ kind: 'bar', symbol: this.symbol, tsMs: bar.openMs, data: { ...bar } });
+      outbound.push({ kind: 'bar', symbol: this.symbol, tsMs: bar.openMs, data: asData(bar) });
       const signal = onClosedBar(this.detector, bar, {
         regime: snapshot.regime,
         score: snapshot.score,
@@ -51,7 +53,7 @@ export class PairSignals {
       });
       if (signal) {
         outbound.push({ kind: 'entry_signal', symbol: this.symbol, tsMs: bar.openMs,
-          data: { ...signal } });
+          data: asData(signal) });
       }
     }
   }
@@ -64,6 +66,9 @@ export class PairSignals {
     };
   }
 }
+
+/** An outbound's data: a Bar or EntrySignal (interfaces, which have no index signature). */
+const asData = (data: Bar | EntrySignal) => data as unknown as PairOutbound['data'];
 
 function latestAbsorption(s: PairAnalyticsSnapshot):
   { kind: 'buy_absorbed' | 'sell_absorbed'; tsMs: number } | null {

@@ -91,46 +91,59 @@ export function onClosedBar(detector: SignalDetector, bar: Bar, context: SignalC
   return signal;
 }
 
-function logicsFor(state: TimeframeState, bar: Bar, sign: number, context: SignalContext,
-  options: DetectorOptions): SignalLogics {
+/**
+ * One side's six logics as bits, in SignalLogics' key order (bit 5: level confluence): two
+ * objects a closed bar made for every timeframe, of which a signal keeps at most one.
+ */
+function logicBits(state: TimeframeState, bar: Bar, sign: number, context: SignalContext,
+  options: DetectorOptions): number {
+  return (liquidityGrab(state, bar, sign) ? 1 : 0) |
+    (flowRejection(state, bar, sign, options) ? 2 : 0) |
+    (absorptionLogic(bar, context.absorption, sign, TIMEFRAME_MS[bar.timeframe], options)
+      ? 4 : 0) |
+    (cvdDivergence(state, bar, sign, options) ? 8 : 0) |
+    (structureShift(state, bar, sign) ? 16 : 0) |
+    (levelConfluence(state, bar, sign, options) ? 32 : 0);
+}
+
+function logicsOf(bits: number): SignalLogics {
   return {
-    liquidity_grab: liquidityGrab(state, bar, sign),
-    flow_rejection: flowRejection(state, bar, sign, options),
-    absorption: absorptionLogic(bar, context.absorption, sign, TIMEFRAME_MS[bar.timeframe],
-      options),
-    cvd_divergence: cvdDivergence(state, bar, sign, options),
-    structure_shift: structureShift(state, bar, sign),
-    level_confluence: levelConfluence(state, bar, sign, options),
+    liquidity_grab: (bits & 1) !== 0,
+    flow_rejection: (bits & 2) !== 0,
+    absorption: (bits & 4) !== 0,
+    cvd_divergence: (bits & 8) !== 0,
+    structure_shift: (bits & 16) !== 0,
+    level_confluence: (bits & 32) !== 0,
   };
 }
 
-function countOf(logics: SignalLogics): { all: number; triggers: number } {
-  const triggers = +logics.liquidity_grab + +logics.flow_rejection + +logics.absorption +
-    +logics.cvd_divergence + +logics.structure_shift;
-  return { all: triggers + +logics.level_confluence, triggers };
+/** Trigger logics set (level confluence alone is context, not a setup). */
+function triggersOf(bits: number): number {
+  return (bits & 1) + ((bits >> 1) & 1) + ((bits >> 2) & 1) + ((bits >> 3) & 1) +
+    ((bits >> 4) & 1);
 }
 
 function detect(detector: SignalDetector, state: TimeframeState, bar: Bar,
   context: SignalContext): EntrySignal | null {
   const options = detector.options;
-  const long = logicsFor(state, bar, 1, context, options);
-  const short = logicsFor(state, bar, -1, context, options);
-  const longCount = countOf(long);
-  const shortCount = countOf(short);
-  // A side needs a trigger logic (level confluence alone is context, not a setup); when both
-  // sides have one, the side with more agreeing logics wins and a tie makes no signal.
-  const longOk = longCount.triggers > 0;
-  const shortOk = shortCount.triggers > 0;
-  if (!longOk && !shortOk) return null;
+  const long = logicBits(state, bar, 1, context, options);
+  const short = logicBits(state, bar, -1, context, options);
+  const longTriggers = triggersOf(long);
+  const shortTriggers = triggersOf(short);
+  // A side needs a trigger logic; when both sides have one, the side with more agreeing
+  // logics wins and a tie makes no signal.
+  if (longTriggers === 0 && shortTriggers === 0) return null;
+  const longAll = longTriggers + (long >> 5);
+  const shortAll = shortTriggers + (short >> 5);
   let sign: number;
-  if (longOk && shortOk) {
-    if (longCount.all === shortCount.all) return null;
-    sign = longCount.all > shortCount.all ? 1 : -1;
-  } else sign = longOk ? 1 : -1;
+  if (longTriggers > 0 && shortTriggers > 0) {
+    if (longAll === shortAll) return null;
+    sign = longAll > shortAll ? 1 : -1;
+  } else sign = longTriggers > 0 ? 1 : -1;
   const plan = buildPlan(state, bar, sign, options);
   if (plan === null) return null;
-  const logics = sign > 0 ? long : short;
-  const grade = gradeFromLogics(sign > 0 ? longCount.all : shortCount.all,
+  const logics = logicsOf(sign > 0 ? long : short);
+  const grade = gradeFromLogics(sign > 0 ? longAll : shortAll,
     context.score === null ? null : sign * context.score, options.scoreBoostMin);
   return makeSignal(detector.symbol, bar, sign, logics, grade, plan, context);
 }

@@ -105,7 +105,8 @@ function holds(bar: Bar, level: number, sign: number, tol: number): boolean {
  * for short, the last one at or below the high plus the tolerance.
  */
 export function roundLevel(price: number, sign: number, tol: number): number {
-  const step = Math.pow(10, Math.floor(Math.log10(price)) - 1);
+  const e = Math.floor(Math.log10(price)) - 1;
+  const step = e >= -pow10Offset && e <= pow10Offset ? POW10[e + pow10Offset] : Math.pow(10, e);
   return sign > 0
     ? Math.ceil((price * (1 - tol)) / step) * step
     : Math.floor((price * (1 + tol)) / step) * step;
@@ -122,3 +123,11 @@ export function applyStructure(state: TimeframeState, bar: Bar): void {
     if (bar.close > state.swingHigh) state.trend = 1;
   }
 }
+
+/**
+ * Math.pow(10, e) for e in -30..30, taken once (the same doubles): a closed bar rated round
+ * levels for both sides of three timeframes, and pow was most of that.
+ */
+const pow10Offset = 30;
+const POW10: readonly number[] = Array.from({ length: 2 * pow10Offset + 1 },
+  (_, i) => Math.pow(10, i - pow10Offset));
