@@ -38,8 +38,11 @@ test.after(async () => {
 const link = (): Promise<RedisLink> => readyLink(redis.url, links);
 
 /** Ingest's publisher, answering fronts' asks; the hash is written only when asked (or by the
- *  test): an hour between timed writes. */
+ *  test): an hour between timed writes. The earlier tests' publishers stop first: a deployment
+ *  has one ingest, and any publisher still listening would answer a front's ask too (a front
+ *  then loads the hash before this one wrote its views). */
 async function publisher(): Promise<SnapshotPublisher> {
+  for (const earlier of publishers) earlier.stop();
   const made = new SnapshotPublisher(await link(), silentLogger, { hashWriteMs: 3_600_000 });
   publishers.push(made);
   made.start();

@@ -39,7 +39,10 @@ interface Ingest {
   readonly publisher: SnapshotPublisher;
 }
 
+/** One ingest at a time, as in a deployment: an earlier test's publisher still listening would
+ *  answer a front's ask too, before this one wrote its views. */
 async function ingest(): Promise<Ingest> {
+  for (const earlier of publishers) earlier.stop();
   const publisher = new SnapshotPublisher(await link(), silentLogger, { hashWriteMs });
   publishers.push(publisher);
   const store = new SnapshotStore();
