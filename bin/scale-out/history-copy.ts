@@ -11,6 +11,7 @@ import type { Logger } from '../../core/logger.js';
 import type { HistoryRecorder } from '../../actors/runtime/history-recorder.js';
 import { redisNames, type RedisLink } from '../../persistence/redis-link.js';
 import { storeEncoder } from '../../persistence/table.js';
+import { PubSubAsks } from './pubsub-ask.js';
 import {
   copyChunkPointsDefault, firstCursor, type CopyAsk, type CopyChunk, type CopyCursor,
 } from './history-copy-chunk.js';
@@ -51,11 +52,10 @@ const iso = (ms: number) => (ms >= copyToEndMs ? 'its newest point'
 export class HistoryCopier {
   private state: CopyState | null;
   private readonly packr = storeEncoder();
-  private readonly answers = new Map<string, () => void>();
+  private readonly asks: PubSubAsks;
   private stopped = false;
   private wakeUp: () => void = () => {};
   private running: Promise<void> = Promise.resolve();
-  private unlisten: () => void = () => {};
   private chunksApplied = 0;
   private failure: string | null = null;
 
@@ -63,18 +63,17 @@ export class HistoryCopier {
     private readonly table: Database<CopyState, string>, private readonly link: RedisLink,
     private readonly logger: Logger, private readonly options = copyOptionsDefault) {
     this.state = table.get(stateKey) ?? null;
+    this.asks = new PubSubAsks(link, redisNames.historyCopyReady);
   }
 
   start(): void {
-    this.unlisten = this.link.listen(redisNames.historyCopyReady, (message) =>
-      this.answers.get(message.toString('utf8'))?.());
+    this.asks.start();
     this.running = this.run();
   }
 
   async stop(): Promise<void> {
     this.stopped = true;
-    this.unlisten();
-    for (const answered of this.answers.values()) answered();
+    this.asks.stop();
     this.wakeUp();
     await this.running;
   }
@@ -150,20 +149,12 @@ export class HistoryCopier {
     if (!this.link.ready()) return 'redis unreachable';
     const range = state.ranges[0]!;
     const key = redisNames.historyCopyChunk(randomUUID());
-    const answered = new Promise<boolean>((resolve) => {
-      const timer = setTimeout(() => resolve(false), this.options.askTimeoutMs);
-      this.answers.set(key, () => { clearTimeout(timer); resolve(true); });
-    });
-    try {
-      const ask: CopyAsk = { key, ...range, cursor: state.cursor,
-        pointsMax: this.options.pointsMax };
-      const listeners = await this.link.command.publish(redisNames.historyCopyAsk,
-        JSON.stringify(ask));
-      if (listeners === 0) return 'no ingest listens for copy asks';
-      if (!await answered || this.stopped) return 'ingest did not answer the copy ask';
-    } finally {
-      this.answers.delete(key);
-    }
+    const ask: CopyAsk = { key, ...range, cursor: state.cursor,
+      pointsMax: this.options.pointsMax };
+    const { heardBy, answered } = await this.asks.ask(redisNames.historyCopyAsk,
+      JSON.stringify(ask), key, this.options.askTimeoutMs);
+    if (heardBy === 0) return 'no ingest listens for copy asks';
+    if (!await answered || this.stopped) return 'ingest did not answer the copy ask';
     const bytes = await this.link.command.getdelBuffer(key);
     if (bytes === null) return 'the copy chunk was gone';
     const chunk = this.packr.unpack(bytes) as CopyChunk;

@@ -12,6 +12,7 @@ import {
   decodeFrame, isNewer, splitBatch, type Batch, type Frame, type FrameStamp,
 } from './frames.js';
 import { beatMs } from './publisher.js';
+import { PubSubAsks } from './pubsub-ask.js';
 
 const staleAfterMs = 3 * beatMs;
 const reloadRetryMs = 500;
@@ -32,8 +33,8 @@ export class SnapshotSubscriber {
   private loads = 0;
   /** Counts the catch-ups (one per reconnect): an older one still asking gives way. */
   private catchUps = 0;
-  /** Asks waiting for ingest's answer, by id. */
-  private readonly asks = new Map<string, () => void>();
+  /** Asks for the hash waiting for ingest's answer. */
+  private readonly asks: PubSubAsks;
   private badFrames = 0;
   /** Called with each applied put's delays in ms from the batch leaving ingest and from the
    *  view's put on ingest (the propagation bench). */
@@ -45,11 +46,13 @@ export class SnapshotSubscriber {
 
   constructor(private readonly link: RedisLink, private readonly store: SnapshotStore,
     private readonly clock: Clock, private readonly logger: Logger,
-    private readonly options: SubscriberOptions = subscriberOptionsDefault) {}
+    private readonly options: SubscriberOptions = subscriberOptionsDefault) {
+    this.asks = new PubSubAsks(link, redisNames.snapshotFlushed);
+  }
 
   start(): void {
     this.link.listen(redisNames.snapshotChannel, (message) => this.applyBatch(message));
-    this.link.listen(redisNames.snapshotFlushed, (id) => this.asks.get(id.toString())?.());
+    this.asks.start();
     this.link.onReady(() => void this.catchUp());
   }
 
@@ -151,18 +154,9 @@ export class SnapshotSubscriber {
   /** Publishes an ask; true once ingest answers that the hash is written, false on timeout. */
   private async askToWriteHash(): Promise<boolean> {
     const id = randomUUID();
-    let timer: NodeJS.Timeout | undefined;
-    const answered = new Promise<boolean>((resolve) => {
-      this.asks.set(id, () => resolve(true));
-      timer = setTimeout(() => resolve(false), this.options.askTimeoutMs);
-    });
-    try {
-      await this.link.command.publish(redisNames.snapshotAsk, id);
-      return await answered;
-    } finally {
-      clearTimeout(timer);
-      this.asks.delete(id);
-    }
+    const { answered } = await this.asks.ask(redisNames.snapshotAsk, id, id,
+      this.options.askTimeoutMs);
+    return answered;
   }
 
   private async loadHash(answered: boolean): Promise<void> {
