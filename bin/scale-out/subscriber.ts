@@ -138,9 +138,12 @@ export class SnapshotSubscriber {
       try {
         await this.link.subscriber.subscribe(redisNames.snapshotChannel,
           redisNames.snapshotFlushed);
+        // What this front held when it asked: a view ingest deleted while the front was away
+        // is missing from the answered hash, and nothing else will say so.
+        const heldAtAsk = new Map(this.stamps);
         const answered = await this.askToWriteHash();
         if (catchUp !== this.catchUps) return;
-        if (answered || !loadedOnce) await this.loadHash(answered);
+        if (answered || !loadedOnce) await this.loadHash(answered, heldAtAsk);
         loadedOnce = true;
         if (answered) return;
       } catch (error) {
@@ -159,13 +162,32 @@ export class SnapshotSubscriber {
     return answered;
   }
 
-  private async loadHash(answered: boolean): Promise<void> {
+  private async loadHash(answered: boolean, heldAtAsk: Map<string, FrameStamp>): Promise<void> {
     const all = await this.link.command.hgetallBuffer(redisNames.snapshots);
     for (const frame of Object.values(all)) this.apply(frame, NaN);
+    if (answered) this.dropDeletedMeanwhile(heldAtAsk, all);
     // A live beat is the only proof of a live ingest: the load does not count as one.
     this.loads++;
     this.logger.info(answered ? 'snapshots loaded from redis'
       : 'snapshots loaded from redis as they are: ingest did not answer (asking again)',
     { views: Object.keys(all).length, atMs: this.clock.nowMs() });
+  }
+
+  /**
+   * After a hash ingest wrote on this front's ask: every view ingest holds is in it, and a
+   * deletion ingest made meanwhile took the view out of it (its HDEL). So a view held at the ask
+   * and absent from the hash was deleted while this front was away, unless a frame came for it
+   * since (its stamp moved: published after the hash was written, so not in it).
+   */
+  private dropDeletedMeanwhile(heldAtAsk: Map<string, FrameStamp>,
+    hash: Record<string, Buffer>): void {
+    let dropped = 0;
+    for (const [name, stamp] of heldAtAsk) {
+      if (name in hash || this.stamps.get(name) !== stamp) continue;
+      if (this.store.get(name) === undefined) continue; // its deletion came by message
+      this.store.delete(name);
+      dropped += 1;
+    }
+    if (dropped > 0) this.logger.info('views deleted on ingest while away dropped', { dropped });
   }
 }

@@ -14,10 +14,12 @@ import { SnapshotPublisher } from '../../bin/scale-out/publisher.js';
 import { SnapshotSubscriber } from '../../bin/scale-out/subscriber.js';
 import { eventually } from '../helpers/eventually.js';
 import { readyLink, startRedisServer, type RedisServer } from '../helpers/redis-server.js';
+import { startTcpProxy, type TcpProxy } from '../helpers/tcp-proxy.js';
 
 let redis: RedisServer;
 const links: RedisLink[] = [];
 const publishers: SnapshotPublisher[] = [];
+const proxies: TcpProxy[] = [];
 /** Longer than any test: the hash is written only when a front asks. */
 const hashWriteMs = 3_600_000;
 
@@ -28,10 +30,11 @@ test.before(async () => {
 test.after(async () => {
   for (const publisher of publishers) publisher.stop();
   for (const link of links) await link.close();
+  for (const proxy of proxies) await proxy.close();
   await redis?.stop();
 });
 
-const link = (): Promise<RedisLink> => readyLink(redis.url, links);
+const link = (url = redis.url): Promise<RedisLink> => readyLink(url, links);
 
 interface Ingest {
   readonly store: SnapshotStore;
@@ -53,9 +56,10 @@ async function ingest(): Promise<Ingest> {
 
 interface Front { readonly store: SnapshotStore; readonly subscriber: SnapshotSubscriber }
 
-async function front(askTimeoutMs = 1_000): Promise<Front> {
+/** `url`: the Redis the front talks to (a proxy to cut its connection). */
+async function front(askTimeoutMs = 1_000, url = redis.url): Promise<Front> {
   const store = new SnapshotStore();
-  const subscriber = new SnapshotSubscriber(await link(), store, systemClock, silentLogger,
+  const subscriber = new SnapshotSubscriber(await link(url), store, systemClock, silentLogger,
     { askTimeoutMs });
   subscriber.start();
   await eventually(() => subscriber.loaded(), { message: 'front loaded' });
@@ -131,6 +135,29 @@ test('an ask unanswered (no ingest): the front serves the hash as it is, stale, 
     await eventually(() => alone.subscriber.fresh(), { message: 'fresh again' });
     await eventually(() => alone.store.get('pair/GONE0')?.etag === after.store.get('pair/GONE0')!
       .etag, { message: 'the new ingest\'s view' });
+  });
+
+test('a view deleted on ingest while a front was away from Redis is gone from it once back',
+  async () => {
+    const from = await ingest();
+    const names = Array.from({ length: 10 }, (_, i) => `pair/AWAY${i}`);
+    for (const name of names) put(from.sink, name, 1);
+    const proxy = await startTcpProxy(redis.port);
+    proxies.push(proxy);
+    const away = await front(1_000, proxy.url);
+    assert.ok(holdsAll(away, from, names));
+    proxy.cut();
+    await eventually(() => !away.subscriber.fresh(), { message: 'the front lost Redis' });
+    // Meanwhile on ingest: one view deleted, one changed. No message reaches the front.
+    from.sink.delete('pair/AWAY3');
+    put(from.sink, 'pair/AWAY4', 2);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    assert.ok(away.store.get('pair/AWAY3') !== undefined, 'still held while away');
+    proxy.restore();
+    await eventually(() => away.store.get('pair/AWAY4')?.etag === from.store.get('pair/AWAY4')!
+      .etag && away.subscriber.fresh(), { timeoutMs: 10_000, message: 'caught up once back' });
+    assert.is(away.store.get('pair/AWAY3'), undefined, 'the deleted view is gone');
+    assert.ok(holdsAll(away, from, names.filter((n) => n !== 'pair/AWAY3')), 'the others held');
   });
 
 test.run();
