@@ -8,6 +8,7 @@ import { strongEtag } from '../../core/etag.js';
 import { silentLogger } from '../../core/logger.js';
 import { SnapshotStore, type ViewMeta } from '../../http/snapshots.js';
 import { SnapshotPublisher } from '../../bin/scale-out/publisher.js';
+import { INGEST_NICE_DEFAULT, lowerCpuPriority } from '../../bin/scale-out/cpu-priority.js';
 import type { SharedState } from '../../bin/scale-out/shared-state.js';
 import type { ReportRow } from '../harness.js';
 import { stopChild, tail, track } from './children.js';
@@ -168,6 +169,10 @@ function stamps(): () => number {
 export async function propagation(shared: SharedState, redisUrl: string, cadences: number):
   Promise<ReportRow[]> {
   const front = await startFront(redisUrl);
+  // This process is ingest here, so it runs at ingest's default priority as `--role ingest`
+  // does (docs/scale-out.md, "CPU priority"); lowered after the front and Redis started, which
+  // keep theirs (a child inherits its parent's).
+  lowerCpuPriority(INGEST_NICE_DEFAULT);
   const publisher = new SnapshotPublisher(shared.link, silentLogger);
   const sink = publisher.sink(new SnapshotStore());
   // Started as on ingest: the hash written on its timer, the heartbeat.

@@ -61,6 +61,9 @@ const refusals: [string[], RegExp][] = [
   [['--no-such-flag'], /Unknown option '--no-such-flag'/],
   [['--role', 'edge'], /--role must be one of all, ingest, front \(was 'edge'\)/],
   [['--role', 'front'], /--role front needs ORDERFLOW_REDIS_URL/],
+  [['--nice', '20'], /--nice must be an integer from 0 \(normal\) to 19 \(lowest\) \(was '20'\)/],
+  [['--nice=-5'], /--nice must be an integer from 0 .* \(was '-5'\)/],
+  [['--nice', 'low'], /--nice must be an integer from 0 .* \(was 'low'\)/],
 ];
 
 for (const [args, message] of refusals) {

@@ -3,6 +3,8 @@
 // keys that work everywhere, and the faults: Redis away and back, a front killed, ingest killed
 // with -9 and restarted (docs/scale-out.md).
 import { spawnSync } from 'node:child_process';
+import { readdirSync, readFileSync } from 'node:fs';
+import { getPriority } from 'node:os';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { eventually, tempDir } from '../helpers/eventually.js';
@@ -121,6 +123,28 @@ test('both fronts serve the same bytes, ETag and headers as ingest publishes the
   const metrics = (await get(fronts[1].baseUrl, '/metrics')).body.toString();
   const applied = /^orderflow_snapshot_propagation_seconds_count (\d+)$/m.exec(metrics);
   assert.ok(applied && Number(applied[1]) > 0, metrics.slice(0, 400));
+});
+
+/** Each thread's nice value (Linux keeps one per thread), from /proc. */
+function threadNices(pid: number): number[] {
+  return readdirSync(`/proc/${pid}/task`).map((tid) => {
+    const stat = readFileSync(`/proc/${pid}/task/${tid}/stat`, 'utf8');
+    // Fields after the command name (which may hold spaces): state is 3, nice is 19.
+    return Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[19 - 3]);
+  });
+}
+
+test('ingest runs every thread at nice 10, so Redis and fronts on its box run first; fronts ' +
+  'as started', () => {
+  // The processes start at this runner's priority (0, unless the tests run under `nice`).
+  const started = getPriority(0);
+  const onIngest = threadNices(ingest.child.pid!);
+  // The main thread, V8's and libuv's helpers and the shard workers started after.
+  assert.ok(onIngest.length >= 5, `threads: ${onIngest.length}`);
+  assert.equal([...new Set(onIngest)], [Math.max(10, started)]);
+  for (const front of fronts) {
+    assert.equal([...new Set(threadNices(front.child.pid!))], [started]);
+  }
 });
 
 test('a wallet\'s detail on a front is ingest\'s, bytes and ETag (forwarded as it changes)',

@@ -1,0 +1,60 @@
+// The process's CPU priority (`--nice N`, ORDERFLOW_NICE; docs/scale-out.md, "One box, several
+// roles"). Ingest's bursts (its shards, its main thread's cadence work, V8's four GC helper
+// threads) can hold every core of a box for 10-20 ms at a time; Redis and the fronts, woken by
+// a snapshot message, then wait for a core behind them (`perf sched`: redis-server woken and
+// kept off both cores 15 ms while ingest's threads ran; bench/README.md, session 8). At a
+// lower priority ingest still gets every core nobody else wants, but a woken Redis or front
+// runs first. So `--role ingest` lowers itself by default; one box (`all`) and fronts do not.
+import { readdirSync } from 'node:fs';
+import { getPriority, setPriority } from 'node:os';
+import { UsageError } from '../cli.js';
+import type { Role } from './options.js';
+
+/** Ingest's default: fronts and Redis weigh ~9x as much when they contend for a core. */
+export const INGEST_NICE_DEFAULT = 10;
+const niceMax = 19;
+
+/** The nice value from the flag or environment (the flag wins), 0 (normal) to 19 (lowest). */
+export function cpuNice(flag: string | undefined, env: Readonly<Record<string, string | undefined>>,
+  role: Role): number {
+  const text = flag ?? (env.ORDERFLOW_NICE === '' ? undefined : env.ORDERFLOW_NICE);
+  if (text === undefined) return role === 'ingest' ? INGEST_NICE_DEFAULT : 0;
+  const nice = Number(text);
+  // Only lowering: raising a priority (a negative nice) needs privileges a service should not.
+  if (!/^\d+$/.test(text) || nice > niceMax) {
+    throw new UsageError(`--nice must be an integer from 0 (normal) to ${niceMax} (lowest) ` +
+      `(was '${text}')`);
+  }
+  return nice;
+}
+
+/**
+ * Lowers the priority of every thread of this process to `nice`, and so of every thread started
+ * later (a new thread inherits its creator's). Linux keeps a nice value per thread: the threads
+ * running before this call (V8's platform workers, libuv's pool) are set one by one through
+ * /proc/self/task. Elsewhere the process's priority is set, which covers its threads. A thread
+ * already lower (the service started under `nice`) is left as it is: raising it back would need
+ * privileges. Returns how many threads were lowered.
+ */
+export function lowerCpuPriority(nice: number): number {
+  const lower = (id: number): number => {
+    if (getPriority(id) >= nice) return 0;
+    setPriority(id, nice);
+    return 1;
+  };
+  let threads: string[];
+  try {
+    threads = readdirSync('/proc/self/task');
+  } catch {
+    return lower(0);
+  }
+  let lowered = 0;
+  for (const tid of threads) {
+    try {
+      lowered += lower(Number(tid));
+    } catch {
+      // A thread that ended between the listing and the call.
+    }
+  }
+  return lowered;
+}

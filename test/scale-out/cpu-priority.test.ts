@@ -1,0 +1,66 @@
+// `--nice` / ORDERFLOW_NICE (bin/scale-out/cpu-priority.ts): the value and its defaults per role,
+// and lowering a real process: every thread it had, and a worker thread started afterwards.
+import { spawnSync } from 'node:child_process';
+import { test } from 'uvu';
+import * as assert from 'uvu/assert';
+import { cpuNice, INGEST_NICE_DEFAULT } from '../../bin/scale-out/cpu-priority.js';
+import { UsageError } from '../../bin/cli.js';
+
+test('ingest is lowered by default; one box and fronts are not', () => {
+  assert.is(cpuNice(undefined, {}, 'ingest'), INGEST_NICE_DEFAULT);
+  assert.is(cpuNice(undefined, {}, 'all'), 0);
+  assert.is(cpuNice(undefined, {}, 'front'), 0);
+  assert.is(cpuNice(undefined, { ORDERFLOW_NICE: '' }, 'ingest'), INGEST_NICE_DEFAULT);
+});
+
+test('the flag wins over ORDERFLOW_NICE; 0 keeps ingest at normal priority', () => {
+  assert.is(cpuNice(undefined, { ORDERFLOW_NICE: '0' }, 'ingest'), 0);
+  assert.is(cpuNice('19', { ORDERFLOW_NICE: '3' }, 'all'), 19);
+  assert.is(cpuNice(undefined, { ORDERFLOW_NICE: '5' }, 'front'), 5);
+});
+
+test('out of 0-19, negative (a raise) or not a whole number: a usage error', () => {
+  for (const text of ['20', '-1', '1.5', 'low', ' 3']) {
+    assert.throws(() => cpuNice(text, {}, 'ingest'),
+      (error: Error) => error instanceof UsageError && error.message.includes(`'${text}'`));
+  }
+});
+
+test('lowerCpuPriority lowers every thread, and a worker started later inherits it', () => {
+  if (process.platform !== 'linux') return; // per-thread nice values are Linux's
+  const script = `
+    import { lowerCpuPriority } from './bin/scale-out/cpu-priority.ts';
+    import { readdirSync, readFileSync } from 'node:fs';
+    import { Worker } from 'node:worker_threads';
+    const nices = () => readdirSync('/proc/self/task').map((tid) => {
+      const stat = readFileSync('/proc/self/task/' + tid + '/stat', 'utf8');
+      return Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[16]);
+    });
+    const before = nices();
+    // Below wherever the test runs (CI may run it under nice itself).
+    const target = Math.min(19, Math.max(...before) + 5);
+    const lowered = lowerCpuPriority(target);
+    const worker = new Worker('setInterval(() => {}, 1000)', { eval: true });
+    await new Promise((resolve) => worker.once('online', resolve));
+    const after = nices();
+    // Asked for a priority it already has: nothing to do, and never a raise.
+    const again = lowerCpuPriority(target - 1);
+    console.log(JSON.stringify({ before, target, lowered, after, again, last: nices() }));
+    await worker.terminate();
+  `;
+  const result = spawnSync(process.execPath, ['--import', 'tsx', '--input-type=module', '-e',
+    script], { encoding: 'utf8', cwd: new URL('../..', import.meta.url).pathname });
+  assert.is(result.status, 0, result.stderr);
+  const { before, target, lowered, after, again, last } = JSON.parse(result.stdout) as
+    { before: number[]; target: number; lowered: number; after: number[]; again: number;
+      last: number[] };
+  assert.ok(target > Math.max(...before), `${target} over ${before}`);
+  assert.is(lowered, before.length);
+  // The worker brings threads of its own: more threads than before, all lowered.
+  assert.ok(after.length > before.length, `${before.length} -> ${after.length}`);
+  assert.equal([...new Set(after)], [target]);
+  assert.is(again, 0);
+  assert.equal([...new Set(last)], [target]);
+});
+
+test.run();
