@@ -92,11 +92,19 @@ export async function startHistoryDeployment(ingestEnv: Record<string, string> =
       return true;
     }, { timeoutMs: 30_000, intervalMs: 250, message });
   };
+  // The warm-up's past is written after /readyz (docs/scale-out.md), later still for an ingest at
+  // its lower CPU priority on a busy machine: waited for, not assumed.
   const recordedRange = async (pointsMin: number) => {
-    const r = await get(ingest.baseUrl, '/api/v1/history/BTC?interval=1m&limit=300');
-    assert.is(r.status, 200, r.body);
-    const points = JSON.parse(r.body).points as { t: string }[];
-    assert.ok(points.length >= pointsMin, `ingest recorded ${points.length} minutes of BTC`);
+    let points: { t: string }[] = [];
+    await eventually(async () => {
+      const r = await get(ingest.baseUrl, '/api/v1/history/BTC?interval=1m&limit=300');
+      assert.is(r.status, 200, r.body);
+      points = JSON.parse(r.body).points as { t: string }[];
+      if (points.length < pointsMin) {
+        throw new Error(`ingest recorded ${points.length} minutes of BTC (${pointsMin} wanted)`);
+      }
+      return true;
+    }, { timeoutMs: 30_000, intervalMs: 250, message: 'ingest recorded the warm-up' });
     return { fromIso: points[0]!.t, toIso: points[points.length - 1]!.t };
   };
   return {
