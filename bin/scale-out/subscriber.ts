@@ -116,7 +116,10 @@ export class SnapshotSubscriber {
     // The view's bytes as a slice of the message, not a copy (2-3 µs a view, measured): a view
     // holds its batch in memory until it is replaced, at most batchBytesMax (64 KB) plus
     // itself, and the views of one batch are mostly refreshed together. Nothing writes into a
-    // message's bytes (each socket read is a new buffer; views are never mutated).
+    // message's bytes (each socket read is a new buffer; views are never mutated). A copy would
+    // not make the front's mark-compacts rarer either: V8 counts the ArrayBuffer bytes made
+    // since the last one against the old generation's limit, and every byte received is
+    // already one socket read's (bench/README.md, session 8).
     this.store.put(frame.name, frame.body, {
       version: ++this.version, updatedAtMs: frame.updatedAtMs, cadenceMs: frame.cadenceMs,
       etag: frame.etag,
