@@ -55,6 +55,7 @@ async function main(url: string): Promise<void> {
   const shared = await openSharedState(url, systemClock, silentLogger);
   const store = new NotingStore();
   const subscriber = new SnapshotSubscriber(shared.link, store, systemClock, silentLogger);
+  subscriber.measureApplyCpu = true;
   subscriber.start();
   while (!subscriber.loaded()) await new Promise((resolve) => setTimeout(resolve, 20));
   let cpuUs = 0;

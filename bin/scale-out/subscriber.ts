@@ -40,7 +40,10 @@ export class SnapshotSubscriber {
    *  view's put on ingest (the propagation bench). */
   onApplied: ((sinceSentMs: number, sincePutMs: number) => void) | null = null;
   /** Main-thread CPU spent applying published batches (µs), and the views they held: the
-   *  front's share of propagation in figures load does not move. */
+   *  front's share of propagation in figures load does not move. Off unless a bench turns it
+   *  on: two process.cpuUsage calls (getrusage) per message took ~12 ms of a front's main
+   *  thread in 15 s (~1,000 messages), 5% of its busy time (bench/README.md, session 8). */
+  measureApplyCpu = false;
   applyCpuUs = 0;
   viewsApplied = 0;
 
@@ -68,7 +71,7 @@ export class SnapshotSubscriber {
 
   /** A channel message: the frames ingest put in one turn. */
   private applyBatch(message: Buffer): void {
-    const cpuBefore = process.cpuUsage();
+    const cpuBefore = this.measureApplyCpu ? process.cpuUsage() : null;
     let batch: Batch;
     try {
       batch = splitBatch(message);
@@ -77,9 +80,10 @@ export class SnapshotSubscriber {
       return;
     }
     for (const frame of batch.frames) this.apply(frame, batch.sentAtMs);
+    this.viewsApplied += batch.frames.length;
+    if (cpuBefore === null) return;
     const cpu = process.cpuUsage(cpuBefore);
     this.applyCpuUs += cpu.user + cpu.system;
-    this.viewsApplied += batch.frames.length;
   }
 
   private noteBad(error: unknown): void {
@@ -112,7 +116,10 @@ export class SnapshotSubscriber {
     // The view's bytes as a slice of the message, not a copy (2-3 µs a view, measured): a view
     // holds its batch in memory until it is replaced, at most batchBytesMax (64 KB) plus
     // itself, and the views of one batch are mostly refreshed together. Nothing writes into a
-    // message's bytes (each socket read is a new buffer; views are never mutated).
+    // message's bytes (each socket read is a new buffer; views are never mutated). A copy would
+    // not make the front's mark-compacts rarer either: V8 counts the ArrayBuffer bytes made
+    // since the last one against the old generation's limit, and every byte received is
+    // already one socket read's (bench/README.md, session 8).
     this.store.put(frame.name, frame.body, {
       version: ++this.version, updatedAtMs: frame.updatedAtMs, cadenceMs: frame.cadenceMs,
       etag: frame.etag,
