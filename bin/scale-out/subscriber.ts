@@ -190,7 +190,7 @@ export class SnapshotSubscriber {
     hash: Record<string, Buffer>): void {
     let dropped = 0;
     for (const [name, stamp] of heldAtAsk) {
-      if (name in hash || this.stamps.get(name) !== stamp) continue;
+      if (Object.hasOwn(hash, name) || this.stamps.get(name) !== stamp) continue;
       if (this.store.get(name) === undefined) continue; // its deletion came by message
       this.store.delete(name);
       dropped += 1;

@@ -30,12 +30,9 @@ test('lowerCpuPriority lowers every thread, and a worker started later inherits 
   if (process.platform !== 'linux') return; // per-thread nice values are Linux's
   const script = `
     import { lowerCpuPriority } from './bin/scale-out/cpu-priority.ts';
-    import { readdirSync, readFileSync } from 'node:fs';
+    import { threadNices } from './test/helpers/thread-nices.ts';
     import { Worker } from 'node:worker_threads';
-    const nices = () => readdirSync('/proc/self/task').map((tid) => {
-      const stat = readFileSync('/proc/self/task/' + tid + '/stat', 'utf8');
-      return Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[16]);
-    });
+    const nices = () => threadNices(process.pid);
     const before = nices();
     // Below wherever the test runs (CI may run it under nice itself).
     const target = Math.min(19, Math.max(...before) + 5);

@@ -3,13 +3,13 @@
 // keys that work everywhere, and the faults: Redis away and back, a front killed, ingest killed
 // with -9 and restarted (docs/scale-out.md).
 import { spawnSync } from 'node:child_process';
-import { readdirSync, readFileSync } from 'node:fs';
 import { getPriority } from 'node:os';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { eventually, tempDir } from '../helpers/eventually.js';
 import { startRedisServer, type RedisServer } from '../helpers/redis-server.js';
 import { binPath, startServeProcess, type ServiceProcess } from '../helpers/service-process.js';
+import { threadNices } from '../helpers/thread-nices.js';
 
 const keylessDailyLimit = 8;
 /** Deadlines for things that happen within seconds (polled, never timed). */
@@ -124,15 +124,6 @@ test('both fronts serve the same bytes, ETag and headers as ingest publishes the
   const applied = /^orderflow_snapshot_propagation_seconds_count (\d+)$/m.exec(metrics);
   assert.ok(applied && Number(applied[1]) > 0, metrics.slice(0, 400));
 });
-
-/** Each thread's nice value (Linux keeps one per thread), from /proc. */
-function threadNices(pid: number): number[] {
-  return readdirSync(`/proc/${pid}/task`).map((tid) => {
-    const stat = readFileSync(`/proc/${pid}/task/${tid}/stat`, 'utf8');
-    // Fields after the command name (which may hold spaces): state is 3, nice is 19.
-    return Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[19 - 3]);
-  });
-}
 
 test('ingest runs every thread at nice 10, so Redis and fronts on its box run first; fronts ' +
   'as started', () => {
