@@ -22,9 +22,18 @@ export type Frame =
       readonly updatedAtMs: number; readonly cadenceMs: number; readonly sentAtMs: number;
       /** The strong ETag ingest computed of the body: a front does not hash it again. */
       readonly etag?: string;
+      /** Set when `body` is a patch (patch.ts) of the view's keyframe, not the view's bytes. */
+      readonly patch?: PatchOf;
       readonly body: Buffer }
   | { readonly kind: 'delete'; readonly name: string; readonly stamp: FrameStamp }
   | { readonly kind: 'beat'; readonly stamp: FrameStamp; readonly sentAtMs: number };
+
+/** What a patch frame's body patches: the keyframe (the put of this seq from the same ingest,
+ *  sent whole), and the byte length of the view it makes. */
+export interface PatchOf {
+  readonly baseSeq: number;
+  readonly targetBytes: number;
+}
 
 /** A frame's header: every field but the body (the JSON at the frame's start). */
 export type FrameHeader = Exclude<Frame, { kind: 'put' }> | Omit<Extract<Frame, { kind: 'put' }>,
@@ -33,8 +42,11 @@ export type FrameHeader = Exclude<Frame, { kind: 'put' }> | Omit<Extract<Frame, 
 /** A put's header fields, as ingest writes them in binary. */
 export type PutHeader = Omit<Extract<Frame, { kind: 'put' }>, 'body' | 'kind'>;
 
-/** The first byte of a binary put header (a JSON header's is '{'). */
+/** The first byte of a binary put header (a JSON header's is '{'), and of a patch's. */
 export const putHeaderMarker = 0x01;
+export const patchHeaderMarker = 0x02;
+/** A patch header's tail: f64 BE base seq, u32 BE target length. */
+const patchTailBytes = 8 + 4;
 /** Marker, five f64 (stamp epoch and seq, sent at, updated at, cadence), the name's u16 length. */
 const putFixedBytes = 1 + 5 * 8 + 2;
 /** The ETag's u16 length when the put has none. */
@@ -43,16 +55,18 @@ const noEtag = 0xffff;
 /** A binary put header's byte length. */
 export function putHeaderBytes(header: PutHeader): number {
   return putFixedBytes + Buffer.byteLength(header.name) + 2 +
-    (header.etag === undefined ? 0 : Buffer.byteLength(header.etag, 'latin1'));
+    (header.etag === undefined ? 0 : Buffer.byteLength(header.etag, 'latin1')) +
+    (header.patch === undefined ? 0 : patchTailBytes);
 }
 
 /**
  * Writes a put's binary header at `at`; returns where it ends. Layout: u8 marker, f64 BE stamp
  * epochMs, f64 BE stamp seq, f64 BE sentAtMs, f64 BE updatedAtMs, f64 BE cadenceMs, u16 BE name
- * length, name (UTF-8), u16 BE ETag length (0xffff: none), ETag (an ASCII token, latin1).
+ * length, name (UTF-8), u16 BE ETag length (0xffff: none), ETag (an ASCII token, latin1); a
+ * patch's (marker patchHeaderMarker) then f64 BE base seq and u32 BE target length.
  */
 export function writePutHeader(target: Buffer, at: number, header: PutHeader): number {
-  target[at] = putHeaderMarker;
+  target[at] = header.patch === undefined ? putHeaderMarker : patchHeaderMarker;
   target.writeDoubleBE(header.stamp.epochMs, at + 1);
   target.writeDoubleBE(header.stamp.seq, at + 9);
   target.writeDoubleBE(header.sentAtMs, at + 17);
@@ -63,12 +77,16 @@ export function writePutHeader(target: Buffer, at: number, header: PutHeader): n
   let end = at + putFixedBytes + nameBytes;
   if (header.etag === undefined) {
     target.writeUInt16BE(noEtag, end);
-    return end + 2;
+    end += 2;
+  } else {
+    const etagBytes = target.write(header.etag, end + 2, 'latin1');
+    target.writeUInt16BE(etagBytes, end);
+    end += 2 + etagBytes;
   }
-  const etagBytes = target.write(header.etag, end + 2, 'latin1');
-  target.writeUInt16BE(etagBytes, end);
-  end += 2 + etagBytes;
-  return end;
+  if (header.patch === undefined) return end;
+  target.writeDoubleBE(header.patch.baseSeq, end);
+  target.writeUInt32BE(header.patch.targetBytes, end + 8);
+  return end + patchTailBytes;
 }
 
 const headerBytesMax = 4_096;
@@ -120,7 +138,9 @@ export function decodeFrame(bytes: Buffer): Frame {
   if (length > headerBytesMax || 4 + length > bytes.length) {
     throw new RangeError(`frame header of ${length} bytes does not fit`);
   }
-  if (bytes[4] === putHeaderMarker) return decodePut(bytes, length);
+  if (bytes[4] === putHeaderMarker || bytes[4] === patchHeaderMarker) {
+    return decodePut(bytes, length);
+  }
   const header = JSON.parse(bytes.subarray(4, 4 + length).toString('utf8')) as Frame;
   const stamp = header.stamp;
   if (typeof stamp?.epochMs !== 'number' || typeof stamp.seq !== 'number') {
@@ -140,9 +160,10 @@ export function decodeFrame(bytes: Buffer): Frame {
   return Object.assign(header, { body: bytes.subarray(4 + length) });
 }
 
-/** A put with a binary header of `length` bytes (writePutHeader has the layout). */
+/** A put or patch with a binary header of `length` bytes (writePutHeader has the layout). */
 function decodePut(bytes: Buffer, length: number): Frame {
-  const end = 4 + length;
+  const isPatch = bytes[4] === patchHeaderMarker;
+  const end = 4 + length - (isPatch ? patchTailBytes : 0);
   const nameAt = 4 + putFixedBytes;
   if (end < nameAt + 2) throw new RangeError('put header cut short');
   const nameBytes = bytes.readUInt16BE(nameAt - 2);
@@ -157,16 +178,20 @@ function decodePut(bytes: Buffer, length: number): Frame {
   if (!Number.isFinite(updatedAtMs) || !Number.isInteger(cadenceMs)) {
     throw new RangeError('put frame of unknown meta');
   }
-  return {
-    kind: 'put',
+  const put = {
+    kind: 'put' as const,
     name: bytes.toString('utf8', nameAt, etagAt),
     stamp: { epochMs: bytes.readDoubleBE(5), seq: bytes.readDoubleBE(13) },
     sentAtMs: bytes.readDoubleBE(21),
     updatedAtMs,
     cadenceMs,
     etag: etagBytes === noEtag ? undefined : bytes.toString('latin1', etagAt + 2, end),
-    body: bytes.subarray(end),
+    body: bytes.subarray(4 + length),
   };
+  if (!isPatch) return put;
+  const patch = { baseSeq: bytes.readDoubleBE(end), targetBytes: bytes.readUInt32BE(end + 8) };
+  if (!Number.isInteger(patch.baseSeq)) throw new RangeError('patch of an unknown base');
+  return { ...put, patch };
 }
 
 /** One channel message of several frames, stamped with the time it leaves. */

@@ -100,7 +100,8 @@ export async function startFrontService(config: ServiceConfig, deps: FrontDeps):
     http = await startHttpServer({
       config, clock, logger: log.child({ component: 'http' }), snapshots, keys: shared.keys,
       usage: store.usage, readiness, access, mounts: mcp.mounts, history: history.source,
-      dashboard, metrics: () => propagation.render() + transit.render(),
+      dashboard,
+      metrics: () => propagation.render() + transit.render() + subscriber.renderPatchMetrics(),
     });
   } catch (error) {
     await mcp.close();

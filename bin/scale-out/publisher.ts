@@ -4,8 +4,10 @@
 // reconnect) every few hundred ms and whenever a front asks (snapshot-hash.ts). Views leave in
 // batches: one PUBLISH per batch, not one message per view (a cadence refreshes hundreds of
 // views in one turn). A batch leaves once the task that put its views has run (a microtask), or
-// as soon as the next frame would take it past `batchBytesMax`, so Redis and the fronts work on
-// the first views while ingest still puts the rest (docs/scale-out.md).
+// as soon as the next frame would take it past `batchBytesMax` or its first frame has waited
+// `batchWaitMsMax`, so Redis and the fronts work on the first views while ingest still puts the
+// rest. A view that changed a little goes as a patch of the last one sent whole (patch.ts;
+// docs/scale-out.md).
 import { preciseWallMs } from '../../core/clock.js';
 import {
   isWatchedSource, type LazyView, type LazyViewSource, type WatchedViewSource,
@@ -17,10 +19,12 @@ import {
 } from '../../http/snapshots.js';
 import { redisNames, type RedisLink } from '../../persistence/redis-link.js';
 import { BatchWriter } from './batch-writer.js';
-import { DirtyViews } from './snapshot-hash.js';
+import { DirtyViews, type WholePut } from './snapshot-hash.js';
 import {
   encodeBatch, encodeFrame, type Frame, type FrameHeader, type FrameStamp, type HeaderOut,
+  type PutHeader,
 } from './frames.js';
+import { diffBytes } from './patch.js';
 
 /** Heartbeat period; a front calls the data stale after three missed beats. */
 export const beatMs = 1_000;
@@ -35,12 +39,39 @@ export const beatMs = 1_000;
 export const batchBytesMax = 64 * 1024;
 
 /**
+ * A batch also leaves once its first frame has waited this long: with patches a turn's views no
+ * longer fill 64 KB (a shard's 150 views are ~30 KB of patches), and a turn that diffs and puts
+ * them takes milliseconds, which its first views would otherwise wait on ingest
+ * (bench/README.md, session 9).
+ */
+export const batchWaitMsMax = 0.25;
+
+/**
  * How often the hash gets the views put since it was last written (a front's ask writes it at
  * once). Only a front that starts or reconnects reads the hash, and it asks first, so the period
  * bounds what a front finds there when its ask goes unanswered (ingest away or busy), and lets a
  * view put several times in a period be written once.
  */
 export const hashWriteMsDefault = 500;
+
+/**
+ * Views at least this long go out as patches of their keyframe (patch.ts) once a front can
+ * hold it; shorter ones go whole (a patch would save a few hundred bytes for its diff's cost).
+ */
+export const patchBodyBytesMin = 2_048;
+/** A patch bigger than this share of its view is not sent: the view goes whole, as the new
+ *  keyframe (the view moved far from the old one). */
+const patchShareMax = 0.25;
+/** Patches of one keyframe before the view goes whole again (two minutes at a 1 s cadence):
+ *  patches grow as the view drifts from its keyframe. */
+const patchesPerKeyframeMax = 120;
+
+/** A view's last whole frame: what its patches patch. */
+interface Keyframe {
+  readonly seq: number;
+  readonly body: Buffer;
+  patches: number;
+}
 
 export interface PublisherOptions {
   readonly hashWriteMs: number;
@@ -61,7 +92,17 @@ export class SnapshotPublisher {
   private batch = new BatchWriter(batchBytesMax);
   private names: string[] = [];
   private spans: number[] = [];
+  /** Per frame of the batch, the view whole when the frame is its patch (the hash's), else null. */
+  private wholes: (WholePut | null)[] = [];
+  /** Each view's keyframe, as every listening front received it; cleared whenever a front may
+   *  have missed one (an ask, a reconnect), so its next put goes whole. */
+  private readonly keyframes = new Map<string, Keyframe>();
+  /** Puts sent as patches, and whole: figures for the bench and the tests. */
+  patchesSent = 0;
+  wholesSent = 0;
   private flushScheduled = false;
+  /** When the batch's first frame was queued (preciseWallMs). */
+  private batchFirstMs = 0;
   /** Views put (or deleted) since the hash was last written. */
   private readonly dirty = new DirtyViews();
   private hashTimer: NodeJS.Timeout | null = null;
@@ -141,6 +182,8 @@ export class SnapshotPublisher {
     if (!this.link.ready()) return;
     this.writeHash();
     this.send('publish', [redisNames.snapshotFlushed, id]);
+    // The asking front holds the hash's frames, not the keyframes: every view goes whole next.
+    this.keyframes.clear();
   }
 
   /** Each waiting view's last word to the hash; while Redis is away they keep waiting. */
@@ -158,22 +201,45 @@ export class SnapshotPublisher {
     return { epochMs: this.epochMs, seq: ++this.seq };
   }
 
-  /** A put's frame: the entry's bytes as served, with its ETag and meta. */
+  /** A put's frame: the entry's bytes as served, with its ETag and meta; a patch of its
+   *  keyframe when there is one and the patch is small. */
   private put(name: string, entry: ViewEntry): void {
     // Stamped to the microsecond: the fronts' propagation histograms are finer than a ms.
-    this.queue(name, { name, stamp: this.stamp(), sentAtMs: preciseWallMs(),
-      updatedAtMs: entry.updatedAtMs, cadenceMs: entry.cadenceMs, etag: entry.etag },
-    entry.body);
+    const header: PutHeader = { name, stamp: this.stamp(), sentAtMs: preciseWallMs(),
+      updatedAtMs: entry.updatedAtMs, cadenceMs: entry.cadenceMs, etag: entry.etag };
+    const body = entry.body;
+    const keyframe = this.keyframes.get(name);
+    const patch = keyframe === undefined || keyframe.patches >= patchesPerKeyframeMax ? null
+      : diffBytes(keyframe.body, body, body.byteLength * patchShareMax);
+    if (patch !== null) {
+      keyframe!.patches++;
+      this.patchesSent++;
+      const patchOf = { baseSeq: keyframe!.seq, targetBytes: body.byteLength };
+      this.queue(name, { ...header, patch: patchOf }, patch, { header, body });
+      return;
+    }
+    // Only a view whose whole frame leaves now, over a live link, can be patched later: a
+    // frame queued while Redis is away never reaches a front.
+    if (body.byteLength >= patchBodyBytesMin && this.link.ready()) {
+      this.keyframes.set(name, { seq: header.stamp.seq, body, patches: 0 });
+    } else {
+      this.keyframes.delete(name);
+    }
+    this.wholesSent++;
+    this.queue(name, header, body);
   }
 
   private remove(name: string): void {
     this.latest.delete(name);
+    this.keyframes.delete(name);
     const header: FrameHeader = { kind: 'delete', name, stamp: this.stamp() };
     this.queue(name, JSON.stringify(header), undefined);
   }
 
-  /** Adds a frame to the batch; a full batch leaves at once. */
-  private queue(name: string, header: HeaderOut, body: Uint8Array | undefined): void {
+  /** Adds a frame to the batch; a full batch leaves at once. `whole`: the view, when the frame
+   *  is its patch. */
+  private queue(name: string, header: HeaderOut, body: Uint8Array | undefined,
+    whole: WholePut | null = null): void {
     let start = this.batch.add(header, body);
     if (start < 0) {
       this.flush();
@@ -181,7 +247,10 @@ export class SnapshotPublisher {
     }
     this.names.push(name);
     this.spans.push(body === undefined ? -1 : start, this.batch.byteLength);
-    if (this.batch.byteLength >= batchBytesMax) {
+    this.wholes.push(whole);
+    const nowMs = preciseWallMs();
+    if (this.batch.frameCount === 1) this.batchFirstMs = nowMs;
+    if (this.batch.byteLength >= batchBytesMax || nowMs - this.batchFirstMs >= batchWaitMsMax) {
       this.flush();
     } else if (!this.flushScheduled) {
       this.flushScheduled = true;
@@ -202,9 +271,10 @@ export class SnapshotPublisher {
   private flush(): void {
     if (this.batch.frameCount === 0) return;
     const message = this.batch.take(preciseWallMs());
-    const { names, spans } = this;
+    const { names, spans, wholes } = this;
     this.names = [];
     this.spans = [];
+    this.wholes = [];
     const ready = this.link.ready();
     // Each view's last word, in order: a put then a deletion is a deletion, and the reverse a
     // put. A frame waits as a slice of the message; the client copies it into the HSET.
@@ -212,13 +282,17 @@ export class SnapshotPublisher {
       const start = spans[2 * i]!;
       if (start >= 0) {
         // While Redis is away a put waits in `latest`: resendAll frames it on reconnect.
-        if (ready) this.dirty.note(names[i]!, message.subarray(start, spans[2 * i + 1]!));
+        if (ready) {
+          this.dirty.note(names[i]!, wholes[i] ?? message.subarray(start, spans[2 * i + 1]!));
+        }
       } else {
         // A deletion is nowhere else: it waits for the hash even while Redis is away.
         this.dirty.note(names[i]!, null);
       }
     }
     if (ready) this.send('publish', [redisNames.snapshotChannel, message]);
+    // A keyframe in a message Redis never got (it went away meanwhile) is no base for a patch.
+    else this.keyframes.clear();
   }
 
   /**
@@ -242,6 +316,7 @@ export class SnapshotPublisher {
 
   private resendAll(): void {
     this.logger.info('publishing every snapshot to redis', { views: this.latest.size });
+    this.keyframes.clear();
     for (const [name, entry] of this.latest) this.put(name, entry);
     for (const [prefix, source] of this.families) {
       for (const key of source.keys()) {

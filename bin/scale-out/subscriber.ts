@@ -11,6 +11,7 @@ import { redisNames, type RedisLink } from '../../persistence/redis-link.js';
 import {
   decodeFrame, isNewer, splitBatch, type Batch, type Frame, type FrameStamp,
 } from './frames.js';
+import { applyPatch } from './patch.js';
 import { beatMs } from './publisher.js';
 import { PubSubAsks } from './pubsub-ask.js';
 
@@ -27,6 +28,14 @@ export const subscriberOptionsDefault: SubscriberOptions = { askTimeoutMs: 1_000
 
 export class SnapshotSubscriber {
   private readonly stamps = new Map<string, FrameStamp>();
+  /** Each view's last whole frame (its stamp and bytes): the base of the patches ingest sends
+   *  of it. */
+  private readonly keyframes = new Map<string, { readonly stamp: FrameStamp;
+    readonly body: Buffer }>();
+  /** Patches dropped for want of their keyframe: a front that (re)subscribed holds the hash's
+   *  frames until each view's next whole frame (ingest sends every view whole after an ask). */
+  patchesWithoutBase = 0;
+  patchesApplied = 0;
   /** Versions are the front's own: a restarted ingest counts from 1 again. */
   private version = 0;
   private lastBeatWallMs = -Infinity;
@@ -57,6 +66,20 @@ export class SnapshotSubscriber {
     this.link.listen(redisNames.snapshotChannel, (message) => this.applyBatch(message));
     this.asks.start();
     this.link.onReady(() => void this.catchUp());
+  }
+
+  /** Patches applied and dropped, as Prometheus counters (the front's /metrics). */
+  renderPatchMetrics(): string {
+    return [
+      '# HELP orderflow_snapshot_patches_applied_total Views this front rebuilt from a patch of '
+        + 'their keyframe.',
+      '# TYPE orderflow_snapshot_patches_applied_total counter',
+      `orderflow_snapshot_patches_applied_total ${this.patchesApplied}`,
+      '# HELP orderflow_snapshot_patches_dropped_total Patches dropped because this front did not '
+        + 'hold their keyframe (after it subscribed, until the view is sent whole).',
+      '# TYPE orderflow_snapshot_patches_dropped_total counter',
+      `orderflow_snapshot_patches_dropped_total ${this.patchesWithoutBase}`,
+    ].join('\n') + '\n';
   }
 
   /** Ingest was heard from within three beats, over a live connection. */
@@ -108,11 +131,15 @@ export class SnapshotSubscriber {
     }
     const known = this.stamps.get(frame.name);
     if (known !== undefined && !isNewer(frame.stamp, known)) return;
-    this.stamps.set(frame.name, frame.stamp);
     if (frame.kind === 'delete') {
+      this.stamps.set(frame.name, frame.stamp);
+      this.keyframes.delete(frame.name);
       this.store.delete(frame.name);
       return;
     }
+    const body = this.bodyOf(frame);
+    if (body === null) return;
+    this.stamps.set(frame.name, frame.stamp);
     // The view's bytes as a slice of the message, not a copy (2-3 µs a view, measured): a view
     // holds its batch in memory until it is replaced, at most batchBytesMax (64 KB) plus
     // itself, and the views of one batch are mostly refreshed together. Nothing writes into a
@@ -120,13 +147,36 @@ export class SnapshotSubscriber {
     // not make the front's mark-compacts rarer either: V8 counts the ArrayBuffer bytes made
     // since the last one against the old generation's limit, and every byte received is
     // already one socket read's (bench/README.md, session 8).
-    this.store.put(frame.name, frame.body, {
+    this.store.put(frame.name, body, {
       version: ++this.version, updatedAtMs: frame.updatedAtMs, cadenceMs: frame.cadenceMs,
       etag: frame.etag,
     });
     if (this.onApplied !== null && !Number.isNaN(sentAtMs)) {
       const nowMs = preciseWallMs();
       this.onApplied(nowMs - sentAtMs, nowMs - frame.sentAtMs);
+    }
+  }
+
+  /** A put's view bytes: its body, kept as the view's keyframe, or its patch applied to the
+   *  keyframe; null when the front lacks that keyframe or the patch does not fit it. */
+  private bodyOf(frame: Extract<Frame, { kind: 'put' }>): Buffer | null {
+    if (frame.patch === undefined) {
+      this.keyframes.set(frame.name, { stamp: frame.stamp, body: frame.body });
+      return frame.body;
+    }
+    const base = this.keyframes.get(frame.name);
+    if (base === undefined || base.stamp.epochMs !== frame.stamp.epochMs ||
+      base.stamp.seq !== frame.patch.baseSeq) {
+      this.patchesWithoutBase++;
+      return null;
+    }
+    try {
+      const body = applyPatch(base.body, frame.body, frame.patch.targetBytes);
+      this.patchesApplied++;
+      return body;
+    } catch (error) {
+      this.noteBad(error);
+      return null;
     }
   }
 
@@ -193,6 +243,7 @@ export class SnapshotSubscriber {
       if (Object.hasOwn(hash, name) || this.stamps.get(name) !== stamp) continue;
       if (this.store.get(name) === undefined) continue; // its deletion came by message
       this.store.delete(name);
+      this.keyframes.delete(name);
       dropped += 1;
     }
     if (dropped > 0) this.logger.info('views deleted on ingest while away dropped', { dropped });

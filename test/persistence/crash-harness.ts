@@ -8,6 +8,7 @@
 // Every record has a `kind` ('key.create', 'usage', ... ; later issues add their own).
 import { spawn } from 'node:child_process';
 import { createInterface } from 'node:readline';
+import { seededRandom } from '../helpers/seeded-random.js';
 
 export interface CrashRecord {
   readonly kind: string;
@@ -43,17 +44,7 @@ export interface CrashCycleOptions {
   readonly env?: NodeJS.ProcessEnv;
 }
 
-/** A small seeded generator (mulberry32) so a failing run can be replayed with its seed. */
-export function seededRandom(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4_294_967_296;
-  };
-}
+export { seededRandom };
 
 function parseLine(line: string, cycle: number): CrashEvent | 'ready' | null {
   if (line === 'READY') return 'ready';

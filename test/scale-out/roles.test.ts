@@ -125,6 +125,25 @@ test('both fronts serve the same bytes, ETag and headers as ingest publishes the
   assert.ok(applied && Number(applied[1]) > 0, metrics.slice(0, 400));
 });
 
+test('deep views reach both fronts as patches of their keyframe, byte for byte ingest\'s',
+  async () => {
+    const key = JSON.parse(cli('keys', 'create', '--plan', 'Whale', '--json')).key as string;
+    const auth = { authorization: `Bearer ${key}` };
+    const patchesApplied = async (front: ServiceProcess) => Number(
+      /^orderflow_snapshot_patches_applied_total (\d+)$/m
+        .exec((await get(front.baseUrl, '/metrics')).body.toString())?.[1] ?? NaN);
+    // The sim's deep views change every cadence: after a few, each front has rebuilt some.
+    await eventually(async () => (await patchesApplied(fronts[0]!)) > 0 &&
+      (await patchesApplied(fronts[1]!)) > 0, { timeoutMs: settleMs, message: 'patches applied' });
+    await eventually(async () => {
+      const [own, a, b] = await Promise.all([ingest, ...fronts].map((s) =>
+        get(s.baseUrl, '/api/v1/deep-view/BTC', auth)));
+      assert.is(own.status, 200);
+      return [a, b].every((r) => r.status === 200 && r.body.equals(own.body) &&
+        r.headers.get('etag') === own.headers.get('etag'));
+    }, { timeoutMs: settleMs, intervalMs: 50, message: 'the same deep view as ingest' });
+  });
+
 test('ingest runs every thread at nice 10, so Redis and fronts on its box run first; fronts ' +
   'as started', () => {
   // The processes start at this runner's priority (0, unless the tests run under `nice`).

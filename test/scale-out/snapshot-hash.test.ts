@@ -5,76 +5,35 @@
 // ingest) serves what the hash holds, stale, until ingest answers.
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { systemClock } from '../../core/clock.js';
-import { silentLogger } from '../../core/logger.js';
 import { strongEtag } from '../../core/etag.js';
-import { SnapshotStore } from '../../http/snapshots.js';
-import { redisNames, type RedisLink } from '../../persistence/redis-link.js';
-import { SnapshotPublisher } from '../../bin/scale-out/publisher.js';
-import { SnapshotSubscriber } from '../../bin/scale-out/subscriber.js';
+import { redisNames } from '../../persistence/redis-link.js';
 import { eventually } from '../helpers/eventually.js';
-import { readyLink, startRedisServer, type RedisServer } from '../helpers/redis-server.js';
-import { startTcpProxy, type TcpProxy } from '../helpers/tcp-proxy.js';
+import { startRedisServer, type RedisServer } from '../helpers/redis-server.js';
+import { HandoverRig, holdsAll, type Ingest } from '../helpers/snapshot-handover.js';
 
 let redis: RedisServer;
-const links: RedisLink[] = [];
-const publishers: SnapshotPublisher[] = [];
-const proxies: TcpProxy[] = [];
+let rig: HandoverRig;
 /** Longer than any test: the hash is written only when a front asks. */
 const hashWriteMs = 3_600_000;
 
 test.before(async () => {
   redis = await startRedisServer();
+  rig = new HandoverRig(redis, { hashWriteMs });
 });
 
 test.after(async () => {
-  for (const publisher of publishers) publisher.stop();
-  for (const link of links) await link.close();
-  for (const proxy of proxies) await proxy.close();
+  await rig?.close();
   await redis?.stop();
 });
 
-const link = (url = redis.url): Promise<RedisLink> => readyLink(url, links);
-
-interface Ingest {
-  readonly store: SnapshotStore;
-  readonly sink: ReturnType<SnapshotPublisher['sink']>;
-  readonly publisher: SnapshotPublisher;
-}
-
-/** One ingest at a time, as in a deployment: an earlier test's publisher still listening would
- *  answer a front's ask too, before this one wrote its views. */
-async function ingest(): Promise<Ingest> {
-  for (const earlier of publishers) earlier.stop();
-  const publisher = new SnapshotPublisher(await link(), silentLogger, { hashWriteMs });
-  publishers.push(publisher);
-  const store = new SnapshotStore();
-  const sink = publisher.sink(store);
-  publisher.start();
-  return { store, sink, publisher };
-}
-
-interface Front { readonly store: SnapshotStore; readonly subscriber: SnapshotSubscriber }
-
-/** `url`: the Redis the front talks to (a proxy to cut its connection). */
-async function front(askTimeoutMs = 1_000, url = redis.url): Promise<Front> {
-  const store = new SnapshotStore();
-  const subscriber = new SnapshotSubscriber(await link(url), store, systemClock, silentLogger,
-    { askTimeoutMs });
-  subscriber.start();
-  await eventually(() => subscriber.loaded(), { message: 'front loaded' });
-  return { store, subscriber };
-}
+const link = () => rig.link();
+const ingest = () => rig.ingest();
+const front = (askTimeoutMs?: number, url?: string) => rig.front(askTimeoutMs, url);
 
 function put(sink: Ingest['sink'], name: string, round: number): void {
   const body = Buffer.from(JSON.stringify({ name, round, pad: 'x'.repeat(500) }));
   sink.put(name, body, { version: round, updatedAtMs: 1_764_000_000_000 + round,
     cadenceMs: 1000, etag: strongEtag(body) });
-}
-
-function holdsAll(front: Front, from: Ingest, names: readonly string[]): boolean {
-  return names.every((name) => front.store.get(name)?.etag === from.store.get(name)?.etag &&
-    front.store.get(name) !== undefined);
 }
 
 async function hashFields(): Promise<number> {
@@ -125,7 +84,7 @@ test('an ask unanswered (no ingest): the front serves the hash as it is, stale, 
     for (const name of names) put(before.sink, name, 1);
     await front();
     // Every ingest gone: nothing answers the next front's ask.
-    for (const publisher of publishers) publisher.stop();
+    for (const publisher of rig.publishers) publisher.stop();
     const alone = await front(200);
     assert.ok(holdsAll(alone, before, names), 'what the hash held');
     assert.not.ok(alone.subscriber.fresh(), 'no beat from ingest: stale');
@@ -142,8 +101,7 @@ test('a view deleted on ingest while a front was away from Redis is gone from it
     const from = await ingest();
     const names = Array.from({ length: 10 }, (_, i) => `pair/AWAY${i}`);
     for (const name of names) put(from.sink, name, 1);
-    const proxy = await startTcpProxy(redis.port);
-    proxies.push(proxy);
+    const proxy = await rig.proxy();
     const away = await front(1_000, proxy.url);
     assert.ok(holdsAll(away, from, names));
     proxy.cut();
