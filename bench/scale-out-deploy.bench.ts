@@ -12,7 +12,7 @@ import {
   removeDir, startService, tempDataDir, waitReady, type ServiceChild,
 } from './lib/service.js';
 import { printRows, quick, type ReportRow } from './harness.js';
-import { startRedisServer } from '../test/helpers/redis-server.js';
+import { readyLink, startRedisServer } from '../test/helpers/redis-server.js';
 
 const bench = 'scale-out-deploy';
 const propagationMetric = 'orderflow_snapshot_propagation_seconds';
@@ -123,9 +123,18 @@ export async function run(opts: { quick: boolean; settleMs?: number }): Promise<
     // The front's start-up (its history copy, the warm-up's backlog) ends first.
     const copyMs = await historyCopied(front);
     await sleep(settleMs);
+    // What Redis sends (to the front: the snapshot channel, its history reads; patches:
+    // docs/scale-out.md), from Redis's own count: a listener of the bench's would be one more
+    // consumer on the two cores.
+    const counter = await readyLink(redis.url, []);
+    const outBytes = async () => Number(/total_net_output_bytes:(\d+)/
+      .exec(await counter.command.info('stats'))?.[1] ?? NaN);
     const first = await scrape(front);
+    const outFrom = await outBytes();
     await sleep(windowMs);
     const last = await scrape(front);
+    const bytesPerS = ((await outBytes()) - outFrom) / (windowMs / 1000);
+    await counter.close();
     const before = bucketsOf(first, propagationMetric);
     const after = bucketsOf(last, propagationMetric);
     const transit = (q: number) => quantileMs(bucketsOf(first, transitMetric),
@@ -148,6 +157,8 @@ export async function run(opts: { quick: boolean; settleMs?: number }): Promise<
       row('batch leaving ingest -> front p99, running deployment', transit(0.99), 'ms'),
       row('views applied by the front per second, running deployment', views / (windowMs / 1000),
         'views/s'),
+      row('redis-server bytes out per second (snapshot channel, history reads), running ' +
+        'deployment', bytesPerS / 1024, 'KB/s'),
       row('new front: /readyz -> history copy from ingest done (168 h warm-up)', copyMs / 1000,
         's'),
     ];

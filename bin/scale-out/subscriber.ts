@@ -161,8 +161,12 @@ export class SnapshotSubscriber {
    *  keyframe; null when the front lacks that keyframe or the patch does not fit it. */
   private bodyOf(frame: Extract<Frame, { kind: 'put' }>): Buffer | null {
     if (frame.patch === undefined) {
-      this.keyframes.set(frame.name, { stamp: frame.stamp, body: frame.body });
-      return frame.body;
+      // A keyframe is held for up to 120 cadences, its view's bytes only until the next patch:
+      // a copy, when the frame is a slice of a larger message, so it does not hold the message.
+      const body = frame.body;
+      const own = body.byteLength * 2 < body.buffer.byteLength ? Buffer.from(body) : body;
+      this.keyframes.set(frame.name, { stamp: frame.stamp, body: own });
+      return body;
     }
     const base = this.keyframes.get(frame.name);
     if (base === undefined || base.stamp.epochMs !== frame.stamp.epochMs ||
