@@ -27,6 +27,15 @@ const searchBytes = 512;
  *  changed region costs a few searches, and a view changed throughout gives up in ~10. */
 const stepBytes = 8;
 const stepBytesMax = 1_024;
+/**
+ * A patch of more ops than this is not made: each op costs a search or two, and a view changed
+ * in this many places (the screener's 170 rows of prices: 1.8 ms of diff before giving up, on
+ * ingest's main thread) goes whole. The diff gives up as soon as its ops run ahead of this share
+ * of the target so far (plus opsSlack), so a view changed all along is left early (~0.1 ms). A
+ * cadence changes a deep view in ~6 places.
+ */
+const opsMax = 64;
+const opsSlack = 8;
 const opHeadBytes = 4;
 const opCopyBytes = 8;
 
@@ -112,6 +121,7 @@ export function diffBytes(base: Buffer, target: Buffer, maxBytes: number): Buffe
     const i = j + shift;
     const run = i >= 0 && i < base.length ? commonRun(base, i, target, j) : 0;
     if (run >= copyBytesMin) {
+      if (ops.length >= 4 * Math.min(opsMax, opsSlack + opsMax * j / target.length)) return null;
       ops.push(literalFrom, j, i, run);
       patchBytes += opHeadBytes + (j - literalFrom) + opCopyBytes;
       if (patchBytes > maxBytes) return null;

@@ -63,6 +63,17 @@ test('the same bytes: one copy; a view changed throughout: no patch', () => {
   assert.is(diffBytes(Buffer.alloc(0), anew, 16), null, 'over its bytes: no patch');
 });
 
+test('a view changed in many places (a screener\'s prices) goes whole; unchanged, one copy', () => {
+  const rows = (round: number) => Buffer.from(JSON.stringify(Array.from({ length: 170 },
+    (_, i) => ({ symbol: `P${i}`, price: 100 + i + round * 0.37, volume24h: 1e8 + i * round,
+      funding: 1e-5 * (i % 7), label: 'x'.repeat(200) }))));
+  const [base, target] = [rows(1), rows(2)];
+  assert.ok(target.length > 40_000);
+  // Under the byte budget the patch would fit (a few bytes a row), but not in few enough ops.
+  assert.is(diffBytes(base, target, target.length / 4), null);
+  assert.ok(diffBytes(base, Buffer.from(base), 16)!.length <= 16, 'the same bytes: one op');
+});
+
 test('fuzz: random edits of JSON text make their target exactly, or no patch', () => {
   const next = random(22);
   let patched = 0;
