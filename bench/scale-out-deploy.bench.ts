@@ -123,17 +123,21 @@ export async function run(opts: { quick: boolean; settleMs?: number }): Promise<
     // The front's start-up (its history copy, the warm-up's backlog) ends first.
     const copyMs = await historyCopied(front);
     await sleep(settleMs);
-    // What Redis sends (to the front: the snapshot channel, its history reads; patches:
+    // What Redis receives and sends (the snapshot channel, the hash, history; patches:
     // docs/scale-out.md), from Redis's own count: a listener of the bench's would be one more
     // consumer on the two cores.
     const counter = await readyLink(redis.url, []);
-    const outBytes = async () => Number(/total_net_output_bytes:(\d+)/
-      .exec(await counter.command.info('stats'))?.[1] ?? NaN);
+    const netBytes = async () => {
+      const stats = await counter.command.info('stats');
+      const count = (name: string) => Number(new RegExp(`${name}:(\\d+)`).exec(stats)?.[1]);
+      return { in: count('total_net_input_bytes'), out: count('total_net_output_bytes') };
+    };
     const first = await scrape(front);
-    const outFrom = await outBytes();
+    const netFrom = await netBytes();
     await sleep(windowMs);
     const last = await scrape(front);
-    const bytesPerS = ((await outBytes()) - outFrom) / (windowMs / 1000);
+    const netTo = await netBytes();
+    const perS = (bytes: number) => bytes / (windowMs / 1000) / 1024;
     await counter.close();
     const before = bucketsOf(first, propagationMetric);
     const after = bucketsOf(last, propagationMetric);
@@ -158,7 +162,9 @@ export async function run(opts: { quick: boolean; settleMs?: number }): Promise<
       row('views applied by the front per second, running deployment', views / (windowMs / 1000),
         'views/s'),
       row('redis-server bytes out per second (snapshot channel, history reads), running ' +
-        'deployment', bytesPerS / 1024, 'KB/s'),
+        'deployment', perS(netTo.out - netFrom.out), 'KB/s'),
+      row('redis-server bytes in per second (publishes, the snapshot hash, history), running ' +
+        'deployment', perS(netTo.in - netFrom.in), 'KB/s'),
       row('new front: /readyz -> history copy from ingest done (168 h warm-up)', copyMs / 1000,
         's'),
     ];

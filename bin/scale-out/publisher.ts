@@ -19,7 +19,7 @@ import {
 } from '../../http/snapshots.js';
 import { redisNames, type RedisLink } from '../../persistence/redis-link.js';
 import { BatchWriter } from './batch-writer.js';
-import { DirtyViews, type WholePut } from './snapshot-hash.js';
+import { DirtyViews, keyframeField } from './snapshot-hash.js';
 import {
   encodeBatch, encodeFrame, type Frame, type FrameHeader, type FrameStamp, type HeaderOut,
   type PutHeader,
@@ -66,6 +66,10 @@ const patchShareMax = 0.25;
  *  patches grow as the view drifts from its keyframe. */
 const patchesPerKeyframeMax = 120;
 
+/** A frame's part in the hash: the view's field only (a patch, a small view), the keyframe's
+ *  field too (a keyframe), or the view's field and the end of its old keyframe's. */
+type FrameRole = 'view' | 'keyframe' | 'keyframe-gone';
+
 /** A view's last whole frame: what its patches patch. */
 interface Keyframe {
   readonly seq: number;
@@ -75,6 +79,9 @@ interface Keyframe {
 
 export interface PublisherOptions {
   readonly hashWriteMs: number;
+  /** How long a batch's first frame may wait for more (batchWaitMsMax; tests set it to
+   *  Infinity, one message a turn, or 0, one a frame). */
+  readonly batchWaitMs?: number;
 }
 
 export class SnapshotPublisher {
@@ -92,8 +99,9 @@ export class SnapshotPublisher {
   private batch = new BatchWriter(batchBytesMax);
   private names: string[] = [];
   private spans: number[] = [];
-  /** Per frame of the batch, the view whole when the frame is its patch (the hash's), else null. */
-  private wholes: (WholePut | null)[] = [];
+  /** Per frame of the batch, what it is for the hash: a keyframe's field is written (or
+   *  removed) beside the view's own (FrameRole). */
+  private roles: FrameRole[] = [];
   /** Each view's keyframe, as every listening front received it; cleared whenever a front may
    *  have missed one (an ask, a reconnect), so its next put goes whole. */
   private readonly keyframes = new Map<string, Keyframe>();
@@ -103,6 +111,7 @@ export class SnapshotPublisher {
   private flushScheduled = false;
   /** When the batch's first frame was queued (preciseWallMs). */
   private batchFirstMs = 0;
+  private readonly batchWaitMs: number;
   /** Views put (or deleted) since the hash was last written. */
   private readonly dirty = new DirtyViews();
   private hashTimer: NodeJS.Timeout | null = null;
@@ -112,7 +121,9 @@ export class SnapshotPublisher {
   hashCpuUs = 0;
 
   constructor(private readonly link: RedisLink, private readonly logger: Logger,
-    private readonly options: PublisherOptions = { hashWriteMs: hashWriteMsDefault }) {}
+    private readonly options: PublisherOptions = { hashWriteMs: hashWriteMsDefault }) {
+    this.batchWaitMs = options.batchWaitMs ?? batchWaitMsMax;
+  }
 
   /** The sink the producers write to: the local store, and Redis behind it. */
   sink(store: SnapshotStore): PositioningSink {
@@ -215,31 +226,31 @@ export class SnapshotPublisher {
       keyframe!.patches++;
       this.patchesSent++;
       const patchOf = { baseSeq: keyframe!.seq, targetBytes: body.byteLength };
-      this.queue(name, { ...header, patch: patchOf }, patch, { header, body });
+      this.queue(name, { ...header, patch: patchOf }, patch, 'view');
       return;
     }
     // Only a view whose whole frame leaves now, over a live link, can be patched later: a
     // frame queued while Redis is away never reaches a front.
+    let role: FrameRole = 'keyframe';
     if (body.byteLength >= patchBodyBytesMin && this.link.ready()) {
       this.keyframes.set(name, { seq: header.stamp.seq, body, patches: 0 });
     } else {
-      this.keyframes.delete(name);
+      role = this.keyframes.delete(name) ? 'keyframe-gone' : 'view';
     }
     this.wholesSent++;
-    this.queue(name, header, body);
+    this.queue(name, header, body, role);
   }
 
   private remove(name: string): void {
     this.latest.delete(name);
     this.keyframes.delete(name);
     const header: FrameHeader = { kind: 'delete', name, stamp: this.stamp() };
-    this.queue(name, JSON.stringify(header), undefined);
+    this.queue(name, JSON.stringify(header), undefined, 'keyframe-gone');
   }
 
-  /** Adds a frame to the batch; a full batch leaves at once. `whole`: the view, when the frame
-   *  is its patch. */
+  /** Adds a frame to the batch; a full batch leaves at once. */
   private queue(name: string, header: HeaderOut, body: Uint8Array | undefined,
-    whole: WholePut | null = null): void {
+    role: FrameRole): void {
     let start = this.batch.add(header, body);
     if (start < 0) {
       this.flush();
@@ -247,10 +258,10 @@ export class SnapshotPublisher {
     }
     this.names.push(name);
     this.spans.push(body === undefined ? -1 : start, this.batch.byteLength);
-    this.wholes.push(whole);
+    this.roles.push(role);
     const nowMs = preciseWallMs();
     if (this.batch.frameCount === 1) this.batchFirstMs = nowMs;
-    if (this.batch.byteLength >= batchBytesMax || nowMs - this.batchFirstMs >= batchWaitMsMax) {
+    if (this.batch.byteLength >= batchBytesMax || nowMs - this.batchFirstMs >= this.batchWaitMs) {
       this.flush();
     } else if (!this.flushScheduled) {
       this.flushScheduled = true;
@@ -271,23 +282,27 @@ export class SnapshotPublisher {
   private flush(): void {
     if (this.batch.frameCount === 0) return;
     const message = this.batch.take(preciseWallMs());
-    const { names, spans, wholes } = this;
+    const { names, spans, roles } = this;
     this.names = [];
     this.spans = [];
-    this.wholes = [];
+    this.roles = [];
     const ready = this.link.ready();
     // Each view's last word, in order: a put then a deletion is a deletion, and the reverse a
     // put. A frame waits as a slice of the message; the client copies it into the HSET.
     for (let i = 0; i < names.length; i++) {
       const start = spans[2 * i]!;
+      const name = names[i]!;
       if (start >= 0) {
         // While Redis is away a put waits in `latest`: resendAll frames it on reconnect.
-        if (ready) {
-          this.dirty.note(names[i]!, wholes[i] ?? message.subarray(start, spans[2 * i + 1]!));
-        }
+        if (!ready) continue;
+        const frame = message.subarray(start, spans[2 * i + 1]!);
+        this.dirty.note(name, frame);
+        if (roles[i] === 'keyframe') this.dirty.note(keyframeField(name), frame);
+        else if (roles[i] === 'keyframe-gone') this.dirty.note(keyframeField(name), null);
       } else {
         // A deletion is nowhere else: it waits for the hash even while Redis is away.
-        this.dirty.note(names[i]!, null);
+        this.dirty.note(name, null);
+        this.dirty.note(keyframeField(name), null);
       }
     }
     if (ready) this.send('publish', [redisNames.snapshotChannel, message]);

@@ -41,9 +41,11 @@ const link = (): Promise<RedisLink> => readyLink(redis.url, links);
  *  test): an hour between timed writes. The earlier tests' publishers stop first: a deployment
  *  has one ingest, and any publisher still listening would answer a front's ask too (a front
  *  then loads the hash before this one wrote its views). */
-async function publisher(): Promise<SnapshotPublisher> {
+/** `batchWaitMs`: Infinity (one message a turn, whatever the turn takes) unless a test says. */
+async function publisher(batchWaitMs = Infinity): Promise<SnapshotPublisher> {
   for (const earlier of publishers) earlier.stop();
-  const made = new SnapshotPublisher(await link(), silentLogger, { hashWriteMs: 3_600_000 });
+  const made = new SnapshotPublisher(await link(), silentLogger,
+    { hashWriteMs: 3_600_000, batchWaitMs });
   publishers.push(made);
   made.start();
   return made;
@@ -139,6 +141,19 @@ test('small views put in one turn leave as one message, the last word of each vi
   assert.ok(hashed['pair/A'] !== undefined && hashed['pair/B'] !== undefined);
   assert.is(hashed['pair/C'], undefined);
 });
+
+test('a batch leaves once its first frame has waited batchWaitMs: at 0, a message a view',
+  async () => {
+    const { store } = await front();
+    const messages = await tap();
+    const sink = (await publisher(0)).sink(new SnapshotStore());
+    for (const name of ['pair/W1', 'pair/W2', 'pair/W3']) {
+      sink.put(name, body(name, 1, 10), meta(1));
+    }
+    await eventually(() => store.get('pair/W3') !== undefined, { message: 'the views arrived' });
+    await eventually(() => messages.length === 3, { message: 'three messages' });
+    assert.equal(messages.map((m) => m.frames), [1, 1, 1]);
+  });
 
 test('the hash holds the last word: a view put twice, one deleted and put again', async () => {
   const published = await publisher();
