@@ -19,7 +19,7 @@ import {
 } from '../../http/snapshots.js';
 import { redisNames, type RedisLink } from '../../persistence/redis-link.js';
 import { BatchWriter } from './batch-writer.js';
-import { DirtyViews, keyframeField } from './snapshot-hash.js';
+import { DirtyViews, type WholePut } from './snapshot-hash.js';
 import {
   encodeBatch, encodeFrame, type Frame, type FrameHeader, type FrameStamp, type HeaderOut,
   type PutHeader,
@@ -66,10 +66,6 @@ const patchShareMax = 0.25;
  *  patches grow as the view drifts from its keyframe. */
 const patchesPerKeyframeMax = 120;
 
-/** A frame's part in the hash: the view's field only (a patch, a small view), the keyframe's
- *  field too (a keyframe), or the view's field and the end of its old keyframe's. */
-type FrameRole = 'view' | 'keyframe' | 'keyframe-gone';
-
 /** A view's last whole frame: what its patches patch. */
 interface Keyframe {
   readonly seq: number;
@@ -99,9 +95,8 @@ export class SnapshotPublisher {
   private batch = new BatchWriter(batchBytesMax);
   private names: string[] = [];
   private spans: number[] = [];
-  /** Per frame of the batch, what it is for the hash: a keyframe's field is written (or
-   *  removed) beside the view's own (FrameRole). */
-  private roles: FrameRole[] = [];
+  /** Per frame of the batch, the view whole when the frame is its patch (the hash's), else null. */
+  private wholes: (WholePut | null)[] = [];
   /** Each view's keyframe, as every listening front received it; cleared whenever a front may
    *  have missed one (an ask, a reconnect), so its next put goes whole. */
   private readonly keyframes = new Map<string, Keyframe>();
@@ -226,31 +221,31 @@ export class SnapshotPublisher {
       keyframe!.patches++;
       this.patchesSent++;
       const patchOf = { baseSeq: keyframe!.seq, targetBytes: body.byteLength };
-      this.queue(name, { ...header, patch: patchOf }, patch, 'view');
+      this.queue(name, { ...header, patch: patchOf }, patch, { header, body });
       return;
     }
     // Only a view whose whole frame leaves now, over a live link, can be patched later: a
     // frame queued while Redis is away never reaches a front.
-    let role: FrameRole = 'keyframe';
     if (body.byteLength >= patchBodyBytesMin && this.link.ready()) {
       this.keyframes.set(name, { seq: header.stamp.seq, body, patches: 0 });
     } else {
-      role = this.keyframes.delete(name) ? 'keyframe-gone' : 'view';
+      this.keyframes.delete(name);
     }
     this.wholesSent++;
-    this.queue(name, header, body, role);
+    this.queue(name, header, body);
   }
 
   private remove(name: string): void {
     this.latest.delete(name);
     this.keyframes.delete(name);
     const header: FrameHeader = { kind: 'delete', name, stamp: this.stamp() };
-    this.queue(name, JSON.stringify(header), undefined, 'keyframe-gone');
+    this.queue(name, JSON.stringify(header), undefined);
   }
 
-  /** Adds a frame to the batch; a full batch leaves at once. */
+  /** Adds a frame to the batch; a full batch leaves at once. `whole`: the view, when the frame
+   *  is its patch. */
   private queue(name: string, header: HeaderOut, body: Uint8Array | undefined,
-    role: FrameRole): void {
+    whole: WholePut | null = null): void {
     let start = this.batch.add(header, body);
     if (start < 0) {
       this.flush();
@@ -258,7 +253,7 @@ export class SnapshotPublisher {
     }
     this.names.push(name);
     this.spans.push(body === undefined ? -1 : start, this.batch.byteLength);
-    this.roles.push(role);
+    this.wholes.push(whole);
     const nowMs = preciseWallMs();
     if (this.batch.frameCount === 1) this.batchFirstMs = nowMs;
     if (this.batch.byteLength >= batchBytesMax || nowMs - this.batchFirstMs >= this.batchWaitMs) {
@@ -282,27 +277,23 @@ export class SnapshotPublisher {
   private flush(): void {
     if (this.batch.frameCount === 0) return;
     const message = this.batch.take(preciseWallMs());
-    const { names, spans, roles } = this;
+    const { names, spans, wholes } = this;
     this.names = [];
     this.spans = [];
-    this.roles = [];
+    this.wholes = [];
     const ready = this.link.ready();
     // Each view's last word, in order: a put then a deletion is a deletion, and the reverse a
     // put. A frame waits as a slice of the message; the client copies it into the HSET.
     for (let i = 0; i < names.length; i++) {
       const start = spans[2 * i]!;
-      const name = names[i]!;
       if (start >= 0) {
         // While Redis is away a put waits in `latest`: resendAll frames it on reconnect.
-        if (!ready) continue;
-        const frame = message.subarray(start, spans[2 * i + 1]!);
-        this.dirty.note(name, frame);
-        if (roles[i] === 'keyframe') this.dirty.note(keyframeField(name), frame);
-        else if (roles[i] === 'keyframe-gone') this.dirty.note(keyframeField(name), null);
+        if (ready) {
+          this.dirty.note(names[i]!, wholes[i] ?? message.subarray(start, spans[2 * i + 1]!));
+        }
       } else {
         // A deletion is nowhere else: it waits for the hash even while Redis is away.
-        this.dirty.note(name, null);
-        this.dirty.note(keyframeField(name), null);
+        this.dirty.note(names[i]!, null);
       }
     }
     if (ready) this.send('publish', [redisNames.snapshotChannel, message]);

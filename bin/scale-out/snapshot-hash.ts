@@ -3,19 +3,13 @@
 // front asks for it to be written first, so ingest writes it every few hundred ms and on an ask,
 // each view's last word once, not every frame of every view as it is published.
 import { redisNames } from '../../persistence/redis-link.js';
+import { encodeFrame, type PutHeader } from './frames.js';
 
-/**
- * The hash field of a view's keyframe (patch.ts), beside the view's own field, which holds its
- * latest frame: a patch of that keyframe, or the keyframe itself. Both are written in the same
- * HSET when the keyframe goes out, so a front that loads the hash finds each patch's base.
- */
-export function keyframeField(name: string): string {
-  return name + '\u0000keyframe';
-}
-
-/** Whether a hash field is a keyframe's (view names never hold a NUL). */
-export function isKeyframeField(field: string): boolean {
-  return field.endsWith('\u0000keyframe');
+/** A view that went out as a patch: the hash gets it whole (a front that loads the hash holds
+ *  no keyframe), framed only when the hash is written. */
+export interface WholePut {
+  readonly header: PutHeader;
+  readonly body: Buffer;
 }
 
 /** The HSET and HDEL that bring the hash up to date (each null when it has nothing to do). */
@@ -25,17 +19,17 @@ export interface HashWrites {
 }
 
 export class DirtyViews {
-  /** Hash field (a view's name, or its keyframe's field) -> its latest frame (a slice of the
-   *  published message: no copy), or null for a deletion. A slice holds its message (at most
-   *  batchBytesMax) until the next write. */
-  private readonly views = new Map<string, Buffer | null>();
+  /** View name -> its latest frame (a slice of the published message: no copy; or the view
+   *  to frame whole, when a patch went out), or null for a deletion. A slice holds its message
+   *  (at most batchBytesMax) until the next write. */
+  private readonly views = new Map<string, Buffer | WholePut | null>();
 
   get size(): number {
     return this.views.size;
   }
 
   /** A view's newest frame, or its deletion: replaces whatever was waiting for it. */
-  note(name: string, frame: Buffer | null): void {
+  note(name: string, frame: Buffer | WholePut | null): void {
     this.views.set(name, frame);
   }
 
@@ -45,7 +39,10 @@ export class DirtyViews {
     let removes: string[] | null = null;
     for (const [name, frame] of this.views) {
       if (frame === null) (removes ??= [redisNames.snapshots]).push(name);
-      else (sets ??= [redisNames.snapshots]).push(name, frame);
+      else {
+        (sets ??= [redisNames.snapshots]).push(name, Buffer.isBuffer(frame) ? frame
+          : encodeFrame({ kind: 'put', ...frame.header, body: frame.body }));
+      }
     }
     this.views.clear();
     return { sets, removes };

@@ -14,7 +14,6 @@ import {
 import { applyPatch } from './patch.js';
 import { beatMs } from './publisher.js';
 import { PubSubAsks } from './pubsub-ask.js';
-import { isKeyframeField } from './snapshot-hash.js';
 
 const staleAfterMs = 3 * beatMs;
 const reloadRetryMs = 500;
@@ -131,11 +130,7 @@ export class SnapshotSubscriber {
       return;
     }
     const known = this.stamps.get(frame.name);
-    if (known !== undefined && !isNewer(frame.stamp, known)) {
-      // A keyframe older than the view (from the hash) is still the base of patches to come.
-      if (frame.kind === 'put' && frame.patch === undefined) this.noteKeyframe(frame);
-      return;
-    }
+    if (known !== undefined && !isNewer(frame.stamp, known)) return;
     if (frame.kind === 'delete') {
       this.stamps.set(frame.name, frame.stamp);
       this.keyframes.delete(frame.name);
@@ -166,8 +161,12 @@ export class SnapshotSubscriber {
    *  keyframe; null when the front lacks that keyframe or the patch does not fit it. */
   private bodyOf(frame: Extract<Frame, { kind: 'put' }>): Buffer | null {
     if (frame.patch === undefined) {
-      this.noteKeyframe(frame);
-      return frame.body;
+      // A keyframe is held for up to 120 cadences, its view's bytes only until the next patch:
+      // a copy, when the frame is a slice of a larger message, so it does not hold the message.
+      const body = frame.body;
+      const own = body.byteLength * 2 < body.buffer.byteLength ? Buffer.from(body) : body;
+      this.keyframes.set(frame.name, { stamp: frame.stamp, body: own });
+      return body;
     }
     const base = this.keyframes.get(frame.name);
     if (base === undefined || base.stamp.epochMs !== frame.stamp.epochMs ||
@@ -183,17 +182,6 @@ export class SnapshotSubscriber {
       this.noteBad(error);
       return null;
     }
-  }
-
-  /** A whole frame as its view's keyframe, unless the front holds a newer one. Held for up to
-   *  120 cadences, the view's own bytes only until the next patch: a copy, when the frame is a
-   *  slice of a larger message, so it does not hold the message. */
-  private noteKeyframe(frame: Extract<Frame, { kind: 'put' }>): void {
-    const held = this.keyframes.get(frame.name);
-    if (held !== undefined && !isNewer(frame.stamp, held.stamp)) return;
-    const body = frame.body;
-    const own = body.byteLength * 2 < body.buffer.byteLength ? Buffer.from(body) : body;
-    this.keyframes.set(frame.name, { stamp: frame.stamp, body: own });
   }
 
   /**
@@ -237,17 +225,13 @@ export class SnapshotSubscriber {
 
   private async loadHash(answered: boolean, heldAtAsk: Map<string, FrameStamp>): Promise<void> {
     const all = await this.link.command.hgetallBuffer(redisNames.snapshots);
-    // Keyframes first: a view's field may hold a patch of one (snapshot-hash.ts).
-    const fields = Object.keys(all);
-    for (const field of fields) if (isKeyframeField(field)) this.apply(all[field]!, NaN);
-    for (const field of fields) if (!isKeyframeField(field)) this.apply(all[field]!, NaN);
+    for (const frame of Object.values(all)) this.apply(frame, NaN);
     if (answered) this.dropDeletedMeanwhile(heldAtAsk, all);
     // A live beat is the only proof of a live ingest: the load does not count as one.
     this.loads++;
     this.logger.info(answered ? 'snapshots loaded from redis'
       : 'snapshots loaded from redis as they are: ingest did not answer (asking again)',
-    { views: fields.filter((field) => !isKeyframeField(field)).length,
-      atMs: this.clock.nowMs() });
+    { views: Object.keys(all).length, atMs: this.clock.nowMs() });
   }
 
   /**
