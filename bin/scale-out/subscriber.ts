@@ -12,7 +12,7 @@ import {
   decodeFrame, isNewer, splitBatch, type Batch, type Frame, type FrameStamp,
 } from './frames.js';
 import { applyPatch } from './patch.js';
-import { beatMs } from './publisher.js';
+import { beatMs, patchBodyBytesMin } from './publisher.js';
 import { PubSubAsks } from './pubsub-ask.js';
 
 const staleAfterMs = 3 * beatMs;
@@ -161,9 +161,14 @@ export class SnapshotSubscriber {
    *  keyframe; null when the front lacks that keyframe or the patch does not fit it. */
   private bodyOf(frame: Extract<Frame, { kind: 'put' }>): Buffer | null {
     if (frame.patch === undefined) {
+      const body = frame.body;
+      // Ingest patches only views this long: a shorter one is no keyframe.
+      if (body.byteLength < patchBodyBytesMin) {
+        this.keyframes.delete(frame.name);
+        return body;
+      }
       // A keyframe is held for up to 120 cadences, its view's bytes only until the next patch:
       // a copy, when the frame is a slice of a larger message, so it does not hold the message.
-      const body = frame.body;
       const own = body.byteLength * 2 < body.buffer.byteLength ? Buffer.from(body) : body;
       this.keyframes.set(frame.name, { stamp: frame.stamp, body: own });
       return body;
