@@ -191,7 +191,8 @@ function decodePut(bytes: Buffer, length: number): Frame {
   if (!isPatch) return put;
   const patch = { baseSeq: bytes.readDoubleBE(end), targetBytes: bytes.readUInt32BE(end + 8) };
   if (!Number.isInteger(patch.baseSeq)) throw new RangeError('patch of an unknown base');
-  return { ...put, patch };
+  // Added to the put, not a copy of it: nearly every frame a front reads is a patch.
+  return Object.assign(put, { patch });
 }
 
 /** One channel message of several frames, stamped with the time it leaves. */

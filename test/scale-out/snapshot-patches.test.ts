@@ -55,6 +55,15 @@ async function sameBytes(front: Front, from: Ingest, message: string): Promise<v
   }
 }
 
+/** An ingest and a front that holds `rounds` rounds of the views, byte for byte. */
+async function frontAfter(rounds: number): Promise<{ from: Ingest; front: Front }> {
+  const from = await rig.ingest();
+  const front = await rig.front();
+  for (let round = 1; round <= rounds; round++) putRound(from, round);
+  await sameBytes(front, from, `the front after ${rounds} rounds`);
+  return { from, front };
+}
+
 test('views put every cadence reach two fronts as patches, byte for byte, in a tenth of the bytes',
   async () => {
     const from = await rig.ingest();
@@ -81,11 +90,7 @@ test('views put every cadence reach two fronts as patches, byte for byte, in a t
   });
 
 test('a front that joins holds every view, and ingest sends every view whole next', async () => {
-  const from = await rig.ingest();
-  const early = await rig.front();
-  putRound(from, 1);
-  putRound(from, 2);
-  await sameBytes(early, from, 'the early front');
+  const { from, front: early } = await frontAfter(2);
   const late = await rig.front();
   await sameBytes(late, from, 'the late front, from the hash');
   const wholes = from.publisher.wholesSent;
@@ -99,10 +104,7 @@ test('a front that joins holds every view, and ingest sends every view whole nex
 
 test('the hash holds each view whole: a front that loads only the hash serves ingest\'s bytes',
   async () => {
-    const from = await rig.ingest();
-    const early = await rig.front();
-    for (let round = 1; round <= 4; round++) putRound(from, round);
-    await sameBytes(early, from, 'the early front');
+    const { from } = await frontAfter(4);
     from.publisher.writeHash();
     const link = await rig.link();
     await eventually(async () => {
@@ -137,11 +139,7 @@ test('a front cut from Redis while views change is back byte for byte', async ()
 });
 
 test('a patch whose keyframe the front lacks is dropped, not applied to another base', async () => {
-  const from = await rig.ingest();
-  const front = await rig.front();
-  putRound(from, 1);
-  putRound(from, 2);
-  await sameBytes(front, from, 'before the foreign patch');
+  const { front } = await frontAfter(2);
   const held = front.store.get(names[0]!)!;
   const known = front.subscriber.patchesWithoutBase;
   const stamp = { epochMs: Date.now() + 60_000, seq: 1 }; // a newer ingest's, with no keyframe
