@@ -19,6 +19,7 @@ import { createKey, removeDir, startService, tempDataDir, waitFor, waitReady,
   type ServiceChild } from './lib/service.js';
 import { ensureWrk, pacedScript, pinProcess, procCpuUs, runWrk } from './lib/wrk.js';
 import { loopRows, loopStatsReader, medianLoopStats, type LoopStats } from './lib/loop-stats.js';
+import { mainThreadRunQueue, runQueueWindow, type RunQueueSample } from './lib/run-queue.js';
 import { startLoopStats } from '../bin/loop-stats.js';
 
 const CONNECTIONS = 256;
@@ -31,6 +32,8 @@ interface Target {
   readonly mainThreadCpuUs?: () => number;
   /** Ends the server's current main-thread stall window (bin/loop-stats.ts) and reads it. */
   readonly loopStats?: () => Promise<LoopStats>;
+  /** The HTTP thread's scheduler figures so far (lib/run-queue.ts), where the system has them. */
+  readonly mainThreadRunQueue?: () => RunQueueSample | null;
 }
 
 interface Sample {
@@ -45,6 +48,9 @@ interface Sample {
   readonly stealPercent: number;
   /** The server's main-thread stalls during the load, where the target reports them. */
   readonly loop: LoopStats | null;
+  /** How long the HTTP thread waited for a core during the load, ms per second (NaN where
+   *  unknown): the part of its stalls that is the machine's. */
+  readonly mainThreadWaitMsPerS: number;
 }
 
 interface Scenario {
@@ -70,11 +76,15 @@ async function sample(target: Target, scenario: Scenario, seconds: number): Prom
   const mainBeforeUs = target.mainThreadCpuUs?.() ?? NaN;
   const ticksBefore = cpuTicks();
   await target.loopStats?.();
+  const queueBefore = target.mainThreadRunQueue?.() ?? null;
+  const startedMs = performance.now();
   const r = await runWrk(target.baseUrl + scenario.path,
     { connections: CONNECTIONS, seconds, headers: scenario.headers,
       scriptPath: scenario.scriptPath, cpus: wrkCpus });
   const cpuUs = target.cpuUs() - cpuBeforeUs;
   const mainUs = (target.mainThreadCpuUs?.() ?? NaN) - mainBeforeUs;
+  const queue = runQueueWindow(queueBefore, target.mainThreadRunQueue?.() ?? null,
+    performance.now() - startedMs);
   const steal = stealPercent(ticksBefore, cpuTicks()) ?? NaN;
   const loop = (await target.loopStats?.()) ?? null;
   if (r.non2xx + r.socketErrors > 0) {
@@ -82,7 +92,8 @@ async function sample(target: Target, scenario: Scenario, seconds: number): Prom
       `socket errors under load at ${target.baseUrl} (expected none)`);
   }
   return { rps: r.rps, p50Ms: r.p50Ms, p99Ms: r.p99Ms, cpuUsPerRequest: cpuUs / r.requests,
-    mainThreadCpuUsPerRequest: mainUs / r.requests, stealPercent: steal, loop };
+    mainThreadCpuUsPerRequest: mainUs / r.requests, stealPercent: steal, loop,
+    mainThreadWaitMsPerS: queue.waitMsPerS };
 }
 
 function median(values: readonly number[]): number {
@@ -97,7 +108,8 @@ function medianSample(samples: readonly Sample[]): Sample {
     mainThreadCpuUsPerRequest: of((s) => s.mainThreadCpuUsPerRequest),
     stealPercent: of((s) => s.stealPercent),
     loop: samples.every((s) => s.loop !== null)
-      ? medianLoopStats(samples.map((s) => s.loop!)) : null };
+      ? medianLoopStats(samples.map((s) => s.loop!)) : null,
+    mainThreadWaitMsPerS: of((s) => s.mainThreadWaitMsPerS) };
 }
 
 /**
@@ -205,6 +217,10 @@ async function pacedRows(front: Target, bareTarget: Target, scenario: Scenario,
     unit: 'ms', baseline: result.bare.p99Ms, ratio: result.service.p99Ms / result.bare.p99Ms,
     target: `< ${targets.p99Ms} ms`, pass: result.service.p99Ms < targets.p99Ms },
     ...stallRows(`${scenario.name}, paced:`, result.service, result.bare, targets.loopP999Ms),
+    ...(Number.isNaN(result.service.mainThreadWaitMsPerS) ? [] : [{ bench: 'http',
+      figure: `${scenario.name}, paced: HTTP thread waiting for a core (run queue; its own ` +
+        'shards and V8\'s helpers share its core)', value: result.service.mainThreadWaitMsPerS,
+      unit: 'ms/s', baseline: null, ratio: null, target: '-', pass: null } as ReportRow]),
     // A guest that loses its core for a few ms now and then shows it in every p99 above.
     { bench: 'http', figure: 'CPU steal during the paced rounds (hypervisor)',
       value: result.service.stealPercent, unit: '%', baseline: result.bare.stealPercent,
@@ -333,7 +349,8 @@ async function wholeService(rounds: number, seconds: number): Promise<ReportRow[
     try {
       const pid = child.pid;
       const service = { baseUrl: child.baseUrl, cpuUs: procCpuUs(pid),
-        mainThreadCpuUs: procCpuUs(pid, pid), loopStats: () => stalls.take(pid) };
+        mainThreadCpuUs: procCpuUs(pid, pid), loopStats: () => stalls.take(pid),
+        mainThreadRunQueue: () => mainThreadRunQueue(pid) };
       // Feed only first: its start-up window begins at /readyz, and the rounds under load
       // begin once the start-up backlog is written (steady state, as a deployment runs).
       const idle = await feedOnly(pid, () => stalls.take(pid), seconds, readyAtMs);
