@@ -57,12 +57,17 @@ export class HistoryCopier {
   private wakeUp: () => void = () => {};
   private running: Promise<void> = Promise.resolve();
   private chunksApplied = 0;
+  /** Points copied as the last committed save says: what /readyz reports has survived a
+   *  crash, so a front killed right after reporting N goes on from N (its cursor), not from an
+   *  older one. */
+  private savedPoints: number;
   private failure: string | null = null;
 
   constructor(private readonly recorder: HistoryRecorder,
     private readonly table: Database<CopyState, string>, private readonly link: RedisLink,
     private readonly logger: Logger, private readonly options = copyOptionsDefault) {
     this.state = table.get(stateKey) ?? null;
+    this.savedPoints = this.state?.copiedPoints ?? 0;
     this.asks = new PubSubAsks(link, redisNames.historyCopyReady);
   }
 
@@ -104,15 +109,19 @@ export class HistoryCopier {
     if (s === null) return null;
     const range = s.ranges[0]!;
     const what = `history from ${iso(range.fromMs)} to ${iso(range.toMs)} is being copied ` +
-      `from ingest (${s.copiedPoints} points so far` +
+      `from ingest (${this.savedPoints} points so far` +
       (s.ranges.length > 1 ? `, ${s.ranges.length - 1} more ranges)` : ')');
     return this.failure === null ? what : `${what}; waiting: ${this.failure}`;
   }
 
   private save(state: CopyState | null): void {
     this.state = state;
-    if (state === null) void this.table.remove(stateKey);
-    else void this.table.put(stateKey, state);
+    if (state === null) {
+      void this.table.remove(stateKey);
+      return;
+    }
+    // lmdb commits the puts in order: the last one committed is the latest state saved.
+    void this.table.put(stateKey, state).then(() => { this.savedPoints = state.copiedPoints; });
   }
 
   private async run(): Promise<void> {
