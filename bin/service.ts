@@ -17,7 +17,6 @@ import { HistoryPublisher } from './scale-out/history-publisher.js';
 import { historyBacklogMs } from './scale-out/history-backlog.js';
 import type { SharedState } from './scale-out/shared-state.js';
 import { encodeFeedSpec } from '../actors/shard/shard-params.js';
-import { SHARD_THREAD_NICE } from '../actors/shard/thread-priority.js';
 import { createWebhookSupervisor, type WebhookSupervisor } from '../actors/webhooks/supervisor.js';
 import { createMarketFeeds, type MarketFeeds } from '../actors/runtime/market-feeds.js';
 import { MarketViews } from '../actors/runtime/market-views.js';
@@ -328,9 +327,6 @@ function startShards(p: Parts, allowCrash: boolean): Promise<ActorRuntime> {
       logLevel: config.logLevel,
       budgetBuffer: p.feeds.budget?.buffer ?? null, feedAnchorWallMs: p.feeds.anchorWallMs,
       stateSaveEveryMs: p.pairStates ? pairStateSaveEveryMs : 0,
-      // Below the main thread, which answers the requests (thread-priority.ts); on ingest the
-      // whole process already is (--nice).
-      threadNice: SHARD_THREAD_NICE,
     },
     logger: p.log.child({ component: 'supervisor' }),
     host: {

@@ -16,7 +16,6 @@ import type { PairPublish, RestoreResult } from './pair-engine.js';
 import type { ShardPairStates } from './pair-state.js';
 import { decodeFeedSpec, type ShardParams } from './shard-params.js';
 import { isHandoverPortMessage, transferablesOf } from './handover.js';
-import { lowerWorkerThread } from './thread-priority.js';
 import {
   chunked, isPastPull, pastChunkItems, PastQueue, type PastMessage, type ShardPast,
   type ShardPastHeld,
@@ -112,10 +111,7 @@ export default class ShardActor {
         this.self.getParent().send(supervisorTopics.backfill, message).catch(() => {});
       },
       // Warmed pairs publish at once, not up to a cadence later: /readyz waits for them.
-      onWarmedUp: () => {
-        this.publishSoon(0);
-        this.lowerOnceWarm();
-      },
+      onWarmedUp: () => this.publishSoon(0),
       onPairsWarmed: () => { if (!this.soonPending) this.publishSoon(warmedPublishMs); },
     });
     // A shard started before the first universe has no pairs yet: its feed starts with its
@@ -216,17 +212,6 @@ export default class ShardActor {
     this.feedStarted = true;
     this.feed.setSymbols([...this.pairs.keys()]);
     this.feed.start(this.sink);
-    this.lowerOnceWarm();
-  }
-
-  /**
-   * The worker goes below the main thread (thread-priority.ts) once no pair warms up: a warm-up
-   * (the service not ready yet, no request to yield to) runs at the process's priority, as the
-   * main thread that stores what it makes (a lowered one slowed the 168 h warm-up ~8 %).
-   */
-  private lowerOnceWarm(): void {
-    if ([...this.pairs.keys()].some((symbol) => this.feed?.isWarming?.(symbol))) return;
-    lowerWorkerThread(this.params.threadNice ?? 0);
   }
 
   /** Test hook: crash this worker on purpose, by throwing or by exiting. */

@@ -24,9 +24,6 @@ export interface ShardParams {
   readonly stateSaveEveryMs?: number;
   /** Saved states of `symbols` to restore before their first publish (a restarted shard). */
   readonly states?: Readonly<Record<string, Uint8Array>>;
-  /** The nice value the shard's worker lowers itself to (thread-priority.ts); 0 or absent:
-   *  the process's own. */
-  readonly threadNice?: number;
 }
 
 export type EncodedFeedSpec =

@@ -11,8 +11,6 @@ import { workersConstructed } from '../../actors/runtime/comedy-loader.js';
 import { encodeFeedSpec } from '../../actors/shard/shard-params.js';
 import { buildCatalogue } from '../../actors/feed/sim/catalogue.js';
 import { eventually } from '../helpers/eventually.js';
-import { threadNices } from '../helpers/thread-nices.js';
-import { getPriority } from 'node:os';
 
 const runtimeSuite = suite('actor runtime');
 const listed = buildCatalogue(7).filter((m) => !m.isDelisted).map((m) => m.symbol);
@@ -24,9 +22,6 @@ let viewBuffersWhole = 0;
 let viewBuffersShared = 0;
 const latest = new Map<string, PairViews>();
 let constructed: Promise<void>;
-/** This runner's priority (0, unless the tests run under `nice`), and the shards' below it. */
-const startedNice = getPriority(0);
-const shardNice = Math.min(19, startedNice + 5);
 
 runtimeSuite.before(async () => {
   constructed = workersConstructed(2);
@@ -38,7 +33,6 @@ runtimeSuite.before(async () => {
       cadenceMs: 50, mailboxCapacity: 10_000, allowCrash: true, logLevel: 'silent',
       budgetBuffer: null,
       feedAnchorWallMs: Date.now(),
-      threadNice: shardNice,
     },
     logger: silentLogger,
     host: {
@@ -71,16 +65,6 @@ runtimeSuite('the two workers were constructed by the time the runtime is up', a
     new Promise<boolean>((resolve) => setImmediate(() => resolve(false)))]);
   assert.ok(settled);
 });
-
-runtimeSuite('each shard worker runs below the main thread; the main thread keeps its priority',
-  async () => {
-    if (process.platform !== 'linux' || shardNice === startedNice) return; // per-thread: Linux
-    assert.is(getPriority(0), startedNice);
-    // A worker lowers itself as it starts; V8's and libuv's threads are the process's, not its.
-    await eventually(() => threadNices(process.pid).filter((n) => n === shardNice).length === 2,
-      { timeoutMs: 10_000, message: 'two threads (the shards) at the lower priority' });
-    assert.is(getPriority(0), startedNice);
-  });
 
 runtimeSuite('every pair publishes views from its shard', async () => {
   await eventually(() => symbols.every((s) => publishedSince(s, 0)),
