@@ -23,6 +23,8 @@ export interface CopyAsk {
   readonly key: string;
   readonly fromMs: number;
   readonly toMs: number;
+  /** Per pair, a later start than fromMs (rangeStartMs). */
+  readonly startsMs?: Readonly<Record<string, number>>;
   readonly cursor: CopyCursor;
   /** Points the chunk may hold (ingest holds it to copyChunkPointsMax). */
   readonly pointsMax: number;
@@ -62,6 +64,20 @@ export function firstCursor(fromMs: number): CopyCursor {
 
 const isTime = (v: unknown): v is number => typeof v === 'number' && Number.isSafeInteger(v);
 
+/**
+ * Where a range starts for one pair: its own start when the range has one (a front that held
+ * the pair up to there), else fromMs. A front's gap starts at each pair's own newest minute,
+ * not at the newest of all: pairs close their minutes at their own events, so a trimmed entry
+ * can hold one pair's minute older than another pair's newest the front already has.
+ */
+export function rangeStartMs(range: { readonly fromMs: number;
+  readonly startsMs?: Readonly<Record<string, number>> }, symbol: string): number {
+  return Math.max(range.fromMs, range.startsMs?.[symbol] ?? range.fromMs);
+}
+
+const isStarts = (v: unknown): boolean => v === undefined ||
+  (typeof v === 'object' && v !== null && !Array.isArray(v) && Object.values(v).every(isTime));
+
 /** The ask in a message, or null when it is not one (a message from another version). */
 export function parseAsk(text: string): CopyAsk | null {
   let ask: Partial<CopyAsk>;
@@ -72,7 +88,8 @@ export function parseAsk(text: string): CopyAsk | null {
   }
   const c = ask?.cursor;
   const fine = typeof ask?.key === 'string' && ask.key.startsWith('orderflow:history-copy:') &&
-    isTime(ask.fromMs) && isTime(ask.toMs) && Number.isInteger(ask.pointsMax) &&
+    isTime(ask.fromMs) && isTime(ask.toMs) && isStarts(ask.startsMs) &&
+    Number.isInteger(ask.pointsMax) &&
     ask.pointsMax! >= 1 && typeof c?.symbol === 'string' &&
     (c.part === 'h' || c.part === 'm') && isTime(c.tMs);
   return fine ? ask as CopyAsk : null;
@@ -80,13 +97,14 @@ export function parseAsk(text: string): CopyAsk | null {
 
 /** Reads the chunk an ask wants from ingest's store: at most copyChunkPointsMax points. */
 export function readCopyChunk(store: HistoryStore, ask: CopyAsk): CopyChunk {
-  const { fromMs, toMs, cursor } = ask;
+  const { toMs, cursor } = ask;
   const pointsMax = Math.min(ask.pointsMax, copyChunkPointsMax);
   const minutes: HistoryPoint[] = [];
   const hours: HistoryPoint[] = [];
   for (const symbol of store.symbols()) {
     if (symbol < cursor.symbol) continue;
     const here = symbol === cursor.symbol;
+    const fromMs = rangeStartMs(ask, symbol);
     if (!here || cursor.part === 'h') {
       const startMs = here ? Math.max(fromMs, cursor.tMs) : fromMs;
       // Hours from the one holding fromMs: a front's partial hour there is replaced whole.

@@ -13,12 +13,28 @@ import { redisNames, type RedisLink } from '../../persistence/redis-link.js';
 import { storeEncoder } from '../../persistence/table.js';
 import { PubSubAsks } from './pubsub-ask.js';
 import {
-  copyChunkPointsDefault, firstCursor, type CopyAsk, type CopyChunk, type CopyCursor,
+  copyChunkPointsDefault, firstCursor, rangeStartMs, type CopyAsk, type CopyChunk, type CopyCursor,
 } from './history-copy-chunk.js';
 
 export interface CopyRange {
   readonly fromMs: number;
   readonly toMs: number;
+  /** Per pair, a later start than fromMs (a front's gap: each pair from its own newest). */
+  readonly startsMs?: Readonly<Record<string, number>>;
+}
+
+/** One range holding both: every pair from the earlier of its two starts. */
+export function mergeRanges(a: CopyRange, b: CopyRange): CopyRange {
+  const merged = { fromMs: Math.min(a.fromMs, b.fromMs), toMs: Math.max(a.toMs, b.toMs) };
+  // A pair missing from either map starts at that range's fromMs: kept only if in both.
+  if (a.startsMs === undefined || b.startsMs === undefined) return merged;
+  const startsMs: Record<string, number> = {};
+  for (const symbol of Object.keys(a.startsMs)) {
+    if (symbol in b.startsMs) {
+      startsMs[symbol] = Math.min(rangeStartMs(a, symbol), rangeStartMs(b, symbol));
+    }
+  }
+  return { ...merged, startsMs };
 }
 
 /** What is left to copy, saved after each applied chunk. */
@@ -48,6 +64,12 @@ const stateKey = 'copy';
 export const copyToEndMs = 8_640_000_000_000_000;
 const iso = (ms: number) => (ms >= copyToEndMs ? 'its newest point'
   : new Date(Math.max(ms, 0)).toISOString());
+/** Where a range starts, for people: per pair, from the earliest of the pairs' starts. */
+const isoFrom = (range: CopyRange) => {
+  const starts = Object.values(range.startsMs ?? {});
+  return starts.length === 0 ? iso(range.fromMs)
+    : `each pair's newest minute held (the earliest ${iso(Math.min(...starts))})`;
+};
 
 export class HistoryCopier {
   private state: CopyState | null;
@@ -89,10 +111,10 @@ export class HistoryCopier {
     const ranges = [...this.state?.ranges ?? [], range];
     if (ranges.length > rangesMax) {
       const [a, b] = ranges.splice(-2);
-      ranges.push({ fromMs: Math.min(a!.fromMs, b!.fromMs), toMs: Math.max(a!.toMs, b!.toMs) });
+      ranges.push(mergeRanges(a!, b!));
     }
     this.logger.info('copying history the stream no longer holds from ingest',
-      { from: iso(range.fromMs), to: iso(range.toMs) });
+      { from: isoFrom(range), to: iso(range.toMs) });
     this.save(this.state === null ? { ranges, cursor: firstCursor(range.fromMs), copiedPoints: 0 }
       : { ...this.state, ranges });
     this.wakeUp();
@@ -108,7 +130,7 @@ export class HistoryCopier {
     const s = this.state;
     if (s === null) return null;
     const range = s.ranges[0]!;
-    const what = `history from ${iso(range.fromMs)} to ${iso(range.toMs)} is being copied ` +
+    const what = `history from ${isoFrom(range)} to ${iso(range.toMs)} is being copied ` +
       `from ingest (${this.savedPoints} points so far` +
       (s.ranges.length > 1 ? `, ${s.ranges.length - 1} more ranges)` : ')');
     return this.failure === null ? what : `${what}; waiting: ${this.failure}`;
@@ -181,7 +203,7 @@ export class HistoryCopier {
       return null;
     }
     const rest = ranges.slice(1);
-    this.logger.info('history range copied from ingest', { from: iso(range.fromMs),
+    this.logger.info('history range copied from ingest', { from: isoFrom(range),
       to: iso(range.toMs), points: copiedPoints });
     this.save(rest.length === 0 ? null
       : { ranges: rest, cursor: firstCursor(rest[0]!.fromMs), copiedPoints });

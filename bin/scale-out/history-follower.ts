@@ -69,15 +69,26 @@ export function startHistoryFollower(config: ServiceConfig, root: RootDatabase,
     return packr.unpack(fields[at + 1]!) as HistoryPoint[];
   };
 
-  // What the stream no longer holds, from the front's newest minute (a new front: from the
+  // What the stream no longer holds, from the front's newest minutes (a new front: from the
   // start), comes from ingest: through everything ingest holds, not only to the first entry's
   // minutes. Entries are not in market-time order (a warm-up's past is appended in pulled
   // chunks of a few pairs each, after live minutes; shards drift), so trimmed entries may hold
   // minutes newer than the first one left. The overlap with the stream is written twice, the
   // same points into the same slots.
+  // Each pair from its own newest minute held, not from the newest of all: pairs close their
+  // minutes at their own events, so a trimmed entry may hold one pair's minute older than
+  // another's newest (a front that took the newest from all lost such minutes for good, and
+  // answered ingest's ETag with other bytes). A pair the front holds nothing of: from the start.
   const copyFromHere = () => {
-    const fromMs = lastId === '0' ? 0 : recorder.store.newestMs() ?? 0;
-    copier.want({ fromMs, toMs: copyToEndMs });
+    const { store } = recorder;
+    const startsMs: Record<string, number> = {};
+    if (lastId !== '0') {
+      for (const symbol of store.symbols()) {
+        const endMs = store.updatedAtMs(symbol);
+        if (endMs !== null) startsMs[symbol] = endMs;
+      }
+    }
+    copier.want({ fromMs: 0, toMs: copyToEndMs, startsMs });
   };
   // An empty stream after the front had a place in it: Redis lost it (restarted without its
   // data), and what it held past our place went with it; the gap ends at the first entry to come.

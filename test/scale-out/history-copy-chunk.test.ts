@@ -14,7 +14,7 @@ import { silentLogger } from '../../core/logger.js';
 import { HistoryRecorder } from '../../actors/runtime/history-recorder.js';
 import { openRedisLink, type RedisLink } from '../../persistence/redis-link.js';
 import { openTable } from '../../persistence/table.js';
-import { copyToEndMs, HistoryCopier } from '../../bin/scale-out/history-copy.js';
+import { copyToEndMs, HistoryCopier, mergeRanges } from '../../bin/scale-out/history-copy.js';
 import { serveHistoryCopies } from '../../bin/scale-out/history-copy-server.js';
 import { startHistoryFollower } from '../../bin/scale-out/history-follower.js';
 import { defaultConfig } from '../../actors/config.js';
@@ -22,7 +22,7 @@ import { storeEncoder } from '../../persistence/table.js';
 import type { HistoryStore } from '../../persistence/history.js';
 import { openStore, type Store } from '../../persistence/store.js';
 import {
-  firstCursor, parseAsk, readCopyChunk, type CopyChunk,
+  firstCursor, parseAsk, rangeStartMs, readCopyChunk, type CopyChunk,
 } from '../../bin/scale-out/history-copy-chunk.js';
 import { eventually, tempDir } from '../helpers/eventually.js';
 import { startRedisServer, type RedisServer } from '../helpers/redis-server.js';
@@ -214,12 +214,76 @@ test('a new front copies what trimmed entries held, also minutes newer than the 
     }
   });
 
+test('a front back after a trim copies each pair from its own newest minute', async () => {
+  // Pairs close their minutes at their own events: ETH's minute 140 reached the front in one
+  // entry, BTC's minute 140 came in the next, trimmed away before the front read it. A copy
+  // from the newest minute of all (ETH's) would skip BTC's 140 for good.
+  redis ??= await startRedisServer();
+  const client = new Redis(redis.url);
+  const packr = storeEncoder();
+  const ingest = await openHistory();
+  ingest.add([...minutes('BTC', 0, 140), ...minutes('ETH', 0, 141)]);
+  await ingest.flush();
+  const ingestLink = await openRedisLink(redis.url, silentLogger);
+  const frontLink = await openRedisLink(redis.url, silentLogger);
+  links.push(ingestLink, frontLink);
+  const stopServing = serveHistoryCopies(ingestLink, ingest, silentLogger);
+  const front = await openHistoryWith();
+  const follow = () => startHistoryFollower(defaultConfig, front.store.root, frontLink,
+    new ManualClock(T0), silentLogger);
+  try {
+    await client.del('orderflow:history');
+    await client.xadd('orderflow:history', '*', 'p', packr.pack(minutes('ETH', 140, 1)));
+    let follower = follow();
+    await eventually(() => follower.applied() === 1 && follower.missing() === null,
+      { timeoutMs: 10_000, message: 'the first copy and the entry are in' });
+    await follower.stop();
+    assert.is(follower.source.store.updatedAtMs('BTC'), T0 + 140 * MIN, 'BTC held to 139');
+
+    // Away: BTC closes 140, then ETH 141; the stream is trimmed to the last entry.
+    const later = [minutes('BTC', 140, 1), minutes('ETH', 141, 1)];
+    for (const points of later) {
+      ingest.add(points);
+      await client.xadd('orderflow:history', '*', 'p', packr.pack(points));
+    }
+    await ingest.flush();
+    await client.xtrim('orderflow:history', 'MAXLEN', 1);
+    follower = follow();
+    try {
+      await eventually(() => follower.applied() === 1 && follower.missing() === null,
+        { timeoutMs: 10_000, message: 'the entry left is applied and the gap copied' });
+      await follower.source.store.flush();
+      sameHistory(ingest, follower.source.store, 'after the gap');
+    } finally {
+      await follower.stop();
+    }
+  } finally {
+    stopServing();
+    client.disconnect();
+  }
+});
+
+test('merged ranges start every pair at the earlier of its starts', () => {
+  const a = { fromMs: 0, toMs: 10, startsMs: { BTC: 5, ETH: 7 } };
+  const b = { fromMs: 2, toMs: 20, startsMs: { BTC: 6, SOL: 9 } };
+  const merged = mergeRanges(a, b);
+  assert.equal(merged, { fromMs: 0, toMs: 20, startsMs: { BTC: 5 } });
+  // ETH and SOL start at a's and b's fromMs in the other range: from 0 merged.
+  assert.is(rangeStartMs(merged, 'ETH'), 0);
+  assert.is(rangeStartMs(merged, 'SOL'), 0);
+  assert.equal(mergeRanges(a, { fromMs: 1, toMs: 3 }), { fromMs: 0, toMs: 10 });
+});
+
 test('an ask from elsewhere is no ask', () => {
   assert.is(parseAsk('not json'), null);
   assert.is(parseAsk(JSON.stringify({ key: 'orderflow:keys', fromMs: 0, toMs: 1, pointsMax: 1,
     cursor: firstCursor(0) })), null);
   assert.ok(parseAsk(JSON.stringify({ key: 'orderflow:history-copy:x', fromMs: 0, toMs: 1,
     pointsMax: 1, cursor: firstCursor(0) })));
+  assert.is(parseAsk(JSON.stringify({ key: 'orderflow:history-copy:x', fromMs: 0, toMs: 1,
+    pointsMax: 1, cursor: firstCursor(0), startsMs: { BTC: 'soon' } })), null);
+  assert.ok(parseAsk(JSON.stringify({ key: 'orderflow:history-copy:x', fromMs: 0, toMs: 1,
+    pointsMax: 1, cursor: firstCursor(0), startsMs: { BTC: 5 } })));
 });
 
 test.run();
