@@ -14,7 +14,9 @@ import type {
 import { PairCarry } from './pair-carry.js';
 import { BasisTracker } from './pair-basis.js';
 import { BOOK_LEVELS_MAX, type Mailbox, type MailboxReader } from './mailbox.js';
-import { encodePairViews, etagsOf, pairSummary, type Freshness } from './pair-views.js';
+import {
+  createPairViewsMemo, encodePairViews, etagsOf, pairSummary, type Freshness,
+} from './pair-views.js';
 import { PairSignals } from './pair-signals.js';
 import { PairMinutes } from './pair-minutes.js';
 import type { HistoryPoint } from '../../core/history-point.js';
@@ -97,6 +99,8 @@ class KernelPairEngine implements PairEngine, MailboxReader {
   private readonly askPx = new Float64Array(bookLevelsMax);
   private readonly askSz = new Float64Array(bookLevelsMax);
   private readonly whaleAddresses = new Map<number, string | null>();
+  /** The CVD histories' JSON from the last publish (they change when an interval closes). */
+  private readonly viewsMemo = createPairViewsMemo();
   private whalePrints: WhalePrint[] = [];
   private outbound: PairOutbound[] = [];
   // The previous trade's taker side and parties: a whale print is attributed to them.
@@ -289,7 +293,8 @@ class KernelPairEngine implements PairEngine, MailboxReader {
       updatedAtMs: this.updatedAtMs, cadenceMs: this.options.cadenceMs, stale,
       asOfMs: s.tsMs ?? this.updatedAtMs, basis: this.basis.basisAt(this.updatedAtMs),
     };
-    const views = encodePairViews(this.symbol, s, this.whaleAddresses, freshness);
+    const views = encodePairViews(this.symbol, s, this.whaleAddresses, freshness,
+      this.viewsMemo);
     const out: PairPublish = {
       views: {
         symbol: this.symbol, version: this.version, updatedAtMs: this.updatedAtMs,

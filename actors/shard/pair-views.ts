@@ -1,9 +1,11 @@
 // The per-pair views a shard serializes: deep view (without smartMoney, which the main thread
 // splices in from wallet positions) and CVD with its history, plus the cross-pair summary.
 import type { PairAnalyticsSnapshot } from '../../kernels/pair-snapshot.js';
-import { absorptionsJson, cvdHistoryJson, whalesJson } from '../../kernels/pair-json.js';
+import { absorptionsJson, whalesJson } from '../../kernels/pair-json.js';
+import { CVD_INTERVALS } from '../../kernels/timeframes.js';
 import type { Basis, PairSummary, Regime, VpinLevel } from '../../core/messages.js';
-import { encodeFeedView, isoMs } from '../views/encode.js';
+import { encodeFeedViewAfter, isoMs } from '../views/encode.js';
+import { jsonNumber, ListJsonMemo, type RowJson } from '../views/list-json-memo.js';
 import { strongEtag } from '../../core/etag.js';
 
 export interface Freshness {
@@ -28,15 +30,36 @@ export function pairSummary(symbol: string, s: PairAnalyticsSnapshot, f: Freshne
   };
 }
 
-/** The deep view, closed by the main thread with `"smartMoney":{...}}` (see spliceSmartMoney). */
-export function deepViewBody(symbol: string, s: PairAnalyticsSnapshot, addresses: WhaleAddresses,
-  f: Freshness): Record<string, unknown> {
-  const history = cvdHistoryJson(s)['5m'] ?? [];
-  return {
-    symbol,
-    price: s.price,
-    cvd: s.cvd,
-    cvdHistory: history.map((p) => ({ time: isoMs(p.tsMs), cvd: p.cvd, delta: p.delta })),
+/** What a pair keeps between publishes to serialize its CVD histories (list-json-memo.ts). */
+export interface PairViewsMemo {
+  /** The deep view's 5m history. */
+  readonly deep: ListJsonMemo;
+  /** The CVD view's history, one per interval of CVD_INTERVALS. */
+  readonly cvd: readonly ListJsonMemo[];
+}
+
+const deepPoint: RowJson = (c, i) => `{"time":"${isoMs(c[0]![i]!)}","cvd":` +
+  `${jsonNumber(c[1]![i]!)},"delta":${jsonNumber(c[2]![i]!)}}`;
+const cvdPoint: RowJson = (c, i) => `[${jsonNumber(c[0]![i]!)},${jsonNumber(c[1]![i]!)}]`;
+
+export function createPairViewsMemo(): PairViewsMemo {
+  return { deep: new ListJsonMemo(deepPoint),
+    cvd: CVD_INTERVALS.map(() => new ListJsonMemo(cvdPoint)) };
+}
+
+const deepIntervalIndex = CVD_INTERVALS.indexOf('5m');
+const jsonOf = (x: number | null) => (x === null ? 'null' : jsonNumber(x));
+
+/**
+ * The deep view, closed by the main thread with `"smartMoney":{...}}` (see spliceSmartMoney):
+ * symbol, price, cvd, the 5m CVD history as `{time, cvd, delta}` points, then the rest.
+ */
+function encodeDeepView(symbol: string, s: PairAnalyticsSnapshot, addresses: WhaleAddresses,
+  f: Freshness, memo: PairViewsMemo): Uint8Array {
+  const h = s.cvdHistory[deepIntervalIndex]!;
+  const head = `"symbol":${JSON.stringify(symbol)},"price":${jsonOf(s.price)},` +
+    `"cvd":${jsonOf(s.cvd)},"cvdHistory":${memo.deep.json([h.tsMs, h.cvd, h.delta], h.count)}`;
+  return encodeFeedViewAfter(head, {
     obi: s.obi,
     ofi: s.ofi,
     vpin: s.vpin,
@@ -56,24 +79,29 @@ export function deepViewBody(symbol: string, s: PairAnalyticsSnapshot, addresses
     basis: f.basis,
     stale: f.stale,
     asOf: isoMs(f.asOfMs),
-  };
+  }, f.updatedAtMs, f.cadenceMs);
 }
 
 /** The CVD view the HTTP front slices by interval and limit: `[tMs, cvd]` pairs, oldest first. */
-export function cvdBody(symbol: string, s: PairAnalyticsSnapshot, f: Freshness):
-  Record<string, unknown> {
-  const history: Record<string, [number, number][]> = {};
-  for (const [interval, points] of Object.entries(cvdHistoryJson(s))) {
-    history[interval] = points.map((p) => [p.tsMs, p.cvd]);
-  }
-  return { symbol, cvd: s.cvd, history, basis: f.basis, stale: f.stale, asOf: isoMs(f.asOfMs) };
+function encodeCvdView(symbol: string, s: PairAnalyticsSnapshot, f: Freshness,
+  memo: PairViewsMemo): Uint8Array {
+  const history = CVD_INTERVALS.map((name, i) => {
+    const h = s.cvdHistory[i]!;
+    return `${JSON.stringify(name)}:${memo.cvd[i]!.json([h.tsMs, h.cvd], h.count)}`;
+  });
+  const head = `"symbol":${JSON.stringify(symbol)},"cvd":${jsonOf(s.cvd)},` +
+    `"history":{${history.join(',')}}`;
+  return encodeFeedViewAfter(head, { basis: f.basis, stale: f.stale, asOf: isoMs(f.asOfMs) },
+    f.updatedAtMs, f.cadenceMs);
 }
 
+/** A pair's views; `memo` (the pair's own, kept between calls) spares re-serializing. */
 export function encodePairViews(symbol: string, s: PairAnalyticsSnapshot,
-  addresses: WhaleAddresses, f: Freshness): Record<string, Uint8Array> {
+  addresses: WhaleAddresses, f: Freshness, memo = createPairViewsMemo()):
+  Record<string, Uint8Array> {
   return {
-    'deep-view': encodeFeedView(deepViewBody(symbol, s, addresses, f), f.updatedAtMs, f.cadenceMs),
-    cvd: encodeFeedView(cvdBody(symbol, s, f), f.updatedAtMs, f.cadenceMs),
+    'deep-view': encodeDeepView(symbol, s, addresses, f, memo),
+    cvd: encodeCvdView(symbol, s, f, memo),
   };
 }
 
