@@ -9,7 +9,9 @@ import { scaleOutOptions } from '../scale-out/options.js';
 import { startScaled } from '../scale-out/start.js';
 import { historyBacklogMs } from '../scale-out/history-backlog.js';
 import { copyChunkPoints } from '../scale-out/history-copy-chunk.js';
-import { cpuNice, lowerCpuPriority } from '../scale-out/cpu-priority.js';
+import {
+  cpuNice, lowerCpuPriority, REALTIME_PRIORITY, realtimeWanted, useRealtimeScheduling,
+} from '../scale-out/cpu-priority.js';
 
 const usage = `usage: orderflow serve [options]
 
@@ -26,6 +28,9 @@ const usage = `usage: orderflow serve [options]
                        see docs/scale-out.md)
   --nice N             CPU priority, 0 (normal) to 19 (lowest); default 10 for --role ingest
                        (Redis and fronts on the same box run first), 0 otherwise
+  --realtime           --role front only: run at the real-time round-robin policy (SCHED_RR 1),
+                       so a woken front takes a busy core at once (needs CAP_SYS_NICE;
+                       docs/scale-out.md, "Latency profile")
   --signup open|closed let anyone create a dashboard account (default closed)
   --warmup HOURS       simulator: market hours generated before /readyz (default 168; 0: none)
 
@@ -34,7 +39,7 @@ ORDERFLOW_CLOCK_START, ORDERFLOW_LIMITS, ORDERFLOW_SHARDS, ORDERFLOW_LOG_LEVEL,
 ORDERFLOW_ALLOW_PRIVATE_WEBHOOKS=1, ORDERFLOW_HOME_WS_URL, ORDERFLOW_HOME_INFO_URL,
 ORDERFLOW_CORS_ORIGINS, ORDERFLOW_TRUST_PROXY, ORDERFLOW_KEYLESS_DAILY_LIMIT,
 ORDERFLOW_SIM_WALLETS (wallets the simulator reports, 1 to 10000; default 300),
-ORDERFLOW_WARMUP_HOURS, ORDERFLOW_ROLE, ORDERFLOW_NICE,
+ORDERFLOW_WARMUP_HOURS, ORDERFLOW_ROLE, ORDERFLOW_NICE, ORDERFLOW_REALTIME=1,
 ORDERFLOW_BACKFILL_HOURS, ORDERFLOW_BACKFILL_WAIT_S, ORDERFLOW_BACKFILL_RETRY_S (live feed:
 candle backfill at start),
 ORDERFLOW_REDIS_URL (redis://host:port: keys, limits and snapshots shared),
@@ -54,12 +59,13 @@ export const command: Command = {
       port: { type: 'string' }, host: { type: 'string' }, 'data-dir': { type: 'string' },
       feed: { type: 'string' }, speed: { type: 'string' }, 'clock-start': { type: 'string' },
       limits: { type: 'string' }, shards: { type: 'string' }, 'log-level': { type: 'string' },
-      role: { type: 'string' }, nice: { type: 'string' },
+      role: { type: 'string' }, nice: { type: 'string' }, realtime: { type: 'boolean' },
       signup: { type: 'string' },
       warmup: { type: 'string' },
     });
     const scaleOut = scaleOutOptions(values.role, io.env);
     const nice = cpuNice(values.nice, io.env, scaleOut.role);
+    const realtime = realtimeWanted(values.realtime, io.env, scaleOut.role);
     if (scaleOut.redisUrl !== null) { // a bad value stops here
       historyBacklogMs(io.env);
       copyChunkPoints(io.env);
@@ -74,6 +80,10 @@ export const command: Command = {
     const logger = createLogger({ level: config.logLevel });
     // Before the shard workers start: they inherit the main thread's priority.
     if (nice > 0) logger.info('cpu priority lowered', { nice, threads: lowerCpuPriority(nice) });
+    if (realtime) {
+      useRealtimeScheduling();
+      logger.info('real-time scheduling', { policy: 'SCHED_RR', priority: REALTIME_PRIORITY });
+    }
     // Bench instrumentation (bench/README.md, "Tail latency"): not a user setting.
     const loopStatsFile = io.env.ORDERFLOW_LOOP_STATS_FILE;
     if (loopStatsFile) writeLoopStatsOnSignal(loopStatsFile);

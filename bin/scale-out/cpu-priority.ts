@@ -5,6 +5,7 @@
 // kept off both cores 15 ms while ingest's threads ran; bench/README.md, session 8). At a
 // lower priority ingest still gets every core nobody else wants, but a woken Redis or front
 // runs first. So `--role ingest` lowers itself by default; one box (`all`) and fronts do not.
+import { spawnSync } from 'node:child_process';
 import { readdirSync } from 'node:fs';
 import { getPriority, setPriority } from 'node:os';
 import { UsageError } from '../cli.js';
@@ -57,4 +58,45 @@ export function lowerCpuPriority(nice: number): number {
     }
   }
   return lowered;
+}
+
+/** The real-time priority `--realtime` asks for: the lowest, above every normal thread. */
+export const REALTIME_PRIORITY = 1;
+
+/**
+ * Whether a front runs at the real-time round-robin policy (`--realtime`, ORDERFLOW_REALTIME=1;
+ * docs/scale-out.md, "Latency profile"). Linux lets a woken normal thread take a busy core only
+ * at the running thread's next scheduler tick (4 ms at 250 Hz) in the measured cases; a woken
+ * real-time thread takes it at once. Only a front: its one main thread sleeps between messages
+ * and requests, where ingest's shards and the one box's would hold the cores they take.
+ */
+export function realtimeWanted(flag: boolean | undefined,
+  env: Readonly<Record<string, string | undefined>>, role: Role): boolean {
+  const text = env.ORDERFLOW_REALTIME;
+  if (text !== undefined && text !== '' && text !== '0' && text !== '1') {
+    throw new UsageError(`ORDERFLOW_REALTIME must be 1 or 0 (was '${text}')`);
+  }
+  const wanted = flag === true || text === '1';
+  if (wanted && role !== 'front') {
+    throw new UsageError('--realtime is for --role front: ingest\'s shards (and a one-box ' +
+      'service\'s) would hold the cores at a real-time priority');
+  }
+  return wanted;
+}
+
+/**
+ * Puts every thread of this process (and so every thread it starts later) on SCHED_RR at
+ * REALTIME_PRIORITY, through util-linux's `chrt` (Node has no call for it). Needs CAP_SYS_NICE
+ * or an RLIMIT_RTPRIO of at least 1; without them, or without `chrt`, a UsageError with exit
+ * code 1 says what is missing: the flag was asked for, so the front does not start without it.
+ */
+export function useRealtimeScheduling(pid = process.pid): void {
+  const args = ['-a', '-r', '-p', String(REALTIME_PRIORITY), String(pid)];
+  const result = spawnSync('chrt', args, { encoding: 'utf8' });
+  if (result.error !== undefined || result.status !== 0) {
+    const why = result.error?.message ?? result.stderr.trim();
+    throw new UsageError(`--realtime: could not set SCHED_RR ${REALTIME_PRIORITY} (chrt ` +
+      `${args.join(' ')}: ${why}); it needs CAP_SYS_NICE or an rtprio limit of 1 ` +
+      '(docs/scale-out.md, "Latency profile")', 1);
+  }
 }

@@ -64,6 +64,8 @@ const refusals: [string[], RegExp][] = [
   [['--nice', '20'], /--nice must be an integer from 0 \(normal\) to 19 \(lowest\) \(was '20'\)/],
   [['--nice=-5'], /--nice must be an integer from 0 .* \(was '-5'\)/],
   [['--nice', 'low'], /--nice must be an integer from 0 .* \(was 'low'\)/],
+  [['--realtime'], /--realtime is for --role front/],
+  [['--realtime', '--role', 'all'], /--realtime is for --role front/],
 ];
 
 for (const [args, message] of refusals) {

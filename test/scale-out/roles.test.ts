@@ -9,7 +9,7 @@ import * as assert from 'uvu/assert';
 import { eventually, tempDir } from '../helpers/eventually.js';
 import { startRedisServer, type RedisServer } from '../helpers/redis-server.js';
 import { binPath, startServeProcess, type ServiceProcess } from '../helpers/service-process.js';
-import { threadNices } from '../helpers/thread-nices.js';
+import { threadNices, threadPolicies } from '../helpers/thread-nices.js';
 
 const keylessDailyLimit = 8;
 /** Deadlines for things that happen within seconds (polled, never timed). */
@@ -67,7 +67,11 @@ async function startReadyIngest(): Promise<ServiceProcess> {
   }
 }
 
-const startFront = async () => startRole(['--role', 'front', '--data-dir', await tempDir()]);
+/** Root (CI) may run a front at a real-time priority: the second front is one, so every test
+ *  below also covers a `--realtime` front (docs/scale-out.md, "Latency profile"). */
+const realtimeFronts = process.getuid?.() === 0;
+const startFront = async (realtime = false) => startRole(['--role', 'front', '--data-dir',
+  await tempDir(), ...realtime ? ['--realtime'] : []]);
 
 test.before(async () => {
   try {
@@ -89,7 +93,7 @@ async function setUp(): Promise<void> {
   // One at a time: on 2 shared cores, three cold starts at once starve the ingest's shard.
   ingest = await startReadyIngest();
   for (let i = 0; i < 2; i++) {
-    fronts.push(await startFront());
+    fronts.push(await startFront(realtimeFronts && i === 1));
     await eventually(ready(fronts[i].baseUrl), { timeoutMs: 30_000, message: 'front ready' });
   }
 }
@@ -145,7 +149,7 @@ test('deep views reach both fronts as patches of their keyframe, byte for byte i
   });
 
 test('ingest runs every thread at nice 10, so Redis and fronts on its box run first; fronts ' +
-  'as started', () => {
+  'as started, a --realtime one on SCHED_RR', () => {
   // The processes start at this runner's priority (0, unless the tests run under `nice`).
   const started = getPriority(0);
   const onIngest = threadNices(ingest.child.pid!);
@@ -155,6 +159,9 @@ test('ingest runs every thread at nice 10, so Redis and fronts on its box run fi
   for (const front of fronts) {
     assert.equal([...new Set(threadNices(front.child.pid!))], [started]);
   }
+  // SCHED_OTHER is 0, SCHED_RR 2: the second front asked for it (as root), every thread has it.
+  assert.equal([...new Set(threadPolicies(fronts[0]!.child.pid!))], [0]);
+  assert.equal([...new Set(threadPolicies(fronts[1]!.child.pid!))], [realtimeFronts ? 2 : 0]);
 });
 
 test('a wallet\'s detail on a front is ingest\'s, bytes and ETag (forwarded as it changes)',
@@ -262,7 +269,7 @@ test('a front killed: the other goes on', async () => {
   }, { timeoutMs: 5_000, message: 'the key known' });
   assert.is(r.status, 200, r.body.toString());
   await eventually(ready(fronts[0].baseUrl), { timeoutMs: settleMs, message: 'still ready' });
-  fronts[1] = await startFront();
+  fronts[1] = await startFront(realtimeFronts);
   await eventually(ready(fronts[1].baseUrl), { timeoutMs: settleMs, message: 'new front ready' });
 });
 
