@@ -24,6 +24,7 @@ import { printRows, quick, type ReportRow } from './harness.js';
 import { closeProbeSockets, getText } from './lib/http-get.js';
 import { tempDataDir } from './lib/service.js';
 import { ensureWrk, pathRotationScript, runWrk } from './lib/wrk.js';
+import { sortedQuantile } from './lib/quantile.js';
 
 const MIN = 60_000;
 const DAY = 86_400_000;
@@ -64,8 +65,7 @@ function tableBytes(root: RootDatabase, name: string): { bytes: number } {
 }
 
 function percentile(values: number[], p: number): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.min(sorted.length - 1, Math.floor(p * sorted.length))]!;
+  return sortedQuantile([...values].sort((a, b) => a - b), p);
 }
 
 /** Recording's cost on the trade path, measured so that load moves both sides alike. */

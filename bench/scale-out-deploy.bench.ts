@@ -18,7 +18,8 @@ import { readyLink, startRedisServer } from '../test/helpers/redis-server.js';
 import {
   mainThreadRunQueue, processRunQueue, runQueueWindow, type RunQueueSample,
 } from './lib/run-queue.js';
-import { sortedQuantile, startPubSubHop } from './lib/pubsub-hop.js';
+import { startPubSubHop } from './lib/pubsub-hop.js';
+import { sortedQuantile } from './lib/quantile.js';
 import { cpuTicks, stealPercent } from './lib/machine.js';
 import { useRealtimeScheduling } from '../bin/scale-out/cpu-priority.js';
 

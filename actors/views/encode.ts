@@ -44,7 +44,11 @@ export function isoMs(epochMs: number): string {
 /** Adds `updatedAt` and `cadenceMs` (DECISIONS.md "Feeds and freshness") and encodes. */
 export function encodeFeedView(body: Record<string, unknown>, updatedAtMs: number,
   cadenceMs: number): Uint8Array {
-  return encoder.encode(JSON.stringify({ ...body, updatedAt: isoMs(updatedAtMs), cadenceMs }));
+  return encoder.encode(feedJson(body, updatedAtMs, cadenceMs));
+}
+
+function feedJson(body: Record<string, unknown>, updatedAtMs: number, cadenceMs: number): string {
+  return JSON.stringify({ ...body, updatedAt: isoMs(updatedAtMs), cadenceMs });
 }
 
 /**
@@ -53,8 +57,7 @@ export function encodeFeedView(body: Record<string, unknown>, updatedAtMs: numbe
  */
 export function encodeFeedViewAfter(head: string, rest: Record<string, unknown>,
   updatedAtMs: number, cadenceMs: number): Uint8Array {
-  const tail = JSON.stringify({ ...rest, updatedAt: isoMs(updatedAtMs), cadenceMs });
-  return encoder.encode(`{${head},${tail.slice(1)}`);
+  return encoder.encode(`{${head},${feedJson(rest, updatedAtMs, cadenceMs).slice(1)}`);
 }
 
 export function encodeJson(value: unknown): Uint8Array {

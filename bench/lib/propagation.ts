@@ -15,6 +15,7 @@ import { stopChild, tail, track } from './children.js';
 import { monotonicMs, type Landed } from './propagation-front.js';
 import { redisCpuUs } from './redis-cpu.js';
 import { watchGcPauses, type GcPauses } from './gc-pauses.js';
+import { sortedQuantile } from './quantile.js';
 
 const bench = 'scale-out';
 const frontScript = new URL('./propagation-front.ts', import.meta.url).pathname;
@@ -204,8 +205,7 @@ export async function propagation(shared: SharedState, redisUrl: string, cadence
       return encoded.map((name) => ({ name, body: () => pairBody(name, nowMs),
         meta: meta(round, nowMs) }));
     }, publisher, sink);
-    const at = (delays: number[], q: number) =>
-      delays[Math.min(delays.length - 1, Math.floor(q * delays.length))]!;
+    const at = sortedQuantile;
     const row = (figure: string, value: number, target: string, pass: boolean | null,
       unit = 'ms'): ReportRow =>
       ({ bench, figure, value, unit, baseline: null, ratio: null, target, pass });

@@ -55,12 +55,6 @@ export async function startPubSubHop(url: string, options: HopOptions): Promise<
   };
 }
 
-/** The q-quantile of sorted values (nearest rank), NaN for none. */
-export function sortedQuantile(sorted: readonly number[], q: number): number {
-  if (sorted.length === 0) return NaN;
-  return sorted[Math.min(sorted.length - 1, Math.ceil(q * sorted.length) - 1)]!;
-}
-
 /** The publisher: `node --import tsx pubsub-hop.ts URL EVERY_MS BYTES`, until SIGTERM. */
 function publish(url: string, everyMs: number, bytes: number): void {
   const client = new Redis(url);
