@@ -5,7 +5,7 @@
 // filling, and end exactly as pairs filled in time: candles first, then their held trades.
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { systemClock } from '../../core/clock.js';
+import { shiftedClock, type Clock } from '../../core/clock.js';
 import { silentLogger } from '../../core/logger.js';
 import type { MarketEvent } from '../../core/messages.js';
 import { createSharedBudget } from '../../actors/feed/budget.js';
@@ -18,10 +18,11 @@ import { BackfillStatus } from '../../actors/runtime/backfill-status.js';
 import { createPairEngine } from '../../actors/shard/pair-engine.js';
 import { eventually } from '../helpers/eventually.js';
 import { SimulatedTime } from '../helpers/simulated-time.js';
-import { startFakeVenue, type FakeVenue } from './fake-venue.js';
+import { minuteOpenOffsetMs, startFakeVenue, type FakeVenue } from './fake-venue.js';
 
-const late = suite<{ venue: FakeVenue; feed: PairFeed | null; stopDriving: () => void }>(
-  'backfill: late pairs');
+/** `market`: the venue's and the feed's clock, 5 s into a minute at the start (fake-venue.ts). */
+const late = suite<{ venue: FakeVenue; feed: PairFeed | null; stopDriving: () => void;
+  market: Clock }>('backfill: late pairs');
 
 /**
  * The twelve busiest main-dex coins of the recording (each with a 24h volume for VPIN), in a
@@ -32,7 +33,8 @@ const symbols = ['AAVE', 'BNB', 'BTC', 'DOGE', 'ETH', 'FARTCOIN', 'HYPE', 'PUMP'
 const waitMs = 10_000;
 
 late.before.each(async (ctx) => {
-  ctx.venue = await startFakeVenue({ frameIntervalMs: 2, shiftToNow: true });
+  ctx.market = shiftedClock(Date.now() + minuteOpenOffsetMs());
+  ctx.venue = await startFakeVenue({ frameIntervalMs: 2, shiftToNow: true, clock: ctx.market });
   ctx.feed = null;
   ctx.stopDriving = () => {};
 });
@@ -68,7 +70,7 @@ late('a budget too small for the wait: ready at the wait, every pair filled late
       = {};
     const events: MarketEvent[] = [];
     const feed = createLivePairFeed({
-      wsUrl: ctx.venue.wsUrl, clock: systemClock, logger: silentLogger, budget,
+      wsUrl: ctx.venue.wsUrl, clock: ctx.market, logger: silentLogger, budget,
       silenceMs: 60_000,
       backfill: { infoUrl: ctx.venue.infoUrl, lookbackMs: 30 * 3_600_000, waitMs, timers: time,
         backfiller: createBackfiller(info),
@@ -121,7 +123,7 @@ late('a budget too small for the wait: ready at the wait, every pair filled late
       assert.ok(mine.findLastIndex((e) => e.type === 'candle') < firstTrade, symbol);
       const engine = createPairEngine(symbol, { cadenceMs: 1_000 });
       for (const e of mine) engine.onEvent(e);
-      const summary = engine.publish(Date.now())!.views.summary;
+      const summary = engine.publish(ctx.market.nowMs())!.views.summary;
       assert.type(summary.vpin, 'number', `${symbol} vpin`);
       assert.ok(summary.basis === 'mixed' || summary.basis === 'candles', `${symbol} basis`);
       assert.type(summary.kyleLambda, 'number', `${symbol} kyleLambda`);

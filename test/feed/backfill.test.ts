@@ -14,7 +14,7 @@ import { itemsWeight } from '../../actors/feed/home/info-client.js';
 import type { PairFeed } from '../../actors/feed/feed-types.js';
 import { createPairEngine } from '../../actors/shard/pair-engine.js';
 import { eventually } from '../helpers/eventually.js';
-import { startFakeVenue, type FakeVenue } from './fake-venue.js';
+import { minuteOpenOffsetMs, startFakeVenue, type FakeVenue } from './fake-venue.js';
 
 interface Ctx {
   venue: FakeVenue;
@@ -28,11 +28,14 @@ interface Ctx {
 
 const backfill = suite<Ctx>('backfill');
 
-/** The wall clock moved on by `offsetMs` (a test jumps market time forward). */
+/**
+ * Market time: the wall clock moved by `offsetMs`, 5 s into a minute at each test's start (see
+ * minuteOpenOffsetMs). A test jumps market time forward by adding to `offsetMs`.
+ */
 const jumpClock = { offsetMs: 0, nowMs: () => Date.now() + jumpClock.offsetMs };
 
 backfill.before.each(async (ctx) => {
-  jumpClock.offsetMs = 0;
+  jumpClock.offsetMs = minuteOpenOffsetMs();
   ctx.venue = await startFakeVenue({ frameIntervalMs: 2, shiftToNow: true, clock: jumpClock });
   ctx.feed = null;
   ctx.events = [];
@@ -58,7 +61,7 @@ function countingBudget(paid: number[], budget = createSharedBudget(systemClock)
 function start(ctx: Ctx, symbols: string[], backfillOptions: {
   lookbackMs: number; waitMs: number; requestTimeoutMs?: number; candlesPerRequest?: number;
   holdMs?: number; heldTradesMax?: number; retryDelaysMs?: readonly number[];
-}, budget?: SharedBudget, clock: Clock = systemClock): PairFeed {
+}, budget?: SharedBudget, clock: Clock = jumpClock): PairFeed {
   const logger: Logger = createLogger({ level: 'info', json: true,
     write: (line) => ctx.logs.push(line) });
   ctx.feed = createLivePairFeed({
@@ -129,10 +132,10 @@ backfill('the pair engine: metrics are numbers, basis candles then mixed', async
   const engine = createPairEngine('BTC', { cadenceMs: 1_000 });
   const firstTrade = ctx.events.findIndex((e) => e.type === 'trade');
   for (const e of ctx.events.slice(0, firstTrade)) engine.onEvent(e);
-  const before = engine.publish(Date.now())!.views.summary;
+  const before = engine.publish(jumpClock.nowMs())!.views.summary;
   assert.is(before.basis, 'candles');
   for (const e of ctx.events.slice(firstTrade)) engine.onEvent(e);
-  const after = engine.publish(Date.now())!.views.summary;
+  const after = engine.publish(jumpClock.nowMs())!.views.summary;
   assert.is(after.basis, 'mixed');
   assert.type(after.vpin, 'number');
   assert.type(after.vpinLevel, 'string');
@@ -143,11 +146,11 @@ backfill('the pair engine: metrics are numbers, basis candles then mixed', async
 });
 
 backfill('a reconnect fills the gap from where the pair was, no minute twice', async (ctx) => {
-  start(ctx, ['BTC'], { lookbackMs: 3_600_000, waitMs: 20_000 }, undefined, jumpClock);
+  start(ctx, ['BTC'], { lookbackMs: 3_600_000, waitMs: 20_000 });
   await eventually(() => settled(ctx, 'BTC') && trades(ctx.events).length > 0);
   const first = candles(ctx.events);
   // Ten minutes pass with the connection down.
-  jumpClock.offsetMs = 10 * 60_000;
+  jumpClock.offsetMs += 10 * 60_000;
   ctx.venue.dropConnections();
   await eventually(() => ctx.reports.filter((r) => r.state === 'filled').length === 2);
   const gapAt = ctx.events.findIndex((e) => e.type === 'gap');
@@ -167,10 +170,10 @@ backfill('a reconnect fills the gap from where the pair was, no minute twice', a
 backfill('restart resume: a restored pair fills only the time since its saved state',
   async (ctx) => {
     const logger = createLogger({ level: 'silent' });
-    ctx.feed = createLivePairFeed({ wsUrl: ctx.venue.wsUrl, clock: systemClock, logger,
+    ctx.feed = createLivePairFeed({ wsUrl: ctx.venue.wsUrl, clock: jumpClock, logger,
       budget: countingBudget(ctx.paid), backfill: { infoUrl: ctx.venue.infoUrl,
         lookbackMs: 24 * 3_600_000, waitMs: 20_000, onReport: (r) => ctx.reports.push(r) } });
-    const savedAtMs = Date.now() - 30 * 60_000;
+    const savedAtMs = jumpClock.nowMs() - 30 * 60_000;
     ctx.feed.resumeFrom!('BTC', savedAtMs);
     ctx.feed.setSymbols(['BTC']);
     ctx.feed.start((e) => ctx.events.push(e));
@@ -311,7 +314,7 @@ backfill('a request that fails twice is asked again and the pair fills, trades a
 
 backfill('no request goes out without budget; the late pair fills once the budget refills',
   async (ctx) => {
-    const clock = new ManualClock(Date.now());
+    const clock = new ManualClock(jumpClock.nowMs());
     const budget = createSharedBudget(clock);
     assert.is(budget.take('rest', 1_190), 0);
     start(ctx, ['BTC'], { lookbackMs: 3_600_000, waitMs: 300 },

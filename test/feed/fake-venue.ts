@@ -15,7 +15,10 @@ export interface FakeVenueOptions {
   readonly frameIntervalMs?: number;
   /** Re-stamps the recording so its last frame is the venue's start (live-like times). */
   readonly shiftToNow?: boolean;
-  /** The venue's clock for history answers (which candles exist yet); default the wall. */
+  /**
+   * The venue's clock for history answers (which candles exist yet) and for `shiftToNow`;
+   * default the wall.
+   */
   readonly clock?: { nowMs(): number };
 }
 
@@ -67,12 +70,23 @@ function loadFrames(): string[] {
 
 const channelOf = (frame: string) => frame.startsWith('{"channel":"trades"') ? 'trades' : 'l2Book';
 
+/**
+ * How far to move the wall clock so it reads 5 s into a minute now. Market time on such a clock,
+ * for a venue shifted to end "now" and the feed reading it, keeps the minute of the recording's
+ * last trades open for 55 s: a backfill round begun within that time leaves them live. On the
+ * wall clock a round begun past that minute's end found every recorded trade in its candles, and
+ * a test waiting for trades after a fill waited in vain.
+ */
+export function minuteOpenOffsetMs(nowMs = Date.now()): number {
+  return 5_000 - (nowMs % 60_000);
+}
+
 export async function startFakeVenue(options: FakeVenueOptions = {}): Promise<FakeVenue> {
   const frameIntervalMs = options.frameIntervalMs ?? 2;
-  const frames = shifted(loadFrames(), options.shiftToNow === true);
+  const nowMs = () => options.clock?.nowMs() ?? Date.now();
+  const frames = shifted(loadFrames(), options.shiftToNow === true ? nowMs() : null);
   const history = { trades: recordedTrades(frames), mode: {} as HistoryMode, failed: 0,
-    minuteVolume: (coin: string) => minuteVolumeOf(coin),
-    nowMs: () => options.clock?.nowMs() ?? Date.now() };
+    minuteVolume: (coin: string) => minuteVolumeOf(coin), nowMs };
   const clients = new Set<Client>();
   const received: unknown[] = [];
   const infoRequests: unknown[] = [];
@@ -176,14 +190,17 @@ function ctxFrame(coin: string): string {
   return JSON.stringify({ channel: 'activeAssetCtx', data: { coin, ctx } });
 }
 
-/** The recording re-stamped to end now (every "time" field moves by the same amount). */
-function shifted(frames: string[], toNow: boolean): string[] {
-  if (!toNow) return frames;
+/**
+ * The recording re-stamped to end at `endMs` (every "time" field moves by the same amount), or
+ * as recorded when null.
+ */
+function shifted(frames: string[], endMs: number | null): string[] {
+  if (endMs === null) return frames;
   let lastMs = 0;
   for (const f of frames) for (const m of f.matchAll(/"time":(\d+)/g)) {
     lastMs = Math.max(lastMs, Number(m[1]));
   }
-  const offsetMs = Date.now() - lastMs;
+  const offsetMs = endMs - lastMs;
   return frames.map((f) => f.replace(/"time":(\d+)/g, (_, t: string) =>
     `"time":${Number(t) + offsetMs}`));
 }
