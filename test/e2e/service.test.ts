@@ -77,7 +77,8 @@ e2e.before(async () => {
   service = await startService(config, { logger: silentLogger, allowShardCrash: true });
   keys.free = await createKey('Free');
   keys.whale = await createKey('Whale');
-  await eventually(async () => (await get('/readyz')).status === 200, { timeoutMs: 20_000 });
+  // The 168 h simulator warm-up runs first: a shared CI core can make it several times slower.
+  await eventually(async () => (await get('/readyz')).status === 200, { timeoutMs: 90_000 });
 });
 
 e2e.after(async () => {
