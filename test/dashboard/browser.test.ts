@@ -228,6 +228,22 @@ ui("Pair: an entry signal's chart_url opens it at the bar; the chart canvas is d
     for (let i = 3; i < data.length; i += 4) if (data[i] > 0) painted++;
     return painted > 500;
   }, { timeout: 20_000 });
+  // Times are UTC on every page, charts included, wherever the browser is: the cursor on the
+  // CVD chart reads its point's UTC time and the value in the page's USD format.
+  await page.emulateTimezone('Asia/Tokyo');
+  await page.reload({ waitUntil: 'networkidle2' });
+  await page.waitForSelector('.charts .u-over', { timeout: 15_000 });
+  const overs = await page.$$('.charts .u-over');
+  const box = (await overs[1].boundingBox())!;
+  await page.mouse.move(box.x + box.width * 0.5, box.y + box.height * 0.5);
+  const legend = await page.$$eval('.charts .u-legend', (tables) => [...tables[1]
+    .querySelectorAll('.u-value')].map((cell) => cell.textContent));
+  const [when, cvd] = legend as string[];
+  assert.match(when, /^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2} UTC$/);
+  const atMs = Date.parse(`${when.slice(0, 10)}T${when.slice(11, 19)}Z`);
+  assert.ok(atMs > Date.now() - 6 * 3_600_000 && atMs <= Date.now(), `${when} is a UTC time`);
+  assert.match(cvd, /^-?\$\d+(\.\d+)?( [KMB])?$/);
+  await page.emulateTimezone('UTC');
 });
 
 ui('a request without the CSRF token is refused; another account gets 404', async () => {
@@ -241,6 +257,25 @@ ui('a request without the CSRF token is refused; another account gets 404', asyn
   assert.is((await bo.call('GET', `/api/v1/account/endpoints/${state.endpointId}/deliveries`))
     .status, 404);
   assert.equal((await bo.call('GET', '/api/v1/account/endpoints')).body.endpoints, []);
+});
+
+ui('Usage: a bar a day, under them the oldest day, the busiest count and today', async () => {
+  await go('/usage');
+  await page.waitForSelector('.days-axis');
+  const cards = await page.$$eval('section.card', (sections) => sections.map((card) => ({
+    axis: card.querySelector('.days-axis')?.textContent,
+    bars: [...card.querySelectorAll('.days li')].map((li) => li.getAttribute('title')) })));
+  assert.ok(cards.length >= 1);
+  for (const { axis, bars } of cards) {
+    // Newest first in the list (the strip is drawn right to left): "YYYY-MM-DD: n" each.
+    const days = bars.map((t) => String(t).split(': ')[0]);
+    const counts = bars.map((t) => Number(String(t).split(': ')[1]));
+    assert.ok(days.length >= 2 && days[0] > days[days.length - 1], days.join(' '));
+    assert.is(axis, `${days[days.length - 1].slice(5)}busiest ` +
+      `${Math.max(...counts).toLocaleString('en-US')}today`);
+  }
+  assert.ok(cards.some(({ bars }) => Number(String(bars[0]).split(': ')[1]) > 0),
+    'the session key counts today');
 });
 
 ui('every page: axe finds no serious or critical issue; screenshots light and dark', async () => {

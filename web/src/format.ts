@@ -33,6 +33,12 @@ export function time(iso: string | null | undefined): string {
   return iso.replace('T', ' ').replace(/\.\d+Z$|Z$/, '') + ' UTC';
 }
 
+/** Epoch seconds (a chart's x) as `YYYY-MM-DD HH:MM:SS UTC`; '—' for none. */
+export function secondsTime(seconds: number | null | undefined): string {
+  if (seconds === null || seconds === undefined || !Number.isFinite(seconds)) return '—';
+  return time(new Date(seconds * 1000).toISOString());
+}
+
 export function signClass(value: number | null | undefined): string {
   return value === null || value === undefined || value === 0 ? '' : value > 0 ? 'up' : 'down';
 }

@@ -85,6 +85,31 @@ function tickLabels(_u: uPlot, splits: number[]): string[] {
     : compact(v)));
 }
 
+/**
+ * The time axis in UTC, 24-hour, as every other time on the dashboard: `HH:MM` (`HH:MM:SS` when
+ * ticks are seconds apart), the date `MM-DD` under the first tick of each day; days as dates.
+ */
+function timeTicks(_u: uPlot, splits: number[], _axis: number, _space: number, incr: number):
+  string[] {
+  let lastDay = '';
+  return splits.map((seconds) => {
+    const iso = new Date(seconds * 1000).toISOString();
+    const day = iso.slice(5, 10);
+    if (incr >= 86_400) return day;
+    const clock = iso.slice(11, incr < 60 ? 19 : 16);
+    const label = day === lastDay ? clock : `${clock}\n${day}`;
+    lastDay = day;
+    return label;
+  });
+}
+
+/** A legend value in the page's own format (uPlot's default prints the raw number). */
+const legend = (format: (value: number | null) => string) =>
+  (_u: uPlot, value: number | null) => format(value);
+
+/** Ticks on UTC's whole hours and days (uPlot places them in the browser's zone otherwise). */
+const utcDate = (seconds: number) => uPlot.tzDate(new Date(seconds * 1000), 'Etc/UTC');
+
 /** The y range with 5 % air (a flat or single-point series still gets a visible band). */
 function padded(_u: uPlot, min: number, max: number): uPlot.Range.MinMax {
   if (min === null || max === null) return [0, 1];
@@ -97,9 +122,10 @@ function chartOptions(title: string, width: number, height: number, series: uPlo
   const axis = { stroke: css('--muted'), grid: { stroke: css('--grid') }, ticks: { show: false } };
   return {
     title, width, height, plugins, cursor: { sync: { key: 'pair' }, drag: { x: true, y: false } },
-    legend: { show: true }, scales: { x: { time: true }, y: { range: padded } },
-    axes: [{ ...axis }, { ...axis, size: 72, values: tickLabels }],
-    series: [{}, { points: { show: (u: uPlot) => u.data[0].length < 60 }, ...series }],
+    legend: { show: true }, scales: { x: { time: true }, y: { range: padded } }, tzDate: utcDate,
+    axes: [{ ...axis, values: timeTicks }, { ...axis, size: 72, values: tickLabels }],
+    series: [{ value: legend(f.secondsTime) },
+      { points: { show: (u: uPlot) => u.data[0].length < 60 }, ...series }],
   };
 }
 
@@ -160,11 +186,14 @@ export function Pair(props: { symbol: string; at: string | null }) {
       plugins: uPlot.Plugin[] = []) =>
       new uPlot(chartOptions(title, width, height, series, plugins), [[], []], box);
     plots.current = [
-      mk('Price (USD)', 300, { label: 'Close', stroke: css('--accent'), width: 1 },
-        [candlePlugin(() => held.current)]),
-      mk('CVD (USD)', 140, { label: 'CVD', stroke: css('--accent2'), width: 1.5 }),
-      mk('VPIN', 120, { label: 'VPIN', stroke: css('--warn'), width: 1.5 }),
-      mk('Open interest (USD)', 120, { label: 'OI', stroke: css('--muted'), width: 1.5 }),
+      mk('Price (USD)', 300, { label: 'Close', stroke: css('--accent'), width: 1,
+        value: legend(f.price) }, [candlePlugin(() => held.current)]),
+      mk('CVD (USD)', 140, { label: 'CVD', stroke: css('--accent2'), width: 1.5,
+        value: legend(f.usd) }),
+      mk('VPIN', 120, { label: 'VPIN', stroke: css('--warn'), width: 1.5,
+        value: legend((v) => f.num(v, 3)) }),
+      mk('Open interest (USD)', 120, { label: 'OI', stroke: css('--muted'), width: 1.5,
+        value: legend(f.usd) }),
     ];
     return () => { plots.current.forEach((p) => p.destroy()); plots.current = []; };
   }, [source]);

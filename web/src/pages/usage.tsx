@@ -33,6 +33,12 @@ export function Usage() {
               <li title={`${d.day}: ${d.used}`}>
                 <span class="bar" style={{ height: `${(d.used / peak) * 100}%` }} />
                 <span class="sr-only">{d.day}: {d.used}</span></li>))}</ol>
+            {k.days.length > 1 && (
+              <p class="days-axis hint" aria-hidden="true"
+                style={{ width: `${k.days.length * 12 - 2}px` }}>
+                <span>{k.days[k.days.length - 1].day.slice(5)}</span>
+                <span>busiest {Math.max(...k.days.map((d: any) => d.used as number))
+                  .toLocaleString('en-US')}</span><span>today</span></p>)}
           </section>
         );
       })}
