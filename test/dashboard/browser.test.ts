@@ -206,6 +206,7 @@ ui('Alerts: a bad threshold is a form error; a good alert is listed', async () =
   await page.click('form.grid-form button[type=submit]');
   await page.waitForSelector('[data-alert]');
   assert.match(await text('[data-alert]'), /price\s*BTC/);
+  assert.is(await text('[data-alert] td:nth-child(3)'), 'level 65,000 · direction above');
   await page.screenshot({ path: join(SHOTS, 'alerts-dark.png'), fullPage: true });
 });
 

@@ -1,5 +1,7 @@
 // The alert kinds and their options, and the form-side checks (the server checks again with
-// the command line's parser): what each field is and what it must hold.
+// the command line's parser): what each field is and what it must hold; and how a saved
+// alert's options read in the list.
+import { time } from './format.js';
 
 export interface Field { name: string; label: string; hint: string; required?: boolean;
   check?: (value: string) => string | null; choices?: string[] }
@@ -85,4 +87,27 @@ export function checkAlert(kind: string, values: Record<string, string>): Record
     errors.above = 'Give exactly one of Above and Below';
   }
   return errors;
+}
+
+/** A cooldown as the form takes it: 90s, 15m, 1h, 1h 30m. */
+function duration(ms: number): string {
+  const seconds = Math.round(ms / 1000);
+  const parts = [[Math.floor(seconds / 3600), 'h'], [Math.floor(seconds / 60) % 60, 'm'],
+    [seconds % 60, 's']].filter(([n]) => n !== 0).map(([n, unit]) => `${n}${unit}`);
+  return parts.join(' ') || '0s';
+}
+
+/**
+ * An alert's options (the API's flat snake_case fields) as a trader reads them: `level 65,000 ·
+ * direction above · cooldown 15m`; times in the pages' UTC form; no cooldown left out.
+ */
+export function describeAlertOptions(options: Record<string, string | number>): string {
+  const { cooldown_ms: cooldownMs, ...own } = options;
+  const parts = Object.entries(own).map(([name, value]) => {
+    const shown = typeof value === 'number' ? value.toLocaleString('en-US',
+      { maximumFractionDigits: 8 }) : /^\d{4}-\d\d-\d\dT/.test(value) ? time(value) : value;
+    return `${name.replaceAll('_', ' ')} ${shown}`;
+  });
+  if (Number(cooldownMs) > 0) parts.push(`cooldown ${duration(Number(cooldownMs))}`);
+  return parts.join(' · ');
 }

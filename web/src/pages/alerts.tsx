@@ -2,7 +2,7 @@
 // receiver's status and latency, the delivery log with replay) and alerts of every kind.
 import { useEffect, useState } from 'preact/hooks';
 import { account } from '../api.js';
-import { checkAlert, KINDS } from '../alert-form.js';
+import { checkAlert, describeAlertOptions, KINDS } from '../alert-form.js';
 import * as f from '../format.js';
 import { Secret, Status } from '../ui.js';
 
@@ -203,7 +203,7 @@ export function Alerts() {
             <th scope="col"><span class="sr-only">Actions</span></th></tr></thead>
           <tbody>{alerts.map((a) => (
             <tr data-alert={a.id}><td>{a.kind}</td><td>{a.symbol ?? 'all'}</td>
-              <td>{Object.entries(a.options).map(([k, v]) => `${k}=${v}`).join(' ')}</td>
+              <td>{describeAlertOptions(a.options)}</td>
               <td><code>{a.webhookUrl}</code></td>
               <td><button type="button" class="danger" onClick={async () => {
                 if (!confirm('Remove this alert?')) return;
