@@ -260,6 +260,16 @@ ui('a request without the CSRF token is refused; another account gets 404', asyn
   assert.equal((await bo.call('GET', '/api/v1/account/endpoints')).body.endpoints, []);
 });
 
+ui('Signals: live rows; a track record not computed yet is a state, not an error', async () => {
+  // The fixture puts no performance view: the API answers 503 not ready, as a just-started
+  // service does.
+  await go('/signals');
+  await page.waitForSelector('tbody tr');
+  await page.waitForSelector('main .status.empty');
+  assert.match(await text('main .status.empty'), /being computed/);
+  assert.is(await page.$('main .status.error'), null);
+});
+
 ui('Usage: a bar a day, under them the oldest day, the busiest count and today', async () => {
   await go('/usage');
   await page.waitForSelector('.days-axis');

@@ -8,7 +8,9 @@ type Signal = Record<string, any> & { symbol: string };
 const columns: Column<Signal>[] = [
   { key: 'symbol', label: 'Pair', value: (s) => s.symbol,
     render: (s) => <Link href={`/pair/${encodeURIComponent(s.symbol)}`}>{s.symbol}</Link> },
-  { key: 'direction', label: 'Direction', value: (s) => String(s.direction ?? '—') },
+  { key: 'direction', label: 'Direction', value: (s) => String(s.direction ?? '—'),
+    render: (s) => <span class={f.signClass(s.direction === 'LONG' ? 1
+      : s.direction === 'SHORT' ? -1 : 0)}>{String(s.direction ?? '—')}</span> },
   { key: 'score', label: 'Score', numeric: true, value: (s) => s.score ?? null,
     render: (s) => <span class={f.signClass(s.score)}>{f.num(s.score, 0)}</span> },
   { key: 'vpin', label: 'VPIN', numeric: true, value: (s) => s.vpin ?? null,
@@ -33,6 +35,10 @@ export function Signals() {
       return await data('/api/v1/signals/performance?window=30d&groupBy=grade');
     } catch (error) {
       if (error instanceof ApiError && error.problem.status === 404) return { groups: [] };
+      // Not computed yet (a service just started): a state of the service, not an error.
+      if (error instanceof ApiError && error.problem.status === 503) {
+        return { groups: [], computing: true };
+      }
       throw error;
     }
   }, 60_000);
@@ -47,8 +53,10 @@ export function Signals() {
         rowKey={(s) => s.symbol} initial="score" />}
       <h2>Track record (30 days)</h2>
       <Status error={record.error}
-        empty={record.value && groups.length === 0
-          ? 'No track record yet: it fills in as signals are evaluated.' : undefined} />
+        empty={record.value && groups.length === 0 ? (record.value.computing
+          ? 'The track record is being computed (the service has just started); this page asks ' +
+            'again within a minute.'
+          : 'No track record yet: it fills in as signals are evaluated.') : undefined} />
       {groups.length > 0 && (
         <div class="table-wrap"><table>
           <caption class="sr-only">Track record by grade</caption>
