@@ -21,6 +21,15 @@ const ALPHA = 1.2;
 const BETA = 2;
 const DEV_HALF_LIFE_MS = 10 * 60_000;
 /**
+ * Trades a second up to which a trade's impact is whole. A busier pair's trades each move the
+ * price less, in proportion, so an informed burst moves a pair about as far whatever its trade
+ * rate (~2 % at most for a minute-long burst). Whole impact on BTC's 20 trades a second moved a
+ * burst's prints 2-6x away from the reference path.
+ */
+const WHOLE_IMPACT_TRADES_PER_SEC = 0.2;
+/** The most the mid strays from the reference path (log), whatever the flow. */
+const DEV_MAX = 0.1;
+/**
  * Share of informed bursts met by a hidden passive order (an iceberg) at the touch: the burst's
  * aggression fills there without moving the price, the footprint absorption detectors look for
  * (heavy one-sided flow, flat price, the book leaning against the flow).
@@ -37,6 +46,8 @@ export class PairSimulator {
   private baseRatePerSec = 0;
   private levelNotionalUsd = 0;
   private meanNotionalUsd = 0;
+  /** Share of the square-root impact each trade has (refreshRates). */
+  private impactScale = 1;
   private nowMs: number;
   private nextTradeMs: number;
   private nextBookMs: number;
@@ -87,6 +98,7 @@ export class PairSimulator {
     this.baseRatePerSec = tradesPerSec * (1 - ALPHA / BETA);
     this.meanNotionalUsd = volumeUsd / 86_400 / tradesPerSec;
     this.levelNotionalUsd = this.meanNotionalUsd * 2.5;
+    this.impactScale = Math.min(1, WHOLE_IMPACT_TRADES_PER_SEC / tradesPerSec);
   }
 
   private decayTo(tMs: number): void {
@@ -138,8 +150,9 @@ export class PairSimulator {
     }
     // Impact: a square-root law in the traded notional, and a full re-quote after a sweep.
     if (!absorbed) {
-      this.dev += side * 0.0004 * Math.sqrt(notionalUsd / this.levelNotionalUsd) *
-        (inBurst ? 2 : 1);
+      const dev = this.dev + side * 0.0004 * this.impactScale *
+        Math.sqrt(notionalUsd / this.levelNotionalUsd) * (inBurst ? 2 : 1);
+      this.dev = Math.max(-DEV_MAX, Math.min(DEV_MAX, dev));
     }
     this.excitation += ALPHA;
     if (sweep) this.nextBookMs = tMs;
