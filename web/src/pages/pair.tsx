@@ -43,20 +43,28 @@ function css(name: string): string {
   return getComputedStyle(document.documentElement).getPropertyValue(name).trim() || '#888';
 }
 
-/** Candles drawn on the price chart's canvas from the open/high/low/close columns. */
+/**
+ * Candles drawn on the price chart's canvas from the open/high/low/close columns. Each body is
+ * as wide as its own spacing allows (the history's older part is hourly, its recent part
+ * 5-minute), so an hour's candle is not drawn as thin as five minutes'.
+ */
 function candlePlugin(points: () => Point[]): uPlot.Plugin {
   return { hooks: { draw: (u: uPlot) => {
     const { ctx } = u;
-    const rows = points();
-    const width = Math.max(1, Math.min(12, (u.bbox.width / Math.max(rows.length, 1)) * 0.6));
+    const rows = points().filter((p) => p.open !== undefined && p.close !== undefined);
+    const xs = rows.map((p) => u.valToPos(p.t, 'x', true));
+    const [up, down] = [css('--up'), css('--down')];
     ctx.save();
-    for (const p of rows) {
-      if (p.open === undefined || p.close === undefined) continue;
-      const x = u.valToPos(p.t, 'x', true);
-      const [o, c] = [u.valToPos(p.open, 'y', true), u.valToPos(p.close, 'y', true)];
-      const h = u.valToPos(p.high ?? p.close, 'y', true);
-      const l = u.valToPos(p.low ?? p.close, 'y', true);
-      ctx.fillStyle = ctx.strokeStyle = p.close >= p.open ? css('--up') : css('--down');
+    for (let i = 0; i < rows.length; i++) {
+      const p = rows[i];
+      const x = xs[i];
+      const spacing = rows.length < 2 ? u.bbox.width / 10
+        : i + 1 < rows.length ? xs[i + 1] - x : x - xs[i - 1];
+      const width = Math.max(1, Math.min(24, spacing * 0.6));
+      const [o, c] = [u.valToPos(p.open!, 'y', true), u.valToPos(p.close!, 'y', true)];
+      const h = u.valToPos(p.high ?? p.close!, 'y', true);
+      const l = u.valToPos(p.low ?? p.close!, 'y', true);
+      ctx.fillStyle = ctx.strokeStyle = p.close! >= p.open! ? up : down;
       ctx.beginPath();
       ctx.moveTo(x, h);
       ctx.lineTo(x, l);
