@@ -1,6 +1,7 @@
 // Signals: the live entry signals per pair, and the track record once history exists.
 import { ApiError, data } from '../api.js';
 import * as f from '../format.js';
+import { byGrade, expectancy, hitRate } from '../track-record.js';
 import { Link, SortTable, Status, usePoll, type Column } from '../ui.js';
 
 type Signal = Record<string, any> & { symbol: string };
@@ -60,13 +61,14 @@ export function Signals() {
       {groups.length > 0 && (
         <div class="table-wrap"><table>
           <caption class="sr-only">Track record by grade</caption>
-          <thead><tr><th scope="col">Group</th><th scope="col" class="num">Signals</th>
-            <th scope="col" class="num">Hit rate</th><th scope="col" class="num">Expectancy</th>
-          </tr></thead>
-          <tbody>{groups.map((g) => (
-            <tr><td>{g.group ?? g.key}</td><td class="num">{g.count}</td>
-              <td class="num">{f.pct((g.hitRate ?? 0) * 100, 1)}</td>
-              <td class="num">{f.num(g.expectancyR, 2)} R</td></tr>))}</tbody>
+          <thead><tr><th scope="col">Grade</th><th scope="col" class="num">Signals</th>
+            <th scope="col" class="num">Evaluated</th><th scope="col" class="num">Hit rate</th>
+            <th scope="col" class="num">Expectancy</th></tr></thead>
+          <tbody>{byGrade(groups).map((g) => (
+            <tr><td>{g.group ?? g.key}</td><td class="num">{f.num(g.count, 0)}</td>
+              <td class="num">{f.num(g.evaluated, 0)}</td>
+              <td class="num">{hitRate(g)}</td><td class="num">{expectancy(g)}</td></tr>
+          ))}</tbody>
         </table></div>)}
     </main>
   );
