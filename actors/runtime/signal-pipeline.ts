@@ -165,10 +165,12 @@ export class SignalPipeline {
 
   private async onSignal(signal: EntrySignal, past = false): Promise<void> {
     // claim() is durable and answers true once per signal_id, across restarts too.
-    if (!(await this.signals.claim(signal, this.deps.clock.nowMs())) || past) return;
-    const endpoints = this.endpointsForSignal(signal);
+    if (!(await this.signals.claim(signal, this.deps.clock.nowMs()))) return;
+    const endpoints = past ? [] : this.endpointsForSignal(signal);
     if (endpoints.length === 0) {
-      // Every signal gets its outcome for the track record; with no entry event to follow.
+      // The past (warm-up, backfill) sends nothing, but its outcome counts in the track record
+      // like any signal's: its 5m bars are stored, so it is evaluated at the next round.
+      // No entry event to follow.
       await this.scheduler.schedule(signal, '');
       return;
     }

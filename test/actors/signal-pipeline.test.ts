@@ -189,8 +189,13 @@ pipelineSuite('live backfill: nothing that closed before its pair went live is s
     const entries = received.filter((r) => r.type === 'entry_signal.created');
     assert.is(entries.length, before + 1);
     assert.is(entries[entries.length - 1].body.data.signal_id, `BTC-5m-${nowMs + barMs}-long`);
-    // The past ones are still kept for the track record.
-    assert.ok(pipeline.signalStore.get(`BTC-5m-${nowMs - barMs}-long`));
+    // The past ones are still kept for the track record, their outcomes scheduled with no
+    // entry event (evaluated when due; nothing is sent for them).
+    for (const openMs of [nowMs - 2 * barMs, nowMs - barMs]) {
+      const past = pipeline.signalStore.get(`BTC-5m-${openMs}-long`);
+      assert.ok(past?.outcome, `the outcome of the bar at ${openMs} is scheduled`);
+      assert.is(past!.outcome!.entryEventId, '');
+    }
   });
 
 pipelineSuite.run();

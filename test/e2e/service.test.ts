@@ -145,6 +145,29 @@ e2e('the deep view carries the smart-money split by category', async () => {
   assert.ok('fund' in body.smartMoney.long && 'insider' in body.smartMoney.short);
 });
 
+e2e("the track record counts the warm-up's signals, evaluated from its stored bars", async () => {
+  // The warm-up's week of signals sent nothing (the past), but their outcomes are due at once:
+  // the track record has evaluated ones from the first rounds, no four-hour wait.
+  const evaluated = async () => {
+    const { status, body } = await get('/api/v1/signals/performance?window=30d&groupBy=grade',
+      keys.whale);
+    assert.is(status, 200, JSON.stringify(body));
+    return (body.groups as { count: number; evaluated: number }[])
+      .reduce((sum, g) => sum + g.evaluated, 0);
+  };
+  // Polled gently: the history scope's burst limit is 30 a minute.
+  await eventually(async () => await evaluated() > 0, { timeoutMs: 60_000, intervalMs: 2_500,
+    message: 'warm-up signals evaluated' });
+  // Signals older than their four hours carry an outcome in the history.
+  const end = new Date(Date.now() - 5 * 3_600_000).toISOString();
+  await eventually(async () => {
+    const { body } = await get(`/api/v1/signals/history?limit=50&end=${end}`, keys.whale);
+    return body.signals.length > 0 && body.signals.some((x: { outcome: unknown }) =>
+      typeof x.outcome === 'object' && x.outcome !== null);
+  }, { timeoutMs: 30_000, intervalMs: 2_500,
+    message: 'an evaluated signal carries its outcome in the history' });
+});
+
 e2e('unknown and untracked symbols are told apart', async () => {
   const unknown = await get('/api/v1/deep-view/NOSUCHCOIN', keys.whale);
   assert.is(unknown.status, 404);
