@@ -52,6 +52,13 @@ export interface RedisServer {
   start(): Promise<void>;
 }
 
+/**
+ * Every server started in this process, killed when it exits (a failed suite leaves none
+ * behind): one exit listener for all of them, not one each (uvu runs every suite in one process).
+ */
+const killAtExit = new Set<() => void>();
+process.once('exit', () => { for (const kill of killAtExit) kill(); });
+
 export async function startRedisServer(): Promise<RedisServer> {
   const binary = ensureRedisServer();
   const port = await freePort();
@@ -90,7 +97,7 @@ export async function startRedisServer(): Promise<RedisServer> {
     child = null;
   };
   await start();
-  process.once('exit', () => { (child as ChildProcess | null)?.kill('SIGKILL'); });
+  killAtExit.add(() => { (child as ChildProcess | null)?.kill('SIGKILL'); });
   return { url, port, stop, start };
 }
 
