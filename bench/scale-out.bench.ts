@@ -80,9 +80,11 @@ async function front(shared: SharedState | null, keys: MemoryKeys): Promise<Fron
 async function throughput(shared: SharedState, seconds: number, rounds: number):
   Promise<ReportRow[]> {
   // Enough keys that no key reaches its burst limit (60 a minute) in the run, on either front:
-  // the local front's windows fill too (1,500 keys let it refuse in its later rounds, and 4,000
-  // once wrk's requests were prebuilt and the local front reached 22,000 req/s).
-  const keyCount = quick ? 10_000 : 30_000;
+  // the local front's windows fill too (1,500 keys let it refuse in its later rounds, 4,000
+  // once wrk's requests were prebuilt and the local front reached 22,000 req/s, and 10,000 on
+  // an Intel Xeon where it reached 63,000). Sized for every round of a front within one
+  // minute at 100,000 req/s, at most 50 requests a key.
+  const keyCount = Math.ceil((rounds * seconds * 100_000) / 50);
   const local = new MemoryKeys();
   const keys: string[] = [];
   for (let i = 0; i < keyCount; i++) {
