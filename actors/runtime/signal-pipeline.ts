@@ -168,9 +168,8 @@ export class SignalPipeline {
     if (!(await this.signals.claim(signal, this.deps.clock.nowMs()))) return;
     const endpoints = past ? [] : this.endpointsForSignal(signal);
     if (endpoints.length === 0) {
-      // The past (warm-up, backfill) sends nothing, but its outcome counts in the track record
-      // like any signal's: its 5m bars are stored, so it is evaluated at the next round.
-      // No entry event to follow.
+      // No entry event to follow, but every signal's outcome counts in the track record: the
+      // past's too (warm-up, backfill; it sends nothing), evaluated from its stored 5m bars.
       await this.scheduler.schedule(signal, '');
       return;
     }
