@@ -1,7 +1,9 @@
 // A candle (open, high, low, close, volume; no trades behind it) as at most four prints that
 // trace its path, its volume split into buyer- and seller-initiated parts by bulk volume
 // classification (BVC, Easley, Lopez de Prado and O'Hara 2012): buy share = Phi(ln(C/O) / sigma),
-// sigma the per-candle volatility learned from the candles' own ranges (Parkinson 1980).
+// sigma the per-candle volatility learned from the candles' own ranges (Parkinson 1980) over the
+// UTC day so far: a fixed window, so a candle splits the same whichever candles came before its
+// day (two warm-ups that start apart split a day they share alike).
 // Warm-up and venue backfill fill VPIN, CVD, bars, regime and Kyle's lambda from these prints.
 import { checkOption } from './check.js';
 import { asDoubleFields } from './double-fields.js';
@@ -9,8 +11,9 @@ import { normalCdf } from './distributions.js';
 
 /** Prints a candle becomes at most: open, first extreme, second extreme, close. */
 export const CANDLE_PRINTS_MAX = 4;
-/** Candles the volatility estimate averages over (an EWMA of this span). */
+/** Candles the volatility estimate averages over (an EWMA of this span; a day of 5 minutes). */
 const SIGMA_SPAN_CANDLES = 288;
+const DAY_MS = 86_400_000;
 const PARKINSON = 1 / (4 * Math.LN2);
 /**
  * Prints of a candle fall within this much of its open: a 1-minute candle's 15 s apart, an
@@ -25,8 +28,10 @@ export interface CandleSplit {
    * different lengths (hourly far back, minutes near the start) share one estimate.
    */
   variance: number;
-  /** Candles with a range folded in so far (the mean is plain until the span is reached). */
+  /** Candles of the day with a range folded in (the mean is plain until the span is reached). */
   samples: number;
+  /** End of the UTC day the estimate belongs to (-Infinity before the first candle). */
+  dayEndMs: number;
   /** The prints of the last split: time, price, size (base units), side (+1 buy, -1 sell). */
   readonly tsMs: Float64Array;
   readonly price: Float64Array;
@@ -39,7 +44,7 @@ export interface CandleSplit {
 
 export function createCandleSplit(): CandleSplit {
   return asDoubleFields<CandleSplit>({
-    variance: 0, samples: 0, tsMs: new Float64Array(CANDLE_PRINTS_MAX),
+    variance: 0, samples: 0, dayEndMs: -Infinity, tsMs: new Float64Array(CANDLE_PRINTS_MAX),
     price: new Float64Array(CANDLE_PRINTS_MAX), size: new Float64Array(CANDLE_PRINTS_MAX),
     side: new Int8Array(CANDLE_PRINTS_MAX), count: 0, buyShare: 0.5,
   }, ['variance']);
@@ -49,6 +54,7 @@ export function createCandleSplit(): CandleSplit {
 export function resetCandleSplit(s: CandleSplit): void {
   s.variance = 0;
   s.samples = 0;
+  s.dayEndMs = -Infinity;
   s.count = 0;
   s.buyShare = 0.5;
 }
@@ -68,6 +74,12 @@ export function splitCandle(s: CandleSplit, openMs: number, intervalMs: number, 
   }
   if (!(volume >= 0 && volume < Infinity)) {
     throw new RangeError(`candle volume must be a finite number >= 0 (was ${volume})`);
+  }
+  if (openMs >= s.dayEndMs) {
+    // A new UTC day: the estimate starts over from its first candle.
+    s.dayEndMs = (Math.floor(openMs / DAY_MS) + 1) * DAY_MS;
+    s.variance = 0;
+    s.samples = 0;
   }
   const range = Math.log(high / low);
   const sample = (range * range * PARKINSON) / intervalMs;

@@ -40,10 +40,24 @@ interface PairSlot {
   readonly mailbox: Mailbox;
   /** When the pair's state is saved next (with the first publish at or after it). */
   nextSaveAtMs: number;
+  /**
+   * The pair has not saved since it joined: it saves at its first publish, as soon as its
+   * warm-up or fill ended, so a kill -9 from then on restores it instead of warming it anew.
+   */
+  firstSaveDue: boolean;
 }
 
 /** Spreads the pairs' saves over the period: the golden ratio's fraction, pair after pair. */
 const saveSpread = (Math.sqrt(5) - 1) / 2;
+
+/**
+ * The pair's next save slot after `nowMs`: its own phase in the period kept (saves stay spread
+ * over the pairs), and a worker behind by periods does not save at every publish to catch up.
+ */
+function nextSaveSlotMs(slotMs: number, nowMs: number, everyMs: number): number {
+  if (!(everyMs > 0)) return Infinity;
+  return slotMs + (Math.floor((nowMs - slotMs) / everyMs) + 1) * everyMs;
+}
 
 /** Saved pair states sent to the supervisor per message (with the publish they go with). */
 const stateBatchPairs = 8;
@@ -267,7 +281,8 @@ export default class ShardActor {
     // one publish deflated ~25 MB in one go, ~400 ms of both cores once a minute, and the
     // views of that publish (and every other process on the box) waited behind it.
     const offsetMs = this.saveEveryMs * ((this.pairsAdded++ * saveSpread) % 1);
-    this.pairs.set(symbol, { ref, mailbox, nextSaveAtMs: Date.now() + offsetMs });
+    this.pairs.set(symbol, { ref, mailbox, nextSaveAtMs: Date.now() + offsetMs,
+      firstSaveDue: true });
   }
 
   /**
@@ -352,23 +367,27 @@ export default class ShardActor {
     const nowMs = Date.now();
     let batch = newBatch();
     for (const [symbol, slot] of this.pairs) {
-      const saving = save || (this.saveEveryMs > 0 && nowMs >= slot.nextSaveAtMs);
-      if (saving) {
-        slot.nextSaveAtMs += this.saveEveryMs;
-        // Behind by a period (a stalled worker): from now on, not a save at every publish.
-        if (slot.nextSaveAtMs <= nowMs) slot.nextSaveAtMs = nowMs + this.saveEveryMs;
-      }
       // A pair still warming up publishes once its warm-up reached the start, with everything
       // it detected meanwhile: its views mid-way (CVD history of days) would cost the shard
-      // and the main thread much and tell a client nothing it should act on.
+      // and the main thread much and tell a client nothing it should act on. Its save slots
+      // wait for it: it saves with that first publish (firstSaveDue), then on its own slots.
       if (this.feed?.isWarming?.(symbol)) continue;
+      const saving = save || (this.saveEveryMs > 0 &&
+        (slot.firstSaveDue || nowMs >= slot.nextSaveAtMs));
+      if (saving && nowMs >= slot.nextSaveAtMs) {
+        slot.nextSaveAtMs = nextSaveSlotMs(slot.nextSaveAtMs, nowMs, this.saveEveryMs);
+      }
       try {
         let out: PairPublish | null;
         if (saving) {
           const both = (await slot.ref.sendAndReceive(pairTopics.publishAndSave, nowMs)) as
             { out: PairPublish | null; state: Uint8Array | null };
           out = both.out;
-          if (both.state) batch.states.push({ symbol, bytes: both.state });
+          // No state before the pair's first event: the first save waits for one.
+          if (both.state) {
+            batch.states.push({ symbol, bytes: both.state });
+            slot.firstSaveDue = false;
+          }
         } else {
           out = (await slot.ref.sendAndReceive(pairTopics.publish, nowMs)) as PairPublish | null;
         }

@@ -9,7 +9,8 @@ import type { MarketEvent } from '../../core/messages.js';
 import { createPairFeed } from '../../actors/feed/pair-feed.js';
 import { PairSimulator } from '../../actors/feed/sim/pair-sim.js';
 import {
-  candleIntervalAt, marketWarmupPlan, PairWarmup, simCandleAt, warmupPlan, warmupTicksMs,
+  candleIntervalAt, freshWarmupPlan, marketWarmupPlan, PairWarmup, simCandleAt, warmupPlan,
+  warmupTicksMs,
 } from '../../actors/feed/sim/sim-warmup.js';
 import { simWorld } from '../../actors/feed/sim/sim-world.js';
 import { encodeEvent } from '../../actors/feed/replay/event-codec.js';
@@ -86,8 +87,11 @@ test('same seed and start: the same warm-up, byte for byte; it ends at the start
   // xyz:GOLD trades in sessions: it reaches back over 14 of its open hours.
   const gold = marketWarmupPlan(simWorld(7).bySymbol.get('xyz:GOLD')!, START_MS, 14 * HOUR_MS);
   assert.ok(Math.min(...times) >= gold.fromMs, 'nothing before the warm-up');
+  // A fresh warm-up begins at the UTC midnight before its window (docs/operations.md).
+  const ethFromMs = freshWarmupPlan(START_MS, 14 * HOUR_MS).fromMs;
+  assert.is(ethFromMs, Date.parse('2026-03-01T00:00:00Z'));
   assert.ok(events.filter((e) => 'symbol' in e && e.symbol === 'ETH')
-    .every((e) => e.tsMs >= START_MS - 14 * HOUR_MS), 'ETH: nothing before its warm-up');
+    .every((e) => e.tsMs >= ethFromMs), 'ETH: nothing before its warm-up');
   const candles = events.filter((e) => e.type === 'candle');
   assert.ok(candles.some((c) => c.type === 'candle' && c.intervalMs === HOUR_MS));
   assert.ok(events.some((e) => e.type === 'trade'), 'the tail is ticks');
@@ -132,7 +136,7 @@ test('a market with sessions is warmed over its sessions; its finer tiers end at
   assert.is(candleIntervalAt(plan, Date.parse('2026-02-27T20:05:00Z')), 300_000);
   // An always-open market keeps the plain plan.
   assert.equal(marketWarmupPlan(world.bySymbol.get('ETH')!, START_MS, 168 * HOUR_MS),
-    warmupPlan(START_MS, 168 * HOUR_MS));
+    freshWarmupPlan(START_MS, 168 * HOUR_MS));
 });
 
 test('a closed-session market has every headline metric at its first snapshot', () => {

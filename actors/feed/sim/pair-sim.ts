@@ -83,7 +83,8 @@ export class PairSimulator {
       else if (next === this.nextCtxMs) this.emitCtx(next, sink);
       else this.emitTrades(next, sink);
     }
-    this.decayTo(tMs);
+    // No decay to tMs itself: the state moves only at events, so the events do not depend on
+    // how market time was cut into advances (a warm-up's slices, the pacer's ticks, a restart).
   }
 
   private mid(tMs: number): number {

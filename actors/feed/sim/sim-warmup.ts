@@ -1,9 +1,13 @@
 // The simulator's warm-up (DECISIONS.md, Warm start): the market hours before the start, made
 // fast enough to run before /readyz. The past is candles from the shared reference path (pure
-// functions of seed, symbol and time): hourly more than 12 h back (VPIN's volume buckets and
-// their distribution need days of volume, nothing else looks that far), 5-minute for the
-// regime's bars, 1-minute in the last hour for Kyle's intervals; the last minutes are the pair's
-// own tick simulator, which then carries on live. All of it goes through the shard's lanes.
+// functions of seed, symbol and time): hourly far back (VPIN's volume buckets and their
+// distribution need days of volume, nothing else looks that far), 5-minute for the regime's
+// bars, 1-minute in the last hour for Kyle's intervals; the last minutes are the pair's own tick
+// simulator, which then carries on live. All of it goes through the shard's lanes.
+//
+// The past does not move with the start: a fresh warm-up begins at a UTC midnight (the day's CVD
+// is whole), and every tier boundary is on a fixed UTC grid, so two starts emit the same candles
+// for the same market time up to an hour before the earlier start (docs/operations.md).
 import type { AssetCtxEvent, CandleEvent, MarketEvent } from '../../../core/messages.js';
 import type { SimMarket } from './catalogue.js';
 import { isSessionOpen } from './catalogue.js';
@@ -24,10 +28,20 @@ const candlesPerStep = 24;
  * after every other pair had warmed (bench/README.md, Warm start, session 6).
  */
 const slotsPerStepMax = 240;
-/** Candle lengths, coarsest first, and how far before the start each may begin. */
-const candleTiers: readonly (readonly [number, number])[] = [
-  [HOUR_MS, 12 * HOUR_MS], [5 * MINUTE_MS, HOUR_MS], [MINUTE_MS, 0],
-];
+const DAY_MS = 24 * HOUR_MS;
+/**
+ * Hourly candles end at the last mark of this grid (00, 06, 12, 18 UTC) that lies at least
+ * `fiveMinuteSpanMinMs` before the start: a boundary that moves with the start would turn a
+ * past hour from one candle into twelve between two starts. The 5-minute tier then spans 8 to
+ * 14 h before the start (11 h on average, as before the grid) and holds the regime's 100 bars.
+ */
+export const hourlyTierGridMs = 6 * HOUR_MS;
+const fiveMinuteSpanMinMs = 9 * HOUR_MS;
+/**
+ * 1-minute candles in the last hour, from the 5-minute mark at or after toMs - 1 h: older than
+ * an hour before the start every minute is inside a 5-minute candle, whatever the start.
+ */
+const minuteSpanMs = HOUR_MS;
 /** Market time of tick simulation per warm-up step: a busy pair's minute is ~1,500 events. */
 const ticksPerStepMs = 20_000;
 /** Price samples per candle (the path between them is what high and low see). */
@@ -50,11 +64,27 @@ export interface WarmupPlan {
 /** How far back a market with sessions may reach to see `warmupMs` of trading. */
 const sessionReachMaxMs = 60 * 24 * HOUR_MS;
 
+const floorTo = (tMs: number, gridMs: number) => Math.floor(tMs / gridMs) * gridMs;
+
+/**
+ * The plan of a window of `warmupMs` before toMs from its first whole minute (a restored pair's
+ * gap). A fresh warm-up begins at a UTC midnight instead (`freshWarmupPlan`).
+ */
 export function warmupPlan(toMs: number, warmupMs: number, ticksMs = warmupTicksMs): WarmupPlan {
-  const floorMinute = (t: number) => Math.floor(t / MINUTE_MS) * MINUTE_MS;
-  const fromMs = floorMinute(toMs - warmupMs);
-  return { fromMs, ticksFromMs: Math.max(fromMs, floorMinute(toMs - Math.min(ticksMs, warmupMs))),
-    toMs };
+  const fromMs = floorTo(toMs - warmupMs, MINUTE_MS);
+  return { fromMs,
+    ticksFromMs: Math.max(fromMs, floorTo(toMs - Math.min(ticksMs, warmupMs), MINUTE_MS)), toMs };
+}
+
+/**
+ * A fresh warm-up of at least `warmupMs`: from the UTC midnight at or before toMs - warmupMs, so
+ * the day's CVD (reset at midnight) and the candle split's volatility (learned per UTC day) of
+ * every day in it are the same whatever the start; a later start at most drops a first day.
+ */
+export function freshWarmupPlan(toMs: number, warmupMs: number, ticksMs = warmupTicksMs):
+  WarmupPlan {
+  const plan = warmupPlan(toMs, warmupMs, ticksMs);
+  return warmupMs <= 0 ? plan : { ...plan, fromMs: floorTo(plan.fromMs, DAY_MS) };
 }
 
 /**
@@ -65,7 +95,7 @@ export function warmupPlan(toMs: number, warmupMs: number, ticksMs = warmupTicks
  */
 export function marketWarmupPlan(market: SimMarket, toMs: number, warmupMs: number,
   ticksMs = warmupTicksMs): WarmupPlan {
-  const plan = warmupPlan(toMs, warmupMs, ticksMs);
+  const plan = freshWarmupPlan(toMs, warmupMs, ticksMs);
   if (market.session === 'always' || warmupMs <= 0) return plan;
   let openMs = 0;
   let fromMs = Math.floor(toMs / HOUR_MS) * HOUR_MS;
@@ -77,7 +107,8 @@ export function marketWarmupPlan(market: SimMarket, toMs: number, warmupMs: numb
   while (lastOpenMs > fromMs && !isSessionOpen(market.session, lastOpenMs - MINUTE_MS)) {
     lastOpenMs -= MINUTE_MS;
   }
-  return { ...plan, fromMs: Math.min(plan.fromMs, fromMs), tiersToMs: lastOpenMs };
+  return { ...plan, fromMs: floorTo(Math.min(plan.fromMs, fromMs), DAY_MS),
+    tiersToMs: lastOpenMs };
 }
 
 /** The asset context the venue would report at tMs (the first one sets VPIN's bucket size). */
@@ -85,18 +116,27 @@ export function simCtxAt(seed: number, market: SimMarket, tMs: number): AssetCtx
   return { type: 'ctx', symbol: market.symbol, tsMs: tMs, ...assetCtxAt(seed, market, tMs) };
 }
 
-/** The length of the candle that opens at tMs in a warm-up of `plan`. */
+/**
+ * The length of the candle that opens at tMs in a warm-up of `plan`: hourly before the hourly
+ * tier's end on the 6-hour grid, 5-minute before the last hour, then 1-minute; each only where
+ * its whole candle fits before the ticks, so every candle is on its own length's UTC grid.
+ */
 export function candleIntervalAt(plan: WarmupPlan, tMs: number): number {
+  const tiersToMs = plan.tiersToMs ?? plan.toMs;
   // After a session market's last session (closed to the end) there is nothing to resolve:
   // the coarsest step that fits, not thousands of empty minutes.
   const closed = plan.tiersToMs !== undefined && tMs >= plan.tiersToMs;
-  for (let i = 0; i < candleTiers.length; i++) {
-    const intervalMs = candleTiers[i][0];
-    const nearestMs = candleTiers[i][1];
-    if (tMs % intervalMs === 0 && tMs + intervalMs <= plan.ticksFromMs &&
-      (closed || (plan.tiersToMs ?? plan.toMs) - tMs > nearestMs)) return intervalMs;
-  }
+  const fits = (intervalMs: number, endMs: number) =>
+    tMs % intervalMs === 0 && tMs + intervalMs <= Math.min(endMs, plan.ticksFromMs);
+  if (fits(HOUR_MS, closed ? Infinity : hourlyTierEndMs(tiersToMs))) return HOUR_MS;
+  const minutesFromMs = Math.ceil((tiersToMs - minuteSpanMs) / (5 * MINUTE_MS)) * 5 * MINUTE_MS;
+  if (fits(5 * MINUTE_MS, closed ? Infinity : minutesFromMs)) return 5 * MINUTE_MS;
   return MINUTE_MS;
+}
+
+/** Where hourly candles end for tiers counting back from tiersToMs: a mark of the fixed grid. */
+export function hourlyTierEndMs(tiersToMs: number): number {
+  return floorTo(tiersToMs - fiveMinuteSpanMinMs, hourlyTierGridMs);
 }
 
 /**
@@ -158,7 +198,8 @@ export class PairWarmup {
         const openMs = this.nextCandleMs;
         if (openMs >= this.nextCtxMs) {
           emit(simCtxAt(seed, market, openMs));
-          this.nextCtxMs += HOUR_MS;
+          // On the hour grid, wherever the window began: the same contexts for the same hours.
+          this.nextCtxMs = floorTo(openMs, HOUR_MS) + HOUR_MS;
         }
         const intervalMs = candleIntervalAt(plan, openMs);
         const candle = simCandleAt(seed, market, openMs, intervalMs);
