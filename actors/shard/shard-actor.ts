@@ -41,10 +41,13 @@ interface PairSlot {
   /** When the pair's state is saved next (with the first publish at or after it). */
   nextSaveAtMs: number;
   /**
-   * The pair has not saved since it joined: it saves at its first publish, as soon as its
-   * warm-up or fill ended, so a kill -9 from then on restores it instead of warming it anew.
+   * The pair has not saved since it joined: it saves as soon as its warm-up or fill ended (with
+   * the publish after its first, whose views /readyz waits for and a state would delay), so a
+   * kill -9 from then on restores it instead of warming it anew.
    */
   firstSaveDue: boolean;
+  /** The pair has published since it joined (its warm-up reached the start). */
+  published: boolean;
 }
 
 /** Spreads the pairs' saves over the period: the golden ratio's fraction, pair after pair. */
@@ -282,7 +285,7 @@ export default class ShardActor {
     // views of that publish (and every other process on the box) waited behind it.
     const offsetMs = this.saveEveryMs * ((this.pairsAdded++ * saveSpread) % 1);
     this.pairs.set(symbol, { ref, mailbox, nextSaveAtMs: Date.now() + offsetMs,
-      firstSaveDue: true });
+      firstSaveDue: true, published: false });
   }
 
   /**
@@ -370,10 +373,12 @@ export default class ShardActor {
       // A pair still warming up publishes once its warm-up reached the start, with everything
       // it detected meanwhile: its views mid-way (CVD history of days) would cost the shard
       // and the main thread much and tell a client nothing it should act on. Its save slots
-      // wait for it: it saves with that first publish (firstSaveDue), then on its own slots.
+      // wait for it: it saves with the publish after that first one (firstSaveDue), then on
+      // its own slots.
       if (this.feed?.isWarming?.(symbol)) continue;
-      const saving = save || (this.saveEveryMs > 0 &&
+      const saving = save || (this.saveEveryMs > 0 && slot.published &&
         (slot.firstSaveDue || nowMs >= slot.nextSaveAtMs));
+      slot.published = true;
       if (saving && nowMs >= slot.nextSaveAtMs) {
         slot.nextSaveAtMs = nextSaveSlotMs(slot.nextSaveAtMs, nowMs, this.saveEveryMs);
       }
