@@ -41,9 +41,9 @@ interface PairSlot {
   /** When the pair's state is saved next (with the first publish at or after it). */
   nextSaveAtMs: number;
   /**
-   * The pair has not saved since it joined: it saves as soon as its warm-up or fill ended (with
-   * the publish after its first, whose views /readyz waits for and a state would delay), so a
-   * kill -9 from then on restores it instead of warming it anew.
+   * The pair has not saved since it joined: it saves as soon as its warm-up or fill ended
+   * (after its first publish, whose views /readyz waits for, once the shard's warm-ups are
+   * over), so a kill -9 from then on restores it instead of warming it anew.
    */
   firstSaveDue: boolean;
   /** The pair has published since it joined (its warm-up reached the start). */
@@ -369,15 +369,18 @@ export default class ShardActor {
   private async publish(save = false): Promise<void> {
     const nowMs = Date.now();
     let batch = newBatch();
+    let firstSavesLeft = this.firstSavesNow();
     for (const [symbol, slot] of this.pairs) {
       // A pair still warming up publishes once its warm-up reached the start, with everything
       // it detected meanwhile: its views mid-way (CVD history of days) would cost the shard
       // and the main thread much and tell a client nothing it should act on. Its save slots
-      // wait for it: it saves with the publish after that first one (firstSaveDue), then on
-      // its own slots.
+      // wait for it: it saves soon after that first publish (firstSaveDue, firstSavesNow),
+      // then on its own slots.
       if (this.feed?.isWarming?.(symbol)) continue;
+      const first = slot.firstSaveDue && slot.published && firstSavesLeft > 0;
       const saving = save || (this.saveEveryMs > 0 && slot.published &&
-        (slot.firstSaveDue || nowMs >= slot.nextSaveAtMs));
+        (first || nowMs >= slot.nextSaveAtMs));
+      if (first) firstSavesLeft--;
       slot.published = true;
       if (saving && nowMs >= slot.nextSaveAtMs) {
         slot.nextSaveAtMs = nextSaveSlotMs(slot.nextSaveAtMs, nowMs, this.saveEveryMs);
@@ -413,6 +416,16 @@ export default class ShardActor {
       }
     }
     await this.sendBatch(batch);
+  }
+
+  /**
+   * First saves this publish may take: none while a pair of the shard still warms (its state
+   * encoded now would take the cores from the warm-ups /readyz waits for), then a batch a
+   * publish, so fifty pairs that ended their warm-up together do not deflate at once.
+   */
+  private firstSavesNow(): number {
+    for (const symbol of this.pairs.keys()) if (this.feed?.isWarming?.(symbol)) return 0;
+    return stateBatchPairs;
   }
 
   /**
