@@ -8,7 +8,7 @@ import { writeLoopStatsOnSignal } from '../loop-stats.js';
 import { scaleOutOptions } from '../scale-out/options.js';
 import type { StopHang } from '../service.js';
 import {
-  armStopDeadline, processNowMs, serveExitCodes, shardStopShareMs,
+  armStopDeadline, processNowMs, serveExitCodes, shardStopShareMs, type StopDeadline,
 } from '../stop-deadline.js';
 import { startScaled } from '../scale-out/start.js';
 import { historyBacklogMs } from '../scale-out/history-backlog.js';
@@ -98,15 +98,17 @@ export const command: Command = {
     // Signals are handled from the start: one that arrives while the shards boot stops the
     // service as soon as it is up, so nothing opened is left unflushed.
     let stopStartedAtMs: number | null = null;
+    let deadline: StopDeadline | null = null;
     /** The deadline runs from the first signal, also one that came while starting. */
     const beginStop = (): number => {
       if (stopStartedAtMs === null) {
         stopStartedAtMs = processNowMs();
-        armStopDeadline(logger, stopStartedAtMs);
+        deadline = armStopDeadline(logger, stopStartedAtMs);
       }
       return stopStartedAtMs;
     };
-    const exit = (code: number) => process.exit(code);
+    const exit = (code: number, forced = false) => deadline?.exit(code, forced) ??
+      process.exit(code);
     let stopNow: (signal: string) => void = (signal) => {
       if (stopStartedAtMs !== null) return;
       logger.info('stop requested while starting', { signal });
@@ -128,7 +130,7 @@ export const command: Command = {
         logger.warn('second signal: stopping at once',
           { signal, exitCode: serveExitCodes.cutShort });
         void (service.acknowledgedFlushed?.() ?? Promise.resolve())
-          .then(() => exit(serveExitCodes.cutShort));
+          .then(() => exit(serveExitCodes.cutShort, true));
         return;
       }
       stopping = true;
@@ -140,7 +142,7 @@ export const command: Command = {
         (result) => exit(result.clean ? serveExitCodes.clean : serveExitCodes.cutShort),
         (error: Error) => {
           logger.error('stop failed', { error: error.message });
-          exit(serveExitCodes.failed);
+          exit(serveExitCodes.failed, true);
         },
       );
     };
