@@ -49,6 +49,8 @@ async function series(runs: number, afterReadyMs: number, hog: boolean): Promise
   try {
     const stops: Stop[] = [];
     for (let i = 0; i < runs; i++) stops.push(await timeStop(afterReadyMs));
+    console.error(`stop: ${hog ? HOGS : 0} hogs, ${afterReadyMs / 1000} s after ready: ` +
+      stops.map((s) => `${(s.ms / 1000).toFixed(2)} s exit ${s.code}`).join(', '));
     return stops;
   } finally {
     for (const h of hogs) h.kill('SIGKILL');
