@@ -204,25 +204,37 @@ export class ShardHandle {
   }
 
   /**
-   * Asks for the stop on the port, then pulls what the shard holds, a few messages ahead: the
-   * next ones cross while this thread writes the last one.
+   * Asks for the stop on the port and pulls what the shard held before, one message at a time,
+   * while it makes its last publish; once it says it stopped, pulls the rest (that publish's
+   * outputs and states) a few messages ahead: the next ones cross while this thread writes.
    */
   private async stopOnPort(): Promise<true> {
     this.stopped = signal<number>();
+    let held: number | null = null;
+    const stopped = this.stopped.promise.then((count) => { held = count; });
     this.port!.postMessage(shardStopRequest);
-    const held = await this.stopped.promise;
+    let left = 1;
+    while (held === null && left > 0 && this.port) left = await this.pull();
+    await stopped;
+    // An answer that crossed the shard's "stopped" took one of `held`: `left` says when done.
+    left = held!;
     let asked = 0;
-    let left = held;
     while (left > 0 && this.port) {
       this.pastAnswer = signal<number>();
-      // `left` counts what is held after the last answer: never ask for more than that.
-      while (asked < held && asked - (held - left) < stopPullsAhead) {
+      while (asked < held! && asked - (held! - left) < stopPullsAhead) {
         this.port.postMessage(pastPullMessage);
         asked++;
       }
       left = await this.pastAnswer.promise;
     }
     return true;
+  }
+
+  /** One pull of held past; resolves with what the shard still holds after it. */
+  private pull(): Promise<number> {
+    this.pastAnswer = signal<number>();
+    this.port!.postMessage(pastPullMessage);
+    return this.pastAnswer.promise;
   }
 
   private async beat(): Promise<void> {
