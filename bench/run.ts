@@ -11,7 +11,7 @@ import { statusRow, writeReport, type BenchOutcome } from './lib/report.js';
 /** In order: the cheap in-process benches first, then the ones that start the service. */
 const benches = ['kernels', 'ingest', 'store', 'http', 'history', 'webhooks', 'dashboard',
   'backfill',
-  'e2e-freshness', 'peer-fastify', 'startup', 'warmup', 'restore', 'memory', 'soak',
+  'e2e-freshness', 'peer-fastify', 'startup', 'warmup', 'stop', 'restore', 'memory', 'soak',
   'scale-out', 'scale-out-deploy', 'history-copy'] as const;
 
 type BenchModule = { run?: (opts: { quick: boolean }) => Promise<ReportRow[]> };

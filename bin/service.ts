@@ -43,8 +43,26 @@ export interface Service {
   readonly port: number;
   readonly snapshots: SnapshotStore;
   readonly runtime: ActorRuntime;
+  /** A graceful stop, the shards given the default bound. */
   stop(): Promise<void>;
+  /**
+   * A graceful stop whose shards must finish by `shardsUntilMs` (performance.now): what is
+   * acknowledged goes to disk first, then the shards' last outputs and their pairs' states.
+   */
+  stopWithin(shardsUntilMs: number): Promise<StopResult>;
+  /** Settles once a stop has put everything acknowledged on disk (its first step). */
+  acknowledgedFlushed(): Promise<void>;
 }
+
+export interface StopResult {
+  /** False when a shard did not finish its stop in time: some pair states are not saved. */
+  readonly clean: boolean;
+  /** Milliseconds from the stop's start to the end of each of its steps. */
+  readonly stepsMs: Readonly<Record<string, number>>;
+}
+
+/** Test hooks for a stop that cannot finish (test/e2e/stop.test.ts); never set in production. */
+export type StopHang = 'shard' | 'main';
 
 export interface ServiceDeps {
   readonly logger: Logger;
@@ -52,6 +70,8 @@ export interface ServiceDeps {
   readonly clock?: Clock;
   /** Lets tests crash shards on purpose. */
   readonly allowShardCrash?: boolean;
+  /** Test hook: a shard's stop, or the main thread after its first step, hangs. */
+  readonly stopHang?: StopHang;
   /** Called as soon as the HTTP front listens, before the shards have started. */
   readonly onListening?: (baseUrl: string) => void;
   /** Scale-out (role ingest): keys and limits in Redis, every snapshot published there. */
@@ -70,8 +90,8 @@ const pruneEveryMs = 3_600_000;
 const historyPruneEveryMs = 600_000;
 /** Pair states are saved this often and at a graceful stop (DECISIONS.md, Warm start). */
 const pairStateSaveEveryMs = 60_000;
-/** A stop waits this long at most for the shards' held past (the stop's deadline is 4.5 s). */
-const pastDrainWaitMsMax = 1_500;
+/** How long stop() (tests, benches) gives the shards; `orderflow serve` passes its deadline's. */
+const shardStopWaitMsDefault = 3_000;
 
 /** Everything on the main thread that the feeds and the shards feed. */
 interface Parts {
@@ -109,6 +129,8 @@ interface Parts {
   readonly backfill: BackfillStatus;
   /** Saved pair states; null for a replay, which plays its tape from its start. */
   readonly pairStates: PairStateStore | null;
+  /** A stop began: the shards' last publishes bring outputs to store, no views to serve. */
+  stopping: boolean;
 }
 
 /** A slice of publish work: short enough that a poll waits at most about this long for it. */
@@ -118,6 +140,7 @@ const cadenceSliceMs = 1;
 
 /** One shard publish, pair by pair: each unit stores one pair's views and its pair detail. */
 function* applyPublish(p: Parts, message: ShardPublish): Generator<void> {
+  if (p.stopping) return storeOutbound(p, message.outbound);
   let first = false;
   for (const pair of message.pairs) {
     if (p.views.applyPairViews([pair], Date.now())) first = true;
@@ -178,7 +201,7 @@ async function createParts(config: ServiceConfig, deps: ServiceDeps): Promise<Pa
     tracked: new TrackedSet(config.shards), runtime: null,
     marketNowMs: 0, warmupEndMs, published: new Set(),
     backfill: new BackfillStatus(backfilled), pairStates,
-    cadenceRefresh: null,
+    cadenceRefresh: null, stopping: false,
     storeWrites: new StoreAfterViews(() => (parts.publishes?.pending ?? 0) > 0, (error) =>
       log.error('storing shard outputs failed', { error: error.message })),
     past: new PastPuller({
@@ -314,7 +337,7 @@ async function startFront(p: Parts, assigned: Promise<void>) {
 }
 
 /** Starts the shard workers: they boot while the universe and the front start. */
-function startShards(p: Parts, allowCrash: boolean): Promise<ActorRuntime> {
+function startShards(p: Parts, allowCrash: boolean, hangOnStop: boolean): Promise<ActorRuntime> {
   const { config } = p;
   return startActorRuntime({
     shardCount: config.shards,
@@ -326,7 +349,7 @@ function startShards(p: Parts, allowCrash: boolean): Promise<ActorRuntime> {
       mailboxCapacity: limits.pairMailboxEventsMax, allowCrash,
       logLevel: config.logLevel,
       budgetBuffer: p.feeds.budget?.buffer ?? null, feedAnchorWallMs: p.feeds.anchorWallMs,
-      stateSaveEveryMs: p.pairStates ? pairStateSaveEveryMs : 0,
+      stateSaveEveryMs: p.pairStates ? pairStateSaveEveryMs : 0, hangOnStop,
     },
     logger: p.log.child({ component: 'supervisor' }),
     host: {
@@ -361,9 +384,15 @@ function onHistory(p: Parts, message: ShardHistory): void {
   });
 }
 
+/**
+ * Behind the bars and history points that came before them (store-after-views.ts): the store
+ * never holds a state ahead of what it was taken after, also when a stop is cut short.
+ */
 function onPairStates(p: Parts, message: ShardPairStates): void {
-  void p.pairStates?.save(message.states).catch((error: Error) =>
-    p.log.warn('pair states not saved', { error: error.message }));
+  p.storeWrites.push(message.states, (states) => {
+    void p.pairStates?.save(states).catch((error: Error) =>
+      p.log.warn('pair states not saved', { error: error.message }));
+  });
 }
 
 /**
@@ -378,21 +407,29 @@ function onPastAnswer(p: Parts, answer: ShardPast): void {
   p.past.onAnswer(answer.shardId, answer.left);
 }
 
-/** Stops the producers, then the consumers that persist (the front is closed before this). */
-async function stopParts(p: Parts, timers: readonly NodeJS.Timeout[],
-  runtime: ActorRuntime | null): Promise<void> {
+/**
+ * Stops the producers, then the consumers that persist (the front is closed before this). What
+ * was acknowledged (keys, usage, outbox, alerts, signals) goes to disk first: a stop cut short
+ * by its deadline then loses only the shards' last outputs and the pairs' states, which only
+ * speed up the next start.
+ */
+async function stopParts(p: Parts, timers: readonly NodeJS.Timeout[], runtime: ActorRuntime | null,
+  shardsUntilMs: number, steps: StopSteps, hang?: StopHang): Promise<boolean> {
   for (const timer of timers) clearInterval(timer);
+  p.stopping = true;
+  p.past.stop();
+  p.storeWrites.hurry();
+  await p.store.flush();
+  steps.mark('acknowledged');
+  if (hang === 'main') hangMainThread();
   await p.feeds.stop();
-  // What the shards still hold of a warm-up's past comes first, all at once on their ports
-  // (comedy's bus, which the stop goes over, is several times slower for it).
-  await p.past.drainAll(runtime?.shards.map((s) => s.shardId) ?? [], pastDrainWaitMsMax);
-  await runtime?.stop();
-  // The pairs' final states first: they are what a restart resumes from, and a stop soon after
-  // a warm-up still has its bars and history points queued (seconds of writes on a busy
-  // machine), which the stop deadline may cut short.
-  await p.pairStates?.flush();
+  // The shards send what they hold, their last outputs and states while this thread stores.
+  const clean = (await runtime?.stop(shardsUntilMs)) ?? true;
+  steps.mark('shards');
   await p.publishes?.drained();
   await p.storeWrites.drained();
+  await p.pairStates?.flush();
+  steps.mark('outputs');
   await p.cadenceRefresh;
   await p.signals.close();
   await p.history.close();
@@ -401,6 +438,24 @@ async function stopParts(p: Parts, timers: readonly NodeJS.Timeout[],
   await p.historyPublisher?.stop();
   await p.shared?.close();
   await p.store.close();
+  steps.mark('closed');
+  return clean;
+}
+
+/** Test hook: this thread stuck in work, so no timer of its own can end the stop. */
+function hangMainThread(): void {
+  Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0);
+}
+
+/** When each step of a stop ended, from its start (logged and reported by serve). */
+class StopSteps {
+  readonly ms: Record<string, number> = {};
+  private readonly startMs = performance.now();
+  constructor(private readonly onMark: (step: string) => void = () => {}) {}
+  mark(step: string): void {
+    this.ms[step] = Math.round(performance.now() - this.startMs);
+    this.onMark(step);
+  }
 }
 
 export async function startService(config: ServiceConfig, deps: ServiceDeps): Promise<Service> {
@@ -412,7 +467,7 @@ export async function startService(config: ServiceConfig, deps: ServiceDeps): Pr
   // main thread's universe and front, and the shards get their pairs once the universe ranked
   // them (the same path as an hourly re-rank).
   const constructed = workersConstructed(config.shards);
-  const booting = startShards(p, deps.allowShardCrash ?? false);
+  const booting = startShards(p, deps.allowShardCrash ?? false, deps.stopHang === 'shard');
   booting.catch(() => {}); // awaited below; this only keeps an early failure from going unhandled
   let front: Awaited<ReturnType<typeof startFront>> | null = null;
   let timers: NodeJS.Timeout[] = [];
@@ -441,24 +496,32 @@ export async function startService(config: ServiceConfig, deps: ServiceDeps): Pr
     // A start that fails part-way releases what it opened, as stop() would.
     await front?.mcp.close();
     await front?.http.close();
-    await stopParts(p, timers, await booting.catch(() => null));
+    await stopParts(p, timers, await booting.catch(() => null),
+      performance.now() + shardStopWaitMsDefault, new StopSteps());
     throw error;
   }
   const { http, mcp } = front;
   p.log.info('service started', { baseUrl, feed: config.feed, shards: config.shards,
     tracked: p.tracked.symbols.length });
-  let stopped: Promise<void> | null = null;
+  let stopped: Promise<StopResult> | null = null;
+  let flushed!: () => void;
+  const acknowledged = new Promise<void>((resolve) => { flushed = resolve; });
+  const stopWithin = (shardsUntilMs: number) => {
+    // Order: stop taking requests, then producers, then the consumers that persist.
+    stopped ??= (async () => {
+      const steps = new StopSteps((step) => { if (step === 'acknowledged') flushed(); });
+      await mcp.close();
+      await http.close();
+      steps.mark('front');
+      const clean = await stopParts(p, timers, runtime, shardsUntilMs, steps, deps.stopHang);
+      p.log.info('service stopped', { clean, stepsMs: steps.ms });
+      return { clean, stepsMs: steps.ms };
+    })();
+    return stopped;
+  };
   return {
-    baseUrl, port: http.port, snapshots: p.snapshots, runtime,
-    stop() {
-      // Order: stop taking requests, then producers, then the consumers that persist.
-      stopped ??= (async () => {
-        await mcp.close();
-        await http.close();
-        await stopParts(p, timers, runtime);
-        p.log.info('service stopped');
-      })();
-      return stopped;
-    },
+    baseUrl, port: http.port, snapshots: p.snapshots, runtime, stopWithin,
+    stop: () => stopWithin(performance.now() + shardStopWaitMsDefault).then(() => {}),
+    acknowledgedFlushed: () => acknowledged,
   };
 }

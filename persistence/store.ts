@@ -38,6 +38,11 @@ export interface Store {
   readonly formatVersion: number;
   readonly keys: KeyStore;
   readonly usage: WriteBehindUsage;
+  /**
+   * Writes the usage held behind and resolves once every write queued so far (keys, usage,
+   * outbox, alerts, signals...) is committed and on disk: what a stop does first.
+   */
+  flush(): Promise<void>;
   /** Stops the pollers, flushes usage and closes the environment. Idempotent. */
   close(): Promise<void>;
 }
@@ -99,6 +104,10 @@ function assemble(root: RootDatabase, options: StoreOptions, path: string, logge
     })();
     return closing;
   };
+  const flush = async () => {
+    if (!readOnly) await usage.flush();
+    await root.flushed;
+  };
   return { dataDir: options.dataDir, path, root, formatVersion: readFormatVersion(meta), keys,
-    usage, close };
+    usage, flush, close };
 }

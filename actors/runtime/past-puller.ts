@@ -31,8 +31,6 @@ export class PastPuller {
   private heldSinceMs = 0;
   private timer: NodeJS.Timeout | null = null;
   private stopped = false;
-  /** At a stop: the shards still to say they hold nothing more, and what settles then. */
-  private draining: { waiting: Set<number>; done: () => void } | null = null;
 
   constructor(private readonly deps: PastPullerDeps) {}
 
@@ -51,7 +49,6 @@ export class PastPuller {
       this.clearTimer();
     }
     this.setLeft(shardId, left);
-    if (left === 0) this.drained(shardId);
     this.schedule(0);
   }
 
@@ -59,32 +56,6 @@ export class PastPuller {
   onShardRestarted(shardId: number): void {
     if (this.inFlight?.shardId === shardId) this.inFlight = null;
     this.setLeft(shardId, 0);
-    this.drained(shardId);
-  }
-
-  /**
-   * At a stop: asks each of `shardIds` for everything it holds, on its port, and settles once
-   * each said it holds nothing more, or after `waitMsMax` (what is still held then leaves with
-   * the shard's stop, on comedy's slower bus). No pulls after this.
-   */
-  drainAll(shardIds: readonly number[], waitMsMax: number): Promise<void> {
-    this.stop();
-    const waiting = new Set(shardIds.filter((shardId) => this.deps.pull(shardId, true)));
-    if (waiting.size === 0) return Promise.resolve();
-    return new Promise<void>((resolve) => {
-      const timer = setTimeout(() => done(), waitMsMax);
-      const done = () => {
-        clearTimeout(timer);
-        this.draining = null;
-        resolve();
-      };
-      this.draining = { waiting, done };
-    });
-  }
-
-  private drained(shardId: number): void {
-    if (!this.draining?.waiting.delete(shardId)) return;
-    if (this.draining.waiting.size === 0) this.draining.done();
   }
 
   /** Messages held by all shards, as they last said. */

@@ -9,6 +9,8 @@ import { withDeadline } from './deadline.js';
 import { shardBundlePath } from './shard-bundle.js';
 import { handoverPortMessage } from '../shard/handover.js';
 import { pastPullAllMessage, pastPullMessage } from '../shard/past-queue.js';
+import { isShardStopped, shardStopRequest } from '../shard/stop-messages.js';
+import { signal, type Signal } from './signal.js';
 
 export interface ThreadedRef {
   sendAndReceive(topic: string, ...args: unknown[]): Promise<unknown>;
@@ -21,6 +23,16 @@ export interface ThreadedRef {
 export interface ShardSpawner {
   createChild(definition: string, options: object): Promise<ThreadedRef>;
 }
+
+/** How long a stop waits for a shard by default (the service's stop passes its own bound). */
+const stopWaitMsDefault = 3_000;
+
+function isPastAnswer(message: unknown): message is { left: number } {
+  return (message as { type?: unknown }).type === 'shardPast';
+}
+
+/** Pulls of held past a stop keeps in flight (past-queue.ts). */
+const stopPullsAhead = 4;
 
 /** How long a heartbeat answer that missed its deadline may still be on its way. */
 const heartbeatGraceMs = 50;
@@ -37,12 +49,7 @@ function release(ref: ThreadedRef | null): void {
   if (interval) clearInterval(interval);
 }
 
-/** A promise and its resolve (Promise.withResolvers needs Node 22). */
-function lostSignal(): { promise: Promise<void>; resolve: () => void } {
-  let resolve!: () => void;
-  const promise = new Promise<void>((done) => { resolve = done; });
-  return { promise, resolve };
-}
+const lostSignal = () => signal<void>();
 
 export class ShardHandle {
   state: ShardState = 'starting';
@@ -59,6 +66,10 @@ export class ShardHandle {
   private port: MessagePort | null = null;
   /** Messages that came over the hand-over port rather than comedy's bus. */
   portMessages = 0;
+  /** Settles when the shard says on its port that its stop is done, with what it holds. */
+  private stopped: Signal<number> = signal<number>();
+  /** Settles with what the shard still holds when it answers a pull. */
+  private pastAnswer: Signal<number> = signal<number>();
 
   constructor(
     readonly shardId: number,
@@ -101,7 +112,9 @@ export class ShardHandle {
     const { port1, port2 } = new MessageChannel();
     port1.on('message', (message: unknown) => {
       this.portMessages++;
+      if (isShardStopped(message)) return this.stopped.resolve(message.held);
       this.onHandover(message);
+      if (isPastAnswer(message)) this.pastAnswer.resolve(message.left);
     });
     // The heartbeat and the service keep the process alive, not an open port.
     port1.unref();
@@ -157,21 +170,71 @@ export class ShardHandle {
     return this.symbols;
   }
 
-  async stop(): Promise<void> {
+  /**
+   * Stops the shard: it sends what it holds, its last outputs and its pairs' states, on its port
+   * (or comedy's bus before it has one). Waits until `untilMs` (performance.now) at most, then
+   * ends the worker anyway; resolves true when the shard finished its stop in time.
+   */
+  async stop(untilMs = performance.now() + stopWaitMsDefault): Promise<boolean> {
+    const wasRunning = this.state === 'running';
     this.state = 'stopping';
     this.clearTimers();
     const ref = this.ref;
     const worker = this.worker;
-    this.closeHandover();
     this.ref = null;
     this.worker = null;
-    // Bounded, but long enough for the last publish and the pairs' saved states (pair-state.ts).
-    if (ref) await withDeadline(ref.sendAndReceive(shardTopics.stop), 3_000, 'shard stop')
-      .catch(() => {});
+    // A worker that dies meanwhile sends nothing more: no reason to wait out the bound.
+    const exited = new Promise<false>((resolve) => worker?.once('exit', () => resolve(false)));
+    const within = <T>(work: Promise<T>) => withDeadline(Promise.race([work, exited]),
+      Math.max(0, untilMs - performance.now()), `shard ${this.shardId} stop`)
+      .catch(() => false as const);
+    let clean = !wasRunning;
+    if (wasRunning && this.port) clean = await within(this.stopOnPort());
+    else if (wasRunning && ref) clean = await within(ref.sendAndReceive(shardTopics.stop)
+      .then(() => true));
+    if (!clean) {
+      this.log.warn('shard did not finish its stop in time; ending it', { shardId: this.shardId });
+    }
+    this.closeHandover();
     // comedy's destroy() leaves the worker running; end it ourselves.
     await worker?.terminate().catch(() => {});
     release(ref);
     this.state = 'stopped';
+    return clean;
+  }
+
+  /**
+   * Asks for the stop on the port and pulls what the shard held before, one message at a time,
+   * while it makes its last publish; once it says it stopped, pulls the rest (that publish's
+   * outputs and states) a few messages ahead: the next ones cross while this thread writes.
+   */
+  private async stopOnPort(): Promise<true> {
+    this.stopped = signal<number>();
+    let held: number | null = null;
+    const stopped = this.stopped.promise.then((count) => { held = count; });
+    this.port!.postMessage(shardStopRequest);
+    let left = 1;
+    while (held === null && left > 0 && this.port) left = await this.pull();
+    await stopped;
+    // An answer that crossed the shard's "stopped" took one of `held`: `left` says when done.
+    left = held!;
+    let asked = 0;
+    while (left > 0 && this.port) {
+      this.pastAnswer = signal<number>();
+      while (asked < held! && asked - (held! - left) < stopPullsAhead) {
+        this.port.postMessage(pastPullMessage);
+        asked++;
+      }
+      left = await this.pastAnswer.promise;
+    }
+    return true;
+  }
+
+  /** One pull of held past; resolves with what the shard still holds after it. */
+  private pull(): Promise<number> {
+    this.pastAnswer = signal<number>();
+    this.port!.postMessage(pastPullMessage);
+    return this.pastAnswer.promise;
   }
 
   private async beat(): Promise<void> {

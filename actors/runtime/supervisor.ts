@@ -71,7 +71,11 @@ export interface ActorRuntime {
   readonly shards: readonly ShardHandle[];
   /** Assigns the tracked set to shards; pairs move without restarting anything. */
   setTracked(assignment: readonly (readonly string[])[]): Promise<void>;
-  stop(): Promise<void>;
+  /**
+   * Stops every shard at once, each given until `untilMs` (performance.now) to send its last
+   * outputs and states; resolves true when every one finished in time.
+   */
+  stop(untilMs?: number): Promise<boolean>;
 }
 
 /** What comedy gets for the shard bundle on the main thread (the shard runs in its worker). */
@@ -153,10 +157,12 @@ export async function startActorRuntime(options: {
     async setTracked(assignment) {
       await Promise.all(handles.map((h, id) => h.setSymbols(assignment[id] ?? [])));
     },
-    async stop() {
-      await Promise.all(handles.map((h) => h.stop()));
-      // comedy's destroy waits on children whose workers are already gone; bound it.
-      await withDeadline(system.destroy(), 500, 'actor system destroy').catch(() => {});
+    async stop(untilMs) {
+      const finished = await Promise.all(handles.map((h) => h.stop(untilMs)));
+      // Not waited for: it waits on children whose workers are gone by now, until its own
+      // timeouts, and holds nothing a stop must keep (it cost every stop 0.5 s).
+      void withDeadline(system.destroy(), 500, 'actor system destroy').catch(() => {});
+      return finished.every(Boolean);
     },
   };
 }

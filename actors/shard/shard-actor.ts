@@ -20,6 +20,7 @@ import {
   chunked, isPastPull, pastChunkItems, PastQueue, type PastMessage, type ShardPast,
   type ShardPastHeld,
 } from './past-queue.js';
+import { isShardStopRequest, shardStoppedType, type ShardStopped } from './stop-messages.js';
 import { spliceField } from '../views/splice-field.js';
 import { strongEtag } from '../../core/etag.js';
 import PairActor from './pair-actor.js';
@@ -101,6 +102,8 @@ export default class ShardActor {
   private feedStarted = false;
   /** The main thread's hand-over port (handover.ts); comedy's bus until it arrives. */
   private port: MessagePort | null = null;
+  /** A stop began (it runs once). */
+  private stopping = false;
   /** A large batch's bars, signals and history points, until the main thread pulls them. */
   private readonly past = new PastQueue();
   /** Each pair's `smartMoney` JSON from the main thread; its deep view is closed with it here. */
@@ -157,8 +160,9 @@ export default class ShardActor {
     this.port.unref();
   };
 
-  /** The main thread pulls the next held message, or all of them (past-queue.ts). */
+  /** The main thread pulls the next held message, or all of them (past-queue.ts), or stops. */
   private readonly onPortMessage = (message: unknown): void => {
+    if (isShardStopRequest(message)) return void this.stopOnPort();
     if (!isPastPull(message) || !this.port) return;
     do {
       const next = this.past.take();
@@ -247,23 +251,46 @@ export default class ShardActor {
   }
 
   async stop(): Promise<void> {
+    if (this.stopping) return;
+    this.stopping = true;
     if (this.publishTimer) clearInterval(this.publishTimer);
     this.publishTimer = null;
     clearTimeout(this.firstPublishTimer);
     parentPort?.off('message', this.onParentMessage);
-    this.port?.close();
-    this.port = null;
+    if (this.params.hangOnStop) hangThisThread();
     await this.feed?.stop();
-    // What is still held goes first, on comedy's bus (the port is closed by now), in order.
+    // The last publish saves every pair's state: a restart resumes from them. With a port, what
+    // it brings waits behind what is held, for the main thread to pull (stopOnPort).
+    if (this.saveEveryMs > 0) await this.publish(true);
+    if (!this.port) await this.sendHeldOnBus();
+    this.saveEveryMs = 0;
+    this.feed = null;
+    for (const symbol of [...this.pairs.keys()]) await this.removePair(symbol);
+  }
+
+  /** A stop without a port: what is held leaves on comedy's bus, in order. */
+  private async sendHeldOnBus(): Promise<void> {
     for (let next = this.past.take(); next; next = this.past.take()) {
       await this.self.getParent().send(busTopic(next.message), next.message)
         .catch((error: Error) => this.log.warn('held past not sent', { error: error.message }));
     }
-    // A graceful stop publishes what is left and saves every pair's state: a restart resumes.
-    if (this.saveEveryMs > 0) await this.publish(true);
-    this.saveEveryMs = 0;
-    this.feed = null;
-    for (const symbol of [...this.pairs.keys()]) await this.removePair(symbol);
+  }
+
+  /**
+   * The stop the main thread asked for on the port. It says when it is done and how much it
+   * holds; the main thread then pulls it one message at a time, writing each before the next:
+   * all at once, a warm-up's past stayed alive on the main thread until written, and its
+   * young-generation collections copied it over and over (a second of a stop).
+   */
+  private async stopOnPort(): Promise<void> {
+    try {
+      await this.stop();
+    } catch (error) {
+      this.log.error('shard stop failed', { error: (error as Error).message });
+    }
+    const stopped: ShardStopped = { type: shardStoppedType, shardId: this.params.shardId,
+      held: this.past.size };
+    this.port?.postMessage(stopped);
   }
 
   async destroy(): Promise<void> {
@@ -508,6 +535,11 @@ export default class ShardActor {
     for (const slot of this.pairs.values()) dropped += slot.mailbox.dropped;
     return dropped;
   }
+}
+
+/** Test hook: a shard stuck in work (no timer, no message, no stop runs on this thread again). */
+function hangThisThread(): void {
+  Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0);
 }
 
 /** A states message's transferables: each saved state's bytes move, not copy. */

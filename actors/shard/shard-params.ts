@@ -24,6 +24,8 @@ export interface ShardParams {
   readonly stateSaveEveryMs?: number;
   /** Saved states of `symbols` to restore before their first publish (a restarted shard). */
   readonly states?: Readonly<Record<string, Uint8Array>>;
+  /** Test hook: the shard's stop blocks its thread and never finishes (docs/operations.md). */
+  readonly hangOnStop?: boolean;
 }
 
 export type EncodedFeedSpec =

@@ -6,6 +6,10 @@ import { parseOptions, UsageError } from '../cli.js';
 import { serveOverride } from '../serve-config.js';
 import { writeLoopStatsOnSignal } from '../loop-stats.js';
 import { scaleOutOptions } from '../scale-out/options.js';
+import type { StopHang } from '../service.js';
+import {
+  armStopDeadline, processNowMs, serveExitCodes, shardStopShareMs, type StopDeadline,
+} from '../stop-deadline.js';
 import { startScaled } from '../scale-out/start.js';
 import { historyBacklogMs } from '../scale-out/history-backlog.js';
 import { copyChunkPoints } from '../scale-out/history-copy-chunk.js';
@@ -44,11 +48,15 @@ ORDERFLOW_BACKFILL_HOURS, ORDERFLOW_BACKFILL_WAIT_S, ORDERFLOW_BACKFILL_RETRY_S 
 candle backfill at start),
 ORDERFLOW_REDIS_URL (redis://host:port: keys, limits and snapshots shared),
 ORDERFLOW_HISTORY_BACKLOG_HOURS, ORDERFLOW_HISTORY_COPY_CHUNK_POINTS (scale-out history).
-SIGINT or SIGTERM stops the service gracefully within 5 s (exit code 0).
+SIGINT or SIGTERM stops the service gracefully within 5 s: exit code 0 when everything was
+saved, 3 when the stop was cut short (its deadline, or a second signal: stop at once); what was
+acknowledged (keys, usage, outbox, alerts, signals) is on disk first either way.
 `;
 
-/** Hard deadline for a graceful stop (DECISIONS.md: within 5 s). */
-const shutdownDeadlineMs = 4_500;
+/** Test hook (test/e2e/stop.test.ts): a stop that cannot finish. */
+function stopHangOf(value: string | undefined): StopHang | undefined {
+  return value === 'shard' || value === 'main' ? value : undefined;
+}
 
 export const command: Command = {
   name: 'serve',
@@ -89,19 +97,27 @@ export const command: Command = {
     if (loopStatsFile) writeLoopStatsOnSignal(loopStatsFile);
     // Signals are handled from the start: one that arrives while the shards boot stops the
     // service as soon as it is up, so nothing opened is left unflushed.
-    let stopRequested: string | null = null;
-    const armDeadline = () => setTimeout(() => {
-      logger.error('graceful stop overran its deadline; exiting');
-      process.exit(0);
-    }, shutdownDeadlineMs).unref();
+    let stopStartedAtMs: number | null = null;
+    let deadline: StopDeadline | null = null;
+    /** The deadline runs from the first signal, also one that came while starting. */
+    const beginStop = (): number => {
+      if (stopStartedAtMs === null) {
+        stopStartedAtMs = processNowMs();
+        deadline = armStopDeadline(logger, stopStartedAtMs);
+      }
+      return stopStartedAtMs;
+    };
+    const exit = (code: number, forced = false) => deadline?.exit(code, forced) ??
+      process.exit(code);
     let stopNow: (signal: string) => void = (signal) => {
-      stopRequested ??= signal;
-      armDeadline();
+      if (stopStartedAtMs !== null) return;
+      logger.info('stop requested while starting', { signal });
+      beginStop();
     };
     process.on('SIGINT', () => stopNow('SIGINT'));
     process.on('SIGTERM', () => stopNow('SIGTERM'));
     const service = await startScaled(scaleOut, config, {
-      logger,
+      logger, stopHang: stopHangOf(io.env.ORDERFLOW_TEST_STOP_HANG),
       onListening: (baseUrl) => io.stdout(`orderflow listening on ${baseUrl} (feed ` +
         `${config.feed}, ${config.shards} shards, data ${config.dataDir}); /readyz turns ready ` +
         'when every tracked pair has published\n'),
@@ -109,19 +125,28 @@ export const command: Command = {
     logger.info('ready', { baseUrl: service.baseUrl });
     let stopping = false;
     stopNow = (signal) => {
-      if (stopping) return;
+      if (stopping) {
+        // A second signal: stop at once, as soon as what was acknowledged is on disk.
+        logger.warn('second signal: stopping at once',
+          { signal, exitCode: serveExitCodes.cutShort });
+        void (service.acknowledgedFlushed?.() ?? Promise.resolve())
+          .then(() => exit(serveExitCodes.cutShort, true));
+        return;
+      }
       stopping = true;
       logger.info('stopping', { signal });
-      if (stopRequested === null) armDeadline();
-      service.stop().then(
-        () => process.exit(0),
+      const sinceStartMs = processNowMs() - beginStop();
+      const stop = service.stopWithin?.(performance.now() - sinceStartMs + shardStopShareMs) ??
+        service.stop().then(() => ({ clean: true }));
+      stop.then(
+        (result) => exit(result.clean ? serveExitCodes.clean : serveExitCodes.cutShort),
         (error: Error) => {
           logger.error('stop failed', { error: error.message });
-          process.exit(1);
+          exit(serveExitCodes.failed, true);
         },
       );
     };
-    if (stopRequested) stopNow(stopRequested);
+    if (stopStartedAtMs !== null) stopNow('requested while starting');
     return -1;
   },
 };

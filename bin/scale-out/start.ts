@@ -2,7 +2,7 @@
 // front (HTTP only, fed from Redis). `orderflow serve` calls this; tests and benches may too.
 import { shiftedClock, systemClock } from '../../core/clock.js';
 import type { ServiceConfig } from '../../actors/config.js';
-import { startService, type ServiceDeps } from '../service.js';
+import { startService, type ServiceDeps, type StopResult } from '../service.js';
 import { startFrontService } from './front-service.js';
 import type { ScaleOutOptions } from './options.js';
 import { openSharedState } from './shared-state.js';
@@ -10,6 +10,10 @@ import { openSharedState } from './shared-state.js';
 export interface RunningRole {
   readonly baseUrl: string;
   stop(): Promise<void>;
+  /** A stop bounded for the shards (a role without shards stops with stop()). */
+  stopWithin?(shardsUntilMs: number): Promise<StopResult>;
+  /** Settles once a stop has put everything acknowledged on disk. */
+  acknowledgedFlushed?(): Promise<void>;
 }
 
 export async function startScaled(options: ScaleOutOptions, config: ServiceConfig,

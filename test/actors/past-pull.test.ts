@@ -107,16 +107,6 @@ test('a restarted shard is not waited for; the others are still pulled', async (
   }
 });
 
-test('a stop asks every shard for all it holds and waits until each has none', async () => {
-  const { state, puller, hold } = harness();
-  hold(0, 2);
-  // Shard 1 holds nothing as far as the main thread knows: it is asked too (its notice may be
-  // on its way).
-  await puller.drainAll([0, 1], 5_000);
-  assert.is(puller.held, 0);
-  assert.ok(state.pulls.includes(0) && state.pulls.includes(1));
-});
-
 test('held messages cross a real port in order, transferred bytes included', async () => {
   const { port1, port2 } = new MessageChannel();
   try {
