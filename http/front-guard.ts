@@ -21,6 +21,11 @@ export class FrontGuard {
   /** The Host names answered, or null when the Host rule is off (non-loopback listener). */
   private readonly hostNames: readonly string[] | null;
   private readonly origins: ReadonlySet<string>;
+  /**
+   * The last Host let in: clients on one connection (and most deployments) send the same value
+   * each time, and one string comparison costs less than matching it against every name.
+   */
+  private hostAccepted: string | null = null;
 
   constructor(config: Pick<ServiceConfig, 'host' | 'allowedHosts' | 'allowedOrigins'>) {
     this.hostNames = isLoopbackHost(config.host)
@@ -35,10 +40,12 @@ export class FrontGuard {
 
   /** The Host rule's refusal, or null; makes nothing when the Host passes. */
   hostRefusal(host: string, path: string): Problem | null {
-    if (this.hostNames === null || hostNamed(host, this.hostNames) || probePath(path)) {
+    if (this.hostNames === null || host === this.hostAccepted) return null;
+    if (hostNamed(host, this.hostNames)) {
+      this.hostAccepted = host;
       return null;
     }
-    return problems.hostNotAllowed(host);
+    return probePath(path) ? null : problems.hostNotAllowed(host);
   }
 
   /** The Origin rule's refusal, or null: no Origin (not a browser) always passes. */

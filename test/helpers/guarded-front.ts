@@ -53,11 +53,15 @@ export interface RawAnswer {
   readonly body: string;
 }
 
-/** One request to 127.0.0.1:port with exactly these headers (Host included). */
+/** One request to 127.0.0.1:port with exactly these headers (Host '' sends none). */
 export function send(port: number, method: string, path: string,
   headers: Record<string, string>, body?: string): Promise<RawAnswer> {
+  const setHost = headers.host !== '';
+  const sent = { ...headers };
+  if (!setHost) delete sent.host;
   return new Promise((resolve, reject) => {
-    const req = request({ host: '127.0.0.1', port, method, path, headers, agent: false },
+    const req = request({ host: '127.0.0.1', port, method, path, headers: sent, agent: false,
+      setHost },
       (res) => {
         let text = '';
         res.setEncoding('utf8');

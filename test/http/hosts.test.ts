@@ -56,6 +56,13 @@ loopback('a foreign Host is refused with 403 problem+json on every kind of path'
   }
 });
 
+loopback('a request with no Host at all is refused too (uWS answers 400 first)', async () => {
+  for (const [label, method, path, headers, body] of everyKind) {
+    const answer = await send(front.port, method, path, { ...headers, host: '' }, body);
+    assert.ok(answer.status === 400 || answer.status === 403, `${label}: ${answer.status}`);
+  }
+});
+
 loopback('/healthz and /readyz answer under any Host', async () => {
   for (const path of ['/healthz', '/readyz']) {
     const answer = await send(front.port, 'GET', path, { host: EVIL });
