@@ -1,6 +1,7 @@
 // Service configuration: one set of defaults, merged with an override, validated field by field,
 // frozen, and passed in explicitly. Every bound of the service is declared here.
 import { availableParallelism } from 'node:os';
+import { ALLOWED_ENTRIES_MAX, isAllowedHostEntry, isAllowedOriginEntry } from './config-hosts.js';
 
 /** Bounds on every queue, buffer and table (TigerStyle "a limit on everything"). */
 export const limits = Object.freeze({
@@ -65,6 +66,13 @@ export interface ServiceConfig {
   readonly corsOrigins: readonly string[];
   /** Addresses or CIDRs of trusted reverse proxies (X-Forwarded-For). */
   readonly trustProxy: readonly string[];
+  /**
+   * Host names accepted besides the loopback ones while listening on a loopback address
+   * (ORDERFLOW_ALLOWED_HOSTS): a reverse proxy's public name, for instance.
+   */
+  readonly allowedHosts: readonly string[];
+  /** Browser origins, besides the service's own, let into MCP and the account API. */
+  readonly allowedOrigins: readonly string[];
   /** Serve /metrics to non-loopback peers too. */
   readonly metricsPublic: boolean;
   readonly shards: number;
@@ -120,6 +128,8 @@ export const defaultConfig: ServiceConfig = Object.freeze({
   homeInfoUrl: 'https://api.hyperliquid.xyz/info',
   corsOrigins: Object.freeze(['*']),
   trustProxy: Object.freeze([]),
+  allowedHosts: Object.freeze([]),
+  allowedOrigins: Object.freeze([]),
   metricsPublic: false,
   shards: Math.max(1, Math.min(limits.shardsMax, availableParallelism())),
   cadenceMs: 1_000,
@@ -201,6 +211,14 @@ export function resolveConfig(override: Partial<ServiceConfig> = {}): ServiceCon
     c.historyMinuteDays);
   check(isInt(c.historyHourDays, c.historyMinuteDays, 3_650), 'historyHourDays',
     'an integer from historyMinuteDays to 3650', c.historyHourDays);
+  check(Array.isArray(c.allowedHosts) && c.allowedHosts.length <= ALLOWED_ENTRIES_MAX &&
+    c.allowedHosts.every(isAllowedHostEntry), 'allowedHosts',
+  `at most ${ALLOWED_ENTRIES_MAX} lower-case host names without scheme, port or path`,
+  c.allowedHosts);
+  check(Array.isArray(c.allowedOrigins) && c.allowedOrigins.length <= ALLOWED_ENTRIES_MAX &&
+    c.allowedOrigins.every(isAllowedOriginEntry), 'allowedOrigins',
+  `at most ${ALLOWED_ENTRIES_MAX} lower-case origins like https://app.example.com`,
+  c.allowedOrigins);
   if (!c.limitsEnabled) {
     check(isLoopbackHost(c.host), 'limitsEnabled', 'on unless host is loopback', c.host);
   }
@@ -208,6 +226,8 @@ export function resolveConfig(override: Partial<ServiceConfig> = {}): ServiceCon
     ...c,
     corsOrigins: Object.freeze([...c.corsOrigins]),
     trustProxy: Object.freeze([...c.trustProxy]),
+    allowedHosts: Object.freeze([...c.allowedHosts]),
+    allowedOrigins: Object.freeze([...c.allowedOrigins]),
   });
 }
 

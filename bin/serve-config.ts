@@ -1,6 +1,9 @@
 // Turns `orderflow serve` flags and ORDERFLOW_* environment variables into a config override:
 // flags win over the environment; resolveConfig validates the result field by field.
 import type { ServiceConfig } from '../actors/config.js';
+import {
+  ALLOWED_ENTRIES_MAX, hostList, isAllowedHostEntry, isAllowedOriginEntry,
+} from '../actors/config-hosts.js';
 import { UsageError } from './cli.js';
 
 export interface ServeFlags {
@@ -68,6 +71,22 @@ function onOff(name: string, text: string): boolean {
   throw new UsageError(`${name} must be on or off (was '${text}')`);
 }
 
+/** A comma list of entries of one shape; the message names the variable and the bad entry. */
+function entries(name: string, text: string, valid: (entry: string) => boolean,
+  expected: string): string[] {
+  const parts = hostList(text);
+  const bad = parts.find((part) => !valid(part));
+  if (bad !== undefined) {
+    throw new UsageError(`${name} must be a comma list of ${expected} (was '${bad}' in ` +
+      `'${text}')`);
+  }
+  if (parts.length > ALLOWED_ENTRIES_MAX) {
+    throw new UsageError(`${name} must list at most ${ALLOWED_ENTRIES_MAX} entries ` +
+      `(was ${parts.length})`);
+  }
+  return parts;
+}
+
 const list = (text: string) => text.split(',').map((s) => s.trim()).filter(Boolean);
 
 /** The override from flags and environment; every value is checked again by resolveConfig. */
@@ -116,6 +135,15 @@ export function serveOverride(flags: ServeFlags, env: Readonly<Record<string, st
   }
   if (env.ORDERFLOW_CORS_ORIGINS) out.corsOrigins = list(env.ORDERFLOW_CORS_ORIGINS);
   if (env.ORDERFLOW_TRUST_PROXY) out.trustProxy = list(env.ORDERFLOW_TRUST_PROXY);
+  if (env.ORDERFLOW_ALLOWED_HOSTS !== undefined) {
+    out.allowedHosts = entries('ORDERFLOW_ALLOWED_HOSTS', env.ORDERFLOW_ALLOWED_HOSTS,
+      isAllowedHostEntry, 'host names without scheme, port or path, e.g. orderflow.example.com');
+  }
+  if (env.ORDERFLOW_ALLOWED_ORIGINS !== undefined) {
+    out.allowedOrigins = entries('ORDERFLOW_ALLOWED_ORIGINS', env.ORDERFLOW_ALLOWED_ORIGINS,
+      isAllowedOriginEntry, 'origins (scheme://host[:port], no path), e.g. ' +
+      'https://app.example.com');
+  }
   if (env.ORDERFLOW_METRICS_PUBLIC === '1') out.metricsPublic = true;
   if (env.ORDERFLOW_KEYLESS_DAILY_LIMIT !== undefined) {
     out.keylessDailyLimit = integer('ORDERFLOW_KEYLESS_DAILY_LIMIT',

@@ -43,7 +43,9 @@ export interface Problem {
     | 'invalid_key' | 'plan_required' | 'quota_exceeded' | 'rate_limited' | 'unknown_symbol'
     | 'not_tracked' | 'bad_request' | 'not_found' | 'method_not_allowed' | 'internal'
     // The account API's (http/dashboard/): no session, refused CSRF/Origin, a clash.
-    | 'unauthorized' | 'forbidden' | 'conflict';
+    | 'unauthorized' | 'forbidden' | 'conflict'
+    // The front's Host and Origin rules (front-guard.ts).
+    | 'host_not_allowed' | 'origin_not_allowed';
   readonly title: string;
   readonly detail: string;
   readonly extensions?: Readonly<Record<string, unknown>>;

@@ -8,6 +8,7 @@ import type {
 } from './access-types.js';
 import type { TrustCheck } from './client-ip.js';
 import type { Cors } from './cors.js';
+import type { FrontGuard } from './front-guard.js';
 import type { HttpMetrics } from './metrics.js';
 import { problems } from './problems.js';
 import { parseQuery } from './query.js';
@@ -38,6 +39,8 @@ export interface DispatchDeps {
   readonly mounts: readonly RawMount[];
   readonly access: AccessControl;
   readonly cors: Cors;
+  /** The Host and Origin rules (front-guard.ts). */
+  readonly guard: FrontGuard;
   readonly trusted: TrustCheck;
   readonly metrics: HttpMetrics;
   readonly logger: Logger;
@@ -76,6 +79,12 @@ class Dispatcher {
   readonly handle = (res: HttpResponse, req: HttpRequest): void => {
     const info = this.request.read(res, req);
     try {
+      const { guard } = this.deps;
+      // Once per request, before routing; nothing is made unless the Host is refused.
+      if (guard.hostRuled) {
+        const refused = guard.hostRefusal(req.getHeader('host'), info.path);
+        if (refused !== null) return this.fail(res, info, 'refused', refused);
+      }
       this.route(res, req, info);
     } catch (error) {
       this.deps.logger.error('request failed', { error, path: info.path.slice(0, 200) });
@@ -103,6 +112,9 @@ class Dispatcher {
     if (mount !== undefined) return this.serveMount(res, req, info, mount);
     const match = this.deps.table.match(info.path);
     if (match === undefined) {
+      const refused = this.deps.guard.originRefusal(info.origin, req.getHeader('host'),
+        info.path);
+      if (refused !== null) return this.fail(res, info, 'refused', refused);
       return this.fail(res, info, 'unknown', problems.notFound(
         'the path must be one of the documented endpoints (see /api/v1/openapi.json)'));
     }
@@ -119,6 +131,8 @@ class Dispatcher {
 
   private serveMount(res: HttpResponse, req: HttpRequest, info: RequestInfo, mount: RawMount):
     void {
+    const refused = this.deps.guard.originRefusal(info.origin, req.getHeader('host'), info.path);
+    if (refused !== null) return this.fail(res, info, 'refused', refused);
     const method = info.method.toUpperCase();
     if (mount.methods.includes(method)) {
       this.deps.metrics.count('mount', 'delegated');

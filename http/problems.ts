@@ -40,6 +40,13 @@ export const problems = {
     `the daily quota of ${limit} requests is used up; it resets at ${resetsAt} ` +
     '(midnight Europe/Rome)',
     { limit, used, resetsAt }, [['Retry-After', String(retryAfterSeconds)]]),
+  hostNotAllowed: (host: string) => make(403, 'host_not_allowed', 'Host not allowed',
+    'Host must be localhost, 127.0.0.1 or [::1] (any port) or a name in ' +
+    'ORDERFLOW_ALLOWED_HOSTS while the service listens on a loopback address ' +
+    `(was ${JSON.stringify(host.slice(0, 200))})`),
+  originNotAllowed: (origin: string) => make(403, 'origin_not_allowed', 'Origin not allowed',
+    'Origin must be the service\'s own or one in ORDERFLOW_ALLOWED_ORIGINS on MCP and the ' +
+    `account API (was ${JSON.stringify(origin.slice(0, 200))})`),
   notReady: (what: string) => make(503, 'internal', 'Not ready',
     `${what} has not been computed yet; retry shortly`, undefined, [['Retry-After', '1']]),
   internal: () => make(500, 'internal', 'Internal error', 'the request could not be served'),

@@ -12,6 +12,7 @@ import { httpBounds } from './bounds.js';
 import { createTrustCheck } from './client-ip.js';
 import { createCors } from './cors.js';
 import { createDispatcher, type RawMount } from './dispatch.js';
+import { FrontGuard, guardedRoutes, type RouteRegistrar } from './front-guard.js';
 import type { Readiness } from './handlers/ops.js';
 import { HttpMetrics } from './metrics.js';
 import { openApiPayload } from './openapi/payload.js';
@@ -40,7 +41,7 @@ export interface HttpServerDeps {
    */
   access?: AccessControl;
   /** The dashboard's own routes (static pages, /api/v1/account/...), registered first. */
-  dashboard?: { register(app: TemplatedApp): void };
+  dashboard?: { register(app: RouteRegistrar): void };
   /** Recorded history and stored signals (GET /api/v1/history, /api/v1/signals/*). */
   history?: SignalSource;
 }
@@ -73,20 +74,25 @@ export async function startHttpServer(deps: HttpServerDeps): Promise<HttpServer>
     renderMetrics, openapi: openApiPayload(), history: deps.history,
   }));
   const mounts = deps.mounts ?? [];
+  const guard = new FrontGuard(config);
   const dispatch = createDispatcher({
-    table, mounts, access, cors: createCors(config.corsOrigins),
+    table, mounts, access, cors: createCors(config.corsOrigins), guard,
     trusted: createTrustCheck(config.trustProxy), metrics, logger,
   });
   // Loaded here, not at the top: the package has only an "import" export condition, and the
   // test runner (uvu -r tsx) loads modules through require(), where a static import fails.
   const uWS = await import('uWebSockets.js');
   const app = uWS.App();
-  deps.dashboard?.register(app);
+  deps.dashboard?.register(guardedRoutes(app, guard, () => metrics.count('refused', 403)));
   app.any('/*', dispatch);
   const token = await listen(app, config.host, config.port);
   const port = uWS.us_socket_local_port(token as unknown as us_socket);
   if (!config.limitsEnabled) {
     logger.warn('limits off: the burst guard and daily quotas are disabled', { host: config.host });
+  }
+  if (!guard.hostRuled && config.allowedHosts.length > 0) {
+    logger.warn('ORDERFLOW_ALLOWED_HOSTS has no effect: the Host rule applies only while ' +
+      'listening on a loopback address', { host: config.host });
   }
   logger.info('http listening', { host: config.host, port });
   let closing: Promise<void> | undefined;

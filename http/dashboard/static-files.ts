@@ -4,7 +4,8 @@
 import { createHash } from 'node:crypto';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { HttpRequest, HttpResponse, TemplatedApp } from 'uWebSockets.js';
+import type { HttpRequest, HttpResponse } from 'uWebSockets.js';
+import type { RouteRegistrar } from '../front-guard.js';
 import type { TrustCheck } from '../client-ip.js';
 import { Exchange } from './exchange.js';
 
@@ -55,7 +56,7 @@ export class StaticFiles {
     return this.page !== undefined;
   }
 
-  register(app: TemplatedApp): void {
+  register(app: RouteRegistrar): void {
     app.get('/assets/*', this.serveAsset);
     app.head('/assets/*', this.serveAsset);
     for (const path of [...PAGE_PATHS, `${PAIR_PAGE_PREFIX}*`]) {

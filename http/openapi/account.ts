@@ -136,8 +136,10 @@ function operationOf(op: AccountOp): Schema {
       'JSON object.'),
     '401': problem(op.open ? 'Wrong email or password, or a disabled account.'
       : 'No live session (sign in first).'),
-    ...(changing ? { '403': problem('No X-CSRF-Token of this session, or an Origin other ' +
-      'than the service; or a plan too low for the request.') } : {}),
+    '403': problem(changing ? 'No X-CSRF-Token of this session, or an Origin other than the ' +
+      'service; or a plan too low for the request; or host_not_allowed / origin_not_allowed.'
+      : 'host_not_allowed (a foreign Host on a loopback listener) or origin_not_allowed (an ' +
+        'Origin other than the service\'s own or one in ORDERFLOW_ALLOWED_ORIGINS).'),
     ...(op.params ? { '404': problem('No such id among this account\'s (another account\'s ' +
       'ids answer the same).') } : {}),
     ...op.extra,

@@ -32,6 +32,9 @@ function responsesOf(op: Operation): Schema {
   r['400'] = refTo('responses', 'BadRequest');
   if (op.key !== 'none') r['401'] = refTo('responses', 'Unauthorized');
   if (op.plan !== undefined) r['403'] = refTo('responses', 'Forbidden');
+  else if (op.path !== '/healthz' && op.path !== '/readyz') {
+    r['403'] = refTo('responses', 'HostNotAllowed');
+  }
   r['404'] = refTo('responses', 'NotFound');
   r['405'] = refTo('responses', 'MethodNotAllowed');
   r['414'] = refTo('responses', 'UriTooLong');

@@ -70,8 +70,12 @@ export const errorResponses: Record<string, Schema> = {
   BadRequest: problem('Malformed symbol or parameter, undocumented or repeated parameter.'),
   Unauthorized: problem('Missing (where required), malformed, unknown or revoked key.',
     ['WWW-Authenticate']),
-  Forbidden: problem('The key\'s plan is below the endpoint\'s tier (requiredPlan names it).',
-    ['RateLimit', 'RateLimit-Policy']),
+  Forbidden: problem('plan_required: the key\'s plan is below the endpoint\'s tier ' +
+    '(requiredPlan names it); or host_not_allowed (see HostNotAllowed).',
+  ['RateLimit', 'RateLimit-Policy']),
+  HostNotAllowed: problem('host_not_allowed: the service listens on a loopback address and ' +
+    'the Host is not localhost, 127.0.0.1 or [::1] (any port) or a name in ' +
+    'ORDERFLOW_ALLOWED_HOSTS (DNS rebinding). /healthz and /readyz answer any Host.'),
   NotFound: problem('unknown_symbol, not_tracked (orderflow views), or not_found.'),
   MethodNotAllowed: problem('Only GET, HEAD and OPTIONS.', ['Allow']),
   UriTooLong: problem('The URL is longer than 2048 bytes.'),

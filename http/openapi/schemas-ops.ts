@@ -6,6 +6,7 @@ import {
 export const PROBLEM_CODES = [
   'invalid_key', 'plan_required', 'quota_exceeded', 'rate_limited', 'unknown_symbol',
   'not_tracked', 'bad_request', 'not_found', 'method_not_allowed', 'internal',
+  'host_not_allowed', 'origin_not_allowed',
 ] as const;
 
 export const opsSchemas: Record<string, Schema> = {

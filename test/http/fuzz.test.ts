@@ -61,7 +61,7 @@ function malformed(key: string): { method: string; target: string; headers: stri
 function toBytes(request: { method: string; target: string; headers: string[] }): Buffer {
   const extra = random() < 0.3 ? [`If-None-Match: ${junk(10, '"W/,*x')}`,
     `Origin: ${junk(12, 'htps:/.é')}`, `X-Forwarded-For: ${junk(15, '1.2,:f ')}`] : [];
-  const lines = [`${request.method} ${request.target} HTTP/1.1`, 'Host: fuzz',
+  const lines = [`${request.method} ${request.target} HTTP/1.1`, 'Host: localhost',
     ...request.headers, ...extra, 'Connection: close', '', ''];
   return Buffer.from(lines.join('\r\n'), 'latin1');
 }
@@ -96,7 +96,7 @@ test('1,200 malformed requests: a 4xx problem+json each time, and the server sti
         assert.ok((statuses.get(status) ?? 0) > 20, `status ${status} was exercised`);
       }
       const health = await exchange(t.server.port,
-        Buffer.from('GET /healthz HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n'));
+        Buffer.from('GET /healthz HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n'));
       assert.is(health.status, 200);
     } finally {
       await t.close();
@@ -111,18 +111,19 @@ test('1,200 malformed requests: a 4xx problem+json each time, and the server sti
  */
 const BROKEN = [
   'GARBAGE\r\n\r\n', 'GET /api/v1/screener\r\n\r\n', 'GET /api/v1/screener HTTP/1.0\r\n\r\n',
-  'GET /api/v1/screener HTTP/2.0\r\nHost: x\r\n\r\n', 'GET  /api/v1/screener HTTP/1.1\r\n\r\n',
-  'GET /api/v1/pair/\x01BTC HTTP/1.1\r\nHost: x\r\n\r\n',
+  'GET /api/v1/screener HTTP/2.0\r\nHost: localhost\r\n\r\n',
+  'GET  /api/v1/screener HTTP/1.1\r\n\r\n',
+  'GET /api/v1/pair/\x01BTC HTTP/1.1\r\nHost: localhost\r\n\r\n',
   'GET /api/v1/screener HTTP/1.1\r\nBad Header\r\n\r\n',
-  'GET /api/v1/screener HTTP/1.1\r\nHost: x\r\nX-Big: ' + 'b'.repeat(9_000) + '\r\n\r\n',
-  'GET /' + 'a'.repeat(6_000) + ' HTTP/1.1\r\nHost: x\r\n\r\n',
-  'GET /api/v1/screener HTTP/1.1\nHost: x\n\n', '\x00\x01\x02\x03\r\n\r\n',
-  'GET /api/v1/screener HTTP/1.1\r\nHost: x\r\n' + 'X-A: 1\r\n'.repeat(200) + '\r\n',
-  'GET http://evil/api/v1/screener HTTP/1.1\r\nHost: x\r\n\r\n', 'GET * HTTP/1.1\r\n\r\n',
-  'GET /api/v1/screener HTTP/1.1\r\nHost: x\r\nContent-Length: -1\r\n\r\n',
-  'GET /api/v1/screener HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\nzz\r\n',
+  'GET /api/v1/screener HTTP/1.1\r\nHost: localhost\r\nX-Big: ' + 'b'.repeat(9_000) + '\r\n\r\n',
+  'GET /' + 'a'.repeat(6_000) + ' HTTP/1.1\r\nHost: localhost\r\n\r\n',
+  'GET /api/v1/screener HTTP/1.1\nHost: localhost\n\n', '\x00\x01\x02\x03\r\n\r\n',
+  'GET /api/v1/screener HTTP/1.1\r\nHost: localhost\r\n' + 'X-A: 1\r\n'.repeat(200) + '\r\n',
+  'GET http://evil/api/v1/screener HTTP/1.1\r\nHost: localhost\r\n\r\n', 'GET * HTTP/1.1\r\n\r\n',
+  'GET /api/v1/screener HTTP/1.1\r\nHost: localhost\r\nContent-Length: -1\r\n\r\n',
+  'GET /api/v1/screener HTTP/1.1\r\nHost: localhost\r\nTransfer-Encoding: chunked\r\n\r\nzz\r\n',
   'GET /api/v1/scr', '\r\n\r\n\r\n',
-  'GET /api/v1/screener HTTP/1.1\r\nHost: x\r\nx-api-key: ofk_\x00\r\n\r\n',
+  'GET /api/v1/screener HTTP/1.1\r\nHost: localhost\r\nx-api-key: ofk_\x00\r\n\r\n',
 ];
 
 test('broken framing: closed or refused by the parser, never a 2xx; the server still answers',
@@ -137,7 +138,7 @@ test('broken framing: closed or refused by the parser, never a 2xx; the server s
           assert.is(answer.status, 505, `${label}: only the parser's version refusal is 5xx`);
         }
         const health = await exchange(t.server.port,
-          Buffer.from('GET /healthz HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n'));
+          Buffer.from('GET /healthz HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n'));
         assert.is(health.status, 200, `answers after ${label}`);
       }
     } finally {
