@@ -30,11 +30,14 @@ export class PacedClock {
 
   /** The market time the feed may run to now, given what it reached; never decreases. */
   advance(reachedMs: number, limitMs = Infinity): number {
+    // Pairs that joined ahead of it (where the other shards were): it runs on from there.
+    if (reachedMs > this.targetMs && Number.isFinite(reachedMs)) this.targetMs = reachedMs;
     const wallMs = this.o.clock.nowMs();
     const elapsedMs = Math.max(0, wallMs - this.wallMs);
     this.wallMs = wallMs;
+    // Flat out (speed max): a lag's worth ahead of what was reached, never an infinite target.
     const freeMs = Number.isFinite(this.o.speed) ? this.targetMs + elapsedMs * this.o.speed
-      : Infinity;
+      : reachedMs + this.o.lagMaxMs;
     // A consumer that had reached the last target gets all the time since (a late tick is this
     // thread's own stall); one still behind it gets at most lagMaxMs ahead of where it is.
     const caughtUp = reachedMs >= this.targetMs;

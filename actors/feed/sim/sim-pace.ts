@@ -38,8 +38,6 @@ export class SimPace {
   private timer: NodeJS.Timeout | null = null;
   private immediate: NodeJS.Immediate | null = null;
   private running = false;
-  /** Market time while no pair paces (all warming): held, so warmed pairs start from it. */
-  private idleMs: number;
 
   constructor(private readonly o: SimPaceOptions,
     /** The pairs that follow the pacer (warmed), in the order they are stepped. */
@@ -50,17 +48,17 @@ export class SimPace {
       : 12 * stepMs;
     this.paced = new PacedClock({ clock: o.clock, speed: o.speed, startMs: o.startMs,
       lagMaxMs: this.slackMs });
-    this.idleMs = o.startMs;
   }
 
   /** Where a pair joining now starts (its warm-up ends there). */
   marketMs(): number {
     const reached = this.reachedMs();
     if (reached !== null) return reached;
-    // A shard with nothing pacing adopts the others' time: its pairs join where they are.
+    // Nothing paces (every pair warming, or none): the clock runs on, and pairs join where the
+    // other shards are if they are ahead. Warmed pairs then catch up in steps, as fast as they
+    // are absorbed: at real speed market time stays the service clock's after a warm-up.
     const groupMs = this.o.groupMs?.() ?? NaN;
-    if (groupMs > this.idleMs) this.idleMs = groupMs;
-    return this.idleMs;
+    return groupMs > this.paced.marketMs ? groupMs : this.paced.marketMs;
   }
 
   start(): void {
@@ -91,7 +89,7 @@ export class SimPace {
     if (!this.running) return;
     const reached = this.reachedMs();
     const groupMs = this.o.groupMs?.() ?? NaN;
-    const targetMs = this.paced.advance(reached ?? this.marketMs(),
+    const targetMs = this.paced.advance(reached ?? this.paced.marketMs,
       groupMs >= 0 ? groupMs + this.slackMs : Infinity);
     let behind = false;
     for (const sim of this.active()) {
