@@ -26,12 +26,18 @@ export const limits = Object.freeze({
   /** Assigning pairs creates one actor per pair (all 100 at start): it gets longer. */
   shardAssignTimeoutMs: 15_000,
   /**
-   * A shard that does not answer a heartbeat within this is hung and restarted (a crash is seen
-   * at once, by the worker's exit). Not 1 s: on a loaded 2-core machine a shard that gets a
-   * quarter of a core missed 1 s while it made its pairs or ran a max-speed warm-up, and each
-   * restart began the warm-up again (three restarts, /readyz after 67 s at load 8.7).
+   * A shard whose event loop shows no progress (shard-board.ts) for this long is hung and
+   * restarted; a crash is seen at once, by the worker's exit. Progress is a counter the worker
+   * bumps from a timer, which work cannot queue behind as it could a ping: a busy shard on a
+   * loaded machine is slow, not dead (a 5 s ping restarted busy shards in a loop, issue 34).
    */
-  shardHeartbeatTimeoutMs: 5_000,
+  shardStallTimeoutMs: 10_000,
+  /** The first restart's delay; each failure within the window doubles it, up to the max. */
+  shardRestartDelayMs: 500,
+  shardRestartDelayMsMax: 30_000,
+  /** This many failures of one shard within the window: it stays down, the service degraded. */
+  shardFailuresMax: 5,
+  shardFailureWindowMs: 600_000,
   httpUrlBytesMax: 2_048,
   httpHeaderBytesMax: 8_192,
   httpBodyBytesMax: 1_048_576,
@@ -239,4 +245,7 @@ export function isLoopbackHost(host: string): boolean {
 if (limits.trackedRankExitMax < limits.trackedPairsMax) throw new Error('rank exit < tracked');
 if (limits.webhookInFlightPerEndpointMax > limits.webhookInFlightMax) {
   throw new Error('per-endpoint in-flight bound exceeds the overall bound');
+}
+if (limits.shardRestartDelayMsMax < limits.shardRestartDelayMs) {
+  throw new Error('the longest restart delay is shorter than the first');
 }

@@ -12,7 +12,7 @@ import { statusRow, writeReport, type BenchOutcome } from './lib/report.js';
 const benches = ['kernels', 'ingest', 'store', 'http', 'history', 'webhooks', 'dashboard',
   'backfill',
   'e2e-freshness', 'peer-fastify', 'startup', 'warmup', 'stop', 'restore', 'memory', 'soak',
-  'scale-out', 'scale-out-deploy', 'history-copy'] as const;
+  'scale-out', 'scale-out-deploy', 'history-copy', 'overload'] as const;
 
 type BenchModule = { run?: (opts: { quick: boolean }) => Promise<ReportRow[]> };
 

@@ -37,6 +37,9 @@ import type { ShardPast } from '../actors/shard/past-queue.js';
 import { shardTopics } from '../actors/topics.js';
 import { BackfillStatus } from '../actors/runtime/backfill-status.js';
 import { PairStateStore } from '../persistence/pair-states.js';
+import { MarketPace } from '../actors/runtime/market-pace.js';
+import { renderSupervisionMetrics } from '../actors/runtime/supervision-metrics.js';
+import { supervisionDetail } from '../actors/runtime/supervision-detail.js';
 
 export interface Service {
   readonly baseUrl: string;
@@ -72,6 +75,8 @@ export interface ServiceDeps {
   readonly allowShardCrash?: boolean;
   /** Test hook: a shard's stop, or the main thread after its first step, hangs. */
   readonly stopHang?: StopHang;
+  /** Test hook, with allowShardCrash: this shard exits right after every start. */
+  readonly crashShardAtStart?: number;
   /** Called as soon as the HTTP front listens, before the shards have started. */
   readonly onListening?: (baseUrl: string) => void;
   /** Scale-out (role ingest): keys and limits in Redis, every snapshot published there. */
@@ -92,6 +97,8 @@ const historyPruneEveryMs = 600_000;
 const pairStateSaveEveryMs = 60_000;
 /** How long stop() (tests, benches) gives the shards; `orderflow serve` passes its deadline's. */
 const shardStopWaitMsDefault = 3_000;
+/** The achieved market speed is sampled this often (market-pace.ts). */
+const paceSampleMs = 1_000;
 
 /** Everything on the main thread that the feeds and the shards feed. */
 interface Parts {
@@ -112,6 +119,8 @@ interface Parts {
   readonly historyPublisher: HistoryPublisher | null;
   readonly history: HistoryRecorder;
   runtime: ActorRuntime | null;
+  /** The market speed the shards achieve (a paced feed: the simulator), once they run. */
+  pace: MarketPace | null;
   marketNowMs: number;
   /** Market time the simulator's warm-up ends (0: none). */
   readonly warmupEndMs: number;
@@ -182,7 +191,15 @@ async function createParts(config: ServiceConfig, deps: ServiceDeps): Promise<Pa
     fundingAnnualizedPct: (symbol) =>
       views.screenerRows.find((row) => row.symbol === symbol)?.fundingAnnualized ?? null,
   });
-  const feeds = createMarketFeeds(config, { clock, logger: log, tracker: positioning.tracker });
+  // The simulated universe runs on the market time the shards reached, never ahead of it:
+  // its re-ranks come at the pace the shards set (the start's until they pace).
+  let shardsMarketMs = -Infinity;
+  const feeds = createMarketFeeds(config, { clock, logger: log, tracker: positioning.tracker,
+    marketLimitMs: () => {
+      const reachedMs = parts.runtime?.board.slowestMs() ?? NaN;
+      if (reachedMs > shardsMarketMs) shardsMarketMs = reachedMs;
+      return feeds.spec.kind === 'sim' ? Math.max(shardsMarketMs, feeds.spec.startMs) : Infinity;
+    } });
   const history = new HistoryRecorder(store.root, { minuteRetentionDays: config.historyMinuteDays,
     hourRetentionDays: config.historyHourDays }, clock, log.child({ component: 'history' }));
   const warmupEndMs = feeds.spec.kind === 'sim' && (feeds.spec.warmupMs ?? 0) > 0
@@ -198,7 +215,7 @@ async function createParts(config: ServiceConfig, deps: ServiceDeps): Promise<Pa
   const pairStates = feeds.spec.kind === 'replay' ? null : new PairStateStore(store.root, clock);
   const parts: Parts = { config, clock, log, store, snapshots, positioning, views, webhooks,
     signals, feeds, shared, publisher, historyPublisher, history,
-    tracked: new TrackedSet(config.shards), runtime: null,
+    tracked: new TrackedSet(config.shards), runtime: null, pace: null,
     marketNowMs: 0, warmupEndMs, published: new Set(),
     backfill: new BackfillStatus(backfilled), pairStates,
     cadenceRefresh: null, stopping: false,
@@ -283,6 +300,7 @@ function startTimers(p: Parts): NodeJS.Timeout[] {
     // Its own turn: its timer fires with the cadence's, and the two in one task held the loop.
     setInterval(() => setImmediate(() => positioning.refreshFunding()), config.universeCadenceMs),
     setInterval(refreshWallets, positioningCadenceMs),
+    setInterval(() => p.pace?.sample(), paceSampleMs),
   ];
 }
 
@@ -314,9 +332,11 @@ async function startFront(p: Parts, assigned: Promise<void>) {
       // Live: every tracked pair was filled from candles, or given up on after the bounded wait.
       backfill: p.backfill.check(p.tracked.symbols),
     };
+    const detail = supervisionDetail(p.runtime?.shards ?? [], p.pace);
     const backfill = p.backfill.detail(p.tracked.symbols);
+    if (backfill !== null) detail.backfill = backfill;
     return { ready: Object.values(checks).every(Boolean), checks,
-      detail: backfill === null ? undefined : { backfill } };
+      detail: Object.keys(detail).length === 0 ? undefined : detail };
   };
   const keys = p.shared?.keys ?? store.keys;
   const access = p.shared === null
@@ -332,12 +352,13 @@ async function startFront(p: Parts, assigned: Promise<void>) {
     config, clock, logger: p.log.child({ component: 'http' }), snapshots,
     keys, usage: store.usage, readiness, access, mounts: mcp.mounts, dashboard,
     history: historySource,
+    metrics: () => renderSupervisionMetrics(p.runtime?.shards ?? [], p.pace),
   });
   return { http, mcp };
 }
 
 /** Starts the shard workers: they boot while the universe and the front start. */
-function startShards(p: Parts, allowCrash: boolean, hangOnStop: boolean): Promise<ActorRuntime> {
+function startShards(p: Parts, deps: ServiceDeps): Promise<ActorRuntime> {
   const { config } = p;
   return startActorRuntime({
     shardCount: config.shards,
@@ -346,10 +367,11 @@ function startShards(p: Parts, allowCrash: boolean, hangOnStop: boolean): Promis
     assignment: () => (p.tracked.symbols.length > 0 ? p.tracked.perShard() : []),
     shardParams: {
       feed: encodeFeedSpec(p.feeds.spec), cadenceMs: config.cadenceMs,
-      mailboxCapacity: limits.pairMailboxEventsMax, allowCrash,
+      mailboxCapacity: limits.pairMailboxEventsMax, allowCrash: deps.allowShardCrash ?? false,
+      crashAtStartShardId: deps.crashShardAtStart,
       logLevel: config.logLevel,
       budgetBuffer: p.feeds.budget?.buffer ?? null, feedAnchorWallMs: p.feeds.anchorWallMs,
-      stateSaveEveryMs: p.pairStates ? pairStateSaveEveryMs : 0, hangOnStop,
+      stateSaveEveryMs: p.pairStates ? pairStateSaveEveryMs : 0, hangOnStop: deps.stopHang === 'shard',
     },
     logger: p.log.child({ component: 'supervisor' }),
     host: {
@@ -372,6 +394,8 @@ function startShards(p: Parts, allowCrash: boolean, hangOnStop: boolean): Promis
       onPastHeld: (message) => p.past.onHeld(message.shardId, message.left),
       onPastAnswer: (message) => onPastAnswer(p, message),
       onShardRestarted: (shardId) => p.past.onShardRestarted(shardId),
+      // A shard that stays down holds nothing more to pull.
+      onShardDegraded: (shardId) => p.past.onShardRestarted(shardId),
       loadPairStates: p.pairStates ? (symbols) => p.pairStates!.load(symbols) : undefined,
     },
   });
@@ -467,7 +491,7 @@ export async function startService(config: ServiceConfig, deps: ServiceDeps): Pr
   // main thread's universe and front, and the shards get their pairs once the universe ranked
   // them (the same path as an hourly re-rank).
   const constructed = workersConstructed(config.shards);
-  const booting = startShards(p, deps.allowShardCrash ?? false, deps.stopHang === 'shard');
+  const booting = startShards(p, deps);
   booting.catch(() => {}); // awaited below; this only keeps an early failure from going unhandled
   let front: Awaited<ReturnType<typeof startFront>> | null = null;
   let timers: NodeJS.Timeout[] = [];
@@ -479,6 +503,9 @@ export async function startService(config: ServiceConfig, deps: ServiceDeps): Pr
     // they then run is what /readyz waits for. Re-ranks from then on reach them directly.
     const assigned = booting.then((started) => {
       p.runtime = started;
+      if (p.feeds.spec.kind === 'sim') {
+        p.pace = new MarketPace(started.board, p.clock, config.speed);
+      }
       return started.setTracked(p.tracked.perShard());
     });
     assigned.catch(() => {}); // awaited below, as `booting` is

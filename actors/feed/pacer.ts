@@ -12,6 +12,8 @@ export interface PacerOptions {
   readonly tickMs?: number;
   /** Market time covered per step at speed Infinity (one step per event-loop turn). */
   readonly stepMs?: number;
+  /** Market time not to pass (what the shards reached: sim-pace.ts); none: no limit. */
+  readonly limitMs?: () => number;
 }
 
 export interface Pacer {
@@ -37,7 +39,8 @@ export function createPacer(options: PacerOptions): Pacer {
       if (Number.isFinite(options.speed)) {
         const wallStartMs = options.clock.nowMs();
         const tick = () => {
-          const toMs = options.startMs + (options.clock.nowMs() - wallStartMs) * options.speed;
+          const toMs = Math.min(options.limitMs?.() ?? Infinity,
+            options.startMs + (options.clock.nowMs() - wallStartMs) * options.speed);
           if (toMs > reachedMs) reachedMs = Math.floor(toMs);
           advance(reachedMs);
         };
@@ -48,7 +51,8 @@ export function createPacer(options: PacerOptions): Pacer {
       const step = () => {
         immediate = null;
         if (!running) return;
-        reachedMs += stepMs;
+        reachedMs = Math.max(reachedMs, Math.min(reachedMs + stepMs,
+          options.limitMs?.() ?? Infinity));
         advance(reachedMs);
         if (running) immediate = setImmediate(step);
       };

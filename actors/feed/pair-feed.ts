@@ -27,13 +27,17 @@ export interface PairFeedDeps {
   readonly onWarmedUp?: () => void;
   /** Sim: called in a turn in which some pairs reached the start while others still warm. */
   readonly onPairsWarmed?: () => void;
+  /** Sim: the slowest other shard's market time (NaN: none), and this one's after each step. */
+  readonly groupMs?: () => number;
+  readonly onPaced?: (reachedMs: number | null) => void;
 }
 
 export function createPairFeed(spec: FeedSpec, deps: PairFeedDeps): PairFeed {
   switch (spec.kind) {
     case 'sim':
       return createSimPairFeed({ ...spec, clock: deps.clock, logger: deps.logger,
-        tickMs: deps.tickMs, onWarmedUp: deps.onWarmedUp, onPairsWarmed: deps.onPairsWarmed });
+        tickMs: deps.tickMs, onWarmedUp: deps.onWarmedUp, onPairsWarmed: deps.onPairsWarmed,
+        groupMs: deps.groupMs, onPaced: deps.onPaced });
     case 'live':
       return createLivePairFeed({ ...deps.live, wsUrl: spec.wsUrl, clock: deps.clock,
         logger: deps.logger, budget: deps.budget,

@@ -43,6 +43,8 @@ export function feedSpecOf(config: ServiceConfig, startMs: number): FeedSpec {
 
 export function createMarketFeeds(config: ServiceConfig, deps: {
   clock: Clock; logger: Logger; tracker: WalletTracker;
+  /** Simulator: market time the shards reached (the universe follows it). */
+  marketLimitMs?: () => number;
 }): MarketFeeds {
   const spec = feedSpecOf(config, deps.clock.nowMs());
   const anchorWallMs = Date.now();
@@ -51,6 +53,7 @@ export function createMarketFeeds(config: ServiceConfig, deps: {
   const universe: UniverseFeed = createUniverseFeed(spec, {
     clock: deps.clock, logger: deps.logger.child({ component: 'universe' }),
     cadenceMs: config.universeCadenceMs, budget: budget ?? undefined,
+    marketLimitMs: deps.marketLimitMs,
   });
   let poller: WalletPoller | null = null;
   if (spec.kind === 'live' && budget) {

@@ -1,4 +1,4 @@
-// One shard as the supervisor sees it: its threaded actor, its worker, its heartbeat, and the
+// One shard as the supervisor sees it: its threaded actor, its worker, its liveness, and the
 // restart path that covers comedy's gaps (no respawn, hung calls after exit, worker errors).
 import { MessageChannel, type MessagePort, type Worker } from 'node:worker_threads';
 import type { Logger } from '../../core/logger.js';
@@ -11,6 +11,8 @@ import { handoverPortMessage } from '../shard/handover.js';
 import { pastPullAllMessage, pastPullMessage } from '../shard/past-queue.js';
 import { isShardStopped, shardStopRequest } from '../shard/stop-messages.js';
 import { signal, type Signal } from './signal.js';
+import type { ShardBoard } from './shard-board.js';
+import { FailureRecord } from './failure-record.js';
 
 export interface ThreadedRef {
   sendAndReceive(topic: string, ...args: unknown[]): Promise<unknown>;
@@ -33,11 +35,12 @@ function isPastAnswer(message: unknown): message is { left: number } {
 
 /** Pulls of held past a stop keeps in flight (past-queue.ts). */
 const stopPullsAhead = 4;
+/** How often the shard's progress is read (shard-board.ts). */
+const livenessCheckMs = 1_000;
 
-/** How long a heartbeat answer that missed its deadline may still be on its way. */
-const heartbeatGraceMs = 50;
-
-export type ShardState = 'starting' | 'running' | 'restarting' | 'stopping' | 'stopped';
+/** 'degraded': failed too often within the window; it stays down, the service runs without it. */
+export type ShardState = 'starting' | 'running' | 'restarting' | 'stopping' | 'stopped' |
+  'degraded';
 
 
 /**
@@ -57,8 +60,13 @@ export class ShardHandle {
   generation = 0;
   private ref: ThreadedRef | null = null;
   private worker: Worker | null = null;
-  private heartbeat: NodeJS.Timeout | null = null;
-  private pingSeq = 0;
+  private liveness: NodeJS.Timeout | null = null;
+  /** The progress counter last read, and when (performance.now()) it last changed. */
+  private progressSeen = 0;
+  private progressAtMs = 0;
+  private checkedAtMs = 0;
+  /** This shard's recent failures: the restart delay and the point of giving up. */
+  readonly failures = new FailureRecord(limits.shardFailuresMax, limits.shardFailureWindowMs);
   private restartTimer: NodeJS.Timeout | null = null;
   /** Settles when the running generation fails: what is still waiting on it stops waiting. */
   private lost = lostSignal();
@@ -83,6 +91,10 @@ export class ShardHandle {
     /** Saved pair states to restore new pairs from (persistence/pair-states.ts); none: fresh. */
     private readonly loadStates?: (symbols: readonly string[]) =>
       Readonly<Record<string, Uint8Array>>,
+    /** Where the worker shows its progress (its buffer travels in `base`). */
+    private readonly board?: ShardBoard,
+    /** The shard failed too often and stays down. */
+    private readonly onDegraded: (shardId: number) => void = () => {},
   ) {}
 
   async start(): Promise<void> {
@@ -103,7 +115,9 @@ export class ShardHandle {
     this.worker?.once('exit', (code) => this.failed(`worker exited with code ${code}`));
     this.openHandover();
     this.state = 'running';
-    this.heartbeat = setInterval(() => void this.beat(), limits.shardHeartbeatTimeoutMs / 4);
+    this.progressSeen = this.board?.progress(this.shardId) ?? 0;
+    this.progressAtMs = this.checkedAtMs = performance.now();
+    if (this.board) this.liveness = setInterval(() => this.checkProgress(), livenessCheckMs);
   }
 
   /** Gives the worker its end of a new channel: from then on it publishes over it. */
@@ -183,6 +197,7 @@ export class ShardHandle {
     const worker = this.worker;
     this.ref = null;
     this.worker = null;
+    this.board?.leave(this.shardId);
     // A worker that dies meanwhile sends nothing more: no reason to wait out the bound.
     const exited = new Promise<false>((resolve) => worker?.once('exit', () => resolve(false)));
     const within = <T>(work: Promise<T>) => withDeadline(Promise.race([work, exited]),
@@ -237,25 +252,24 @@ export class ShardHandle {
     return this.pastAnswer.promise;
   }
 
-  private async beat(): Promise<void> {
-    if (this.state !== 'running' || !this.ref) return;
-    const seq = ++this.pingSeq;
-    let answered = false;
-    const reply = this.ref.sendAndReceive(shardTopics.ping, seq).then(() => { answered = true; });
-    const what = `shard ${this.shardId} heartbeat`;
-    const deadlineMs = limits.shardHeartbeatTimeoutMs;
-    const sentAtMs = performance.now();
-    try {
-      await withDeadline(reply, deadlineMs, what);
-    } catch (error) {
-      // Timers run before I/O in a loop turn, and comedy settles a reply a few turns after it
-      // arrives: an answer may be queued behind this thread's own work. When the deadline fired
-      // late, this thread itself was stalled (a long GC, a large view): that is not the shard's
-      // silence, so it gets a whole new deadline from now; otherwise a short grace.
-      const stalledMs = performance.now() - sentAtMs - deadlineMs;
-      const graceMs = stalledMs > deadlineMs / 4 ? deadlineMs : heartbeatGraceMs;
-      await withDeadline(reply, graceMs, what).catch(() => {});
-      if (!answered) this.failed((error as Error).message);
+  /**
+   * A shard whose counter did not move for shardStallTimeoutMs is hung. When this thread itself
+   * was held (its check came late), the silence is not the shard's: its clock starts again.
+   */
+  private checkProgress(): void {
+    if (this.state !== 'running' || !this.board) return;
+    const nowMs = performance.now();
+    const lateMs = nowMs - this.checkedAtMs - livenessCheckMs;
+    this.checkedAtMs = nowMs;
+    const progress = this.board.progress(this.shardId);
+    if (progress !== this.progressSeen || lateMs > livenessCheckMs) {
+      this.progressSeen = progress;
+      this.progressAtMs = nowMs;
+      return;
+    }
+    const silentMs = nowMs - this.progressAtMs;
+    if (silentMs >= limits.shardStallTimeoutMs) {
+      this.failed(`no progress for ${Math.round(silentMs)} ms (its event loop is held)`);
     }
   }
 
@@ -264,16 +278,28 @@ export class ShardHandle {
     this.state = 'restarting';
     this.lost.resolve();
     this.clearTimers();
+    this.board?.leave(this.shardId);
     // What the failed generation still sends is dropped, as its comedy publishes are.
     this.closeHandover();
-    this.log.error('shard failed; restarting it', { shardId: this.shardId, reason });
     const worker = this.worker;
     release(this.ref);
     this.ref = null;
     this.worker = null;
     void worker?.terminate().catch(() => {});
-    // Back off when a shard keeps failing, so a crash loop cannot spin the CPU.
-    const delayMs = Math.min(5_000, 50 * 2 ** Math.min(this.restarts, 7));
+    const recent = this.failures.add(performance.now(), reason);
+    if (this.failures.exhausted) {
+      this.state = 'degraded';
+      this.log.error('shard gave up; the service runs degraded without its pairs', {
+        shardId: this.shardId, reason, failures: recent,
+        windowS: limits.shardFailureWindowMs / 1000, pairs: this.symbols.length });
+      this.onDegraded(this.shardId);
+      return;
+    }
+    // Backs off exponentially while a shard keeps failing, so a crash loop cannot spin the CPU.
+    const delayMs = Math.min(limits.shardRestartDelayMsMax,
+      limits.shardRestartDelayMs * 2 ** (recent - 1));
+    this.log.error('shard failed; restarting it', { shardId: this.shardId, reason,
+      delayMs, failures: recent });
     this.restarts++;
     this.restartTimer = setTimeout(() => void this.restart(), delayMs);
   }
@@ -291,9 +317,9 @@ export class ShardHandle {
   }
 
   private clearTimers(): void {
-    if (this.heartbeat) clearInterval(this.heartbeat);
+    if (this.liveness) clearInterval(this.liveness);
     if (this.restartTimer) clearTimeout(this.restartTimer);
-    this.heartbeat = null;
+    this.liveness = null;
     this.restartTimer = null;
   }
 }

@@ -12,11 +12,14 @@ import { loadComedy } from './comedy-loader.js';
 import { withDeadline } from './deadline.js';
 import { shardBundlePath } from './shard-bundle.js';
 import { ShardHandle, type ShardSpawner } from './shard-handle.js';
+import { ShardBoard } from './shard-board.js';
 
 export interface SupervisorHost {
   /** A shard's once-per-cadence publish, already checked to come from its live generation. */
   onPublish(message: ShardPublish): void;
   onShardRestarted?(shardId: number): void;
+  /** A shard failed too often and stays down (shard-handle.ts). */
+  onShardDegraded?(shardId: number): void;
   /** A shard's closed 1-minute history points, from its live generation. */
   onHistory?(message: ShardHistory): void;
   /** A pair's live backfill state, from its shard's live generation. */
@@ -69,6 +72,8 @@ class RootSupervisor {
 
 export interface ActorRuntime {
   readonly shards: readonly ShardHandle[];
+  /** Each shard's progress and paced market time, as its worker shows them. */
+  readonly board: ShardBoard;
   /** Assigns the tracked set to shards; pairs move without restarting anything. */
   setTracked(assignment: readonly (readonly string[])[]): Promise<void>;
   /**
@@ -88,7 +93,7 @@ export async function startActorRuntime(options: {
    * so a universe that came in meanwhile starts them with their pairs, a round trip sooner.
    */
   assignment: readonly (readonly string[])[] | (() => readonly (readonly string[])[]);
-  shardParams: Omit<ShardParams, 'shardId' | 'generation' | 'symbols'>;
+  shardParams: Omit<ShardParams, 'shardId' | 'generation' | 'symbols' | 'boardBuffer'>;
   logger: Logger;
   host: SupervisorHost;
 }): Promise<ActorRuntime> {
@@ -146,14 +151,17 @@ export async function startActorRuntime(options: {
   });
   const assignment = typeof options.assignment === 'function' ? options.assignment()
     : options.assignment;
+  const board = ShardBoard.create(options.shardCount);
+  const base = { ...options.shardParams, boardBuffer: board.buffer };
   for (let id = 0; id < options.shardCount; id++) {
-    handles.push(new ShardHandle(id, assignment[id] ?? [], options.shardParams, spawner,
+    handles.push(new ShardHandle(id, assignment[id] ?? [], base, spawner,
       options.logger, (shardId) => options.host.onShardRestarted?.(shardId), handover,
-      options.host.loadPairStates));
+      options.host.loadPairStates, board, (shardId) => options.host.onShardDegraded?.(shardId)));
   }
   await Promise.all(handles.map((h) => h.start()));
   return {
     shards: handles,
+    board,
     async setTracked(assignment) {
       await Promise.all(handles.map((h, id) => h.setSymbols(assignment[id] ?? [])));
     },

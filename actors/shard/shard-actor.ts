@@ -11,6 +11,7 @@ import { createPairFeed, type PairFeed } from '../feed/pair-feed.js';
 import type { IngestSink } from '../feed/feed-types.js';
 import type { ShardBackfill } from '../runtime/backfill-status.js';
 import { attachBudget } from '../feed/budget.js';
+import { ShardBoard } from '../runtime/shard-board.js';
 import { Mailbox } from './mailbox.js';
 import type { PairPublish, RestoreResult } from './pair-engine.js';
 import type { ShardPairStates } from './pair-state.js';
@@ -86,6 +87,8 @@ const firstPublishDelayMs = 150;
  * publish, which /readyz waits for (bench/README.md, Warm start, session 6).
  */
 const warmedPublishMs = 150;
+/** How often the shard shows the supervisor its event loop turns (shard-board.ts). */
+const pulseMs = 250;
 
 export default class ShardActor {
   private self!: SelfActor;
@@ -96,6 +99,7 @@ export default class ShardActor {
   private readonly pending = new Set<string>();
   private drainScheduled = false;
   private publishTimer: NodeJS.Timeout | null = null;
+  private pulseTimer: NodeJS.Timeout | undefined;
   private firstPublishTimer: NodeJS.Timeout | undefined;
   /** A publish ahead of the cadence is set (publishSoon) and has not run yet. */
   private soonPending = false;
@@ -124,14 +128,21 @@ export default class ShardActor {
     this.params = self.getCustomParameters();
     if (!isMainThread) parentPort?.on('message', this.onParentMessage);
     this.log = createLogger({ level: this.params.logLevel }, { shard: this.params.shardId });
+    const shardId = this.params.shardId;
+    const board = this.params.boardBuffer && new ShardBoard(this.params.boardBuffer);
+    // Liveness: a timer runs only when the event loop turns, however much work is queued.
+    if (board) this.pulseTimer = setInterval(() => board.bump(shardId), pulseMs);
     this.saveEveryMs = this.params.stateSaveEveryMs ?? 0;
     // Concurrently, as in setPairs (comedy's promise hops, not work, are most of a creation).
     await Promise.all(this.params.symbols.map((symbol) => this.addPair(symbol)));
     const budget = this.params.budgetBuffer
       ? attachBudget(this.params.budgetBuffer, systemClock) : undefined;
-    const spec = decodeFeedSpec(this.params.feed, this.params.feedAnchorWallMs, Date.now());
+    const spec = decodeFeedSpec(this.params.feed, this.params.feedAnchorWallMs, Date.now(),
+      board?.furthestMs());
     this.feed = createPairFeed(spec, {
       clock: systemClock, logger: this.log, budget,
+      groupMs: board && (() => board.slowestMs(shardId)),
+      onPaced: board && ((reachedMs) => board.report(shardId, reachedMs)),
       onBackfill: (report) => {
         const message: ShardBackfill = { type: 'shardBackfill', shardId: this.params.shardId,
           generation: this.params.generation, report };
@@ -149,6 +160,9 @@ export default class ShardActor {
     // Pairs given at creation publish as soon as their first events are in, as setPairs' do.
     if (this.pairs.size > 0) this.publishSoon(firstPublishDelayMs);
     this.log.debug('shard started', { pairs: this.pairs.size, generation: this.params.generation });
+    if (this.params.allowCrash && this.params.crashAtStartShardId === shardId) {
+      setTimeout(() => this.crash('exit'), firstPublishDelayMs);
+    }
   }
 
   private readonly onParentMessage = (message: unknown): void => {
@@ -240,11 +254,12 @@ export default class ShardActor {
     this.feed.start(this.sink);
   }
 
-  /** Test hook: crash this worker on purpose, by throwing or by exiting. */
-  crash(kind: 'throw' | 'exit'): string {
+  /** Test hook: crash this worker on purpose, by throwing or by exiting; or hang its loop. */
+  crash(kind: 'throw' | 'exit' | 'hang'): string {
     if (!this.params.allowCrash) return 'refused';
     setTimeout(() => {
       if (kind === 'exit') process.exit(7);
+      if (kind === 'hang') for (;;);
       throw new Error('shard crash requested by test');
     }, 1);
     return 'crashing';
@@ -253,6 +268,7 @@ export default class ShardActor {
   async stop(): Promise<void> {
     if (this.stopping) return;
     this.stopping = true;
+    clearInterval(this.pulseTimer);
     if (this.publishTimer) clearInterval(this.publishTimer);
     this.publishTimer = null;
     clearTimeout(this.firstPublishTimer);

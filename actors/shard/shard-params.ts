@@ -26,6 +26,10 @@ export interface ShardParams {
   readonly states?: Readonly<Record<string, Uint8Array>>;
   /** Test hook: the shard's stop blocks its thread and never finishes (docs/operations.md). */
   readonly hangOnStop?: boolean;
+  /** Every shard's progress and market time (actors/runtime/shard-board.ts). */
+  readonly boardBuffer?: SharedArrayBuffer;
+  /** Test hook, with allowCrash: the shard with this id exits right after every start. */
+  readonly crashAtStartShardId?: number;
 }
 
 export type EncodedFeedSpec =
@@ -38,10 +42,15 @@ export function encodeFeedSpec(spec: FeedSpec): EncodedFeedSpec {
   return { ...spec, speed: Number.isFinite(spec.speed) ? spec.speed : 'max' } as EncodedFeedSpec;
 }
 
-export function decodeFeedSpec(spec: EncodedFeedSpec, anchorWallMs: number, wallNowMs: number):
-  FeedSpec {
+/**
+ * `pacedMs`: the market time the shards reached (NaN: none yet), where a restarted simulator
+ * resumes; market time is paced to what the shards absorb, so the anchor's reckoning runs ahead.
+ */
+export function decodeFeedSpec(spec: EncodedFeedSpec, anchorWallMs: number, wallNowMs: number,
+  pacedMs = NaN): FeedSpec {
   if (spec.kind === 'live') return spec;
   const speed = spec.speed === 'max' ? Infinity : spec.speed;
+  if (spec.kind === 'sim' && pacedMs > 0) return { ...spec, speed, startMs: pacedMs };
   if (spec.kind === 'sim' && Number.isFinite(speed)) {
     // The simulator's market time runs from the anchor, not from this worker's start.
     const lateMs = Math.max(0, wallNowMs - anchorWallMs);

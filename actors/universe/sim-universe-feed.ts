@@ -35,7 +35,8 @@ export function createSimUniverseFeed(options: SimUniverseOptions): UniverseFeed
     count: wallets.length, cadenceMs: options.walletCadenceMs ?? 60_000, clock: options.clock,
     statesPerSecondMax: simWalletStatesPerSecondMax, statesPerTurnMax: simWalletStatesPerTurnMax,
   });
-  const pacer = createPacer({ ...options, stepMs: options.cadenceMs });
+  const pacer = createPacer({ ...options, stepMs: options.cadenceMs,
+    limitMs: options.marketLimitMs });
   let nextUniverseMs = options.startMs;
   let reachedMs = options.startMs;
   let running = false;

@@ -20,4 +20,6 @@ export interface UniverseFeedDeps {
   readonly walletCadenceMs?: number;
   /** Wallets to report (live: polled with clearinghouseState; sim: its tracked population). */
   readonly wallets?: readonly string[];
+  /** Simulator: market time the shards reached; the universe does not run ahead of it. */
+  readonly marketLimitMs?: () => number;
 }

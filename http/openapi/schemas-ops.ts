@@ -47,7 +47,10 @@ export const opsSchemas: Record<string, Schema> = {
         'reason: still filling after the wait (filled later, as the request budget allows), or ' +
         'given up on; `history` (scale-out front) names the history range still being copied ' +
         'from ingest, the points copied so far and why the copy waits, if it does (not a ' +
-        'check: the front is ready meanwhile).',
+        'check: the front is ready meanwhile); `shards` names each shard that failed too often ' +
+        'and stays down (the service runs degraded: `checks.shards` is false), its last ' +
+        'failure and its pairs; `pace` (simulator) says market time runs slower than `--speed` ' +
+        'because the shards absorb no more (not a check).',
     },
   }, ['detail']),
 };

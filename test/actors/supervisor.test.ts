@@ -161,4 +161,68 @@ runtimeSuite('a request to a shard that is gone fails instead of hanging', async
   await eventually(() => victim.state === 'running', { timeoutMs: 10_000 });
 });
 
+runtimeSuite('a shard whose event loop hangs is restarted once; the other is not', async () => {
+  restarted = [];
+  const victim = runtime.shards[1];
+  const restarts = runtime.shards.map((s) => s.restarts);
+  assert.is(await victim.request('crash', 'hang'), 'crashing');
+  await eventually(() => restarted.includes(1) && victim.state === 'running',
+    { timeoutMs: 30_000, message: 'the hung shard restarted' });
+  const afterMs = Date.now();
+  await eventually(() => symbols.slice(3).every((s) => publishedSince(s, afterMs)),
+    { timeoutMs: 15_000, message: 'its pairs publish again' });
+  assert.equal(runtime.shards.map((s) => s.restarts), [restarts[0], restarts[1] + 1]);
+  assert.match(victim.failures.lastReason, /no progress/);
+});
+
 runtimeSuite.run();
+
+const degradedSuite = suite('a shard that crashes at every start');
+let crashing: ActorRuntime;
+const degraded: number[] = [];
+const publishedBy = new Map<string, number>();
+
+degradedSuite.before(async () => {
+  crashing = await startActorRuntime({
+    shardCount: 2,
+    assignment: [symbols.slice(0, 2), symbols.slice(2, 4)],
+    shardParams: {
+      feed: encodeFeedSpec({ kind: 'sim', seed: 7, speed: 1, startMs: Date.UTC(2026, 10, 2) }),
+      cadenceMs: 50, mailboxCapacity: 10_000, allowCrash: true, logLevel: 'silent',
+      budgetBuffer: null, feedAnchorWallMs: Date.now(), crashAtStartShardId: 1,
+    },
+    logger: silentLogger,
+    host: {
+      onPublish(message: ShardPublish) {
+        for (const pair of message.pairs) publishedBy.set(pair.symbol, Date.now());
+      },
+      onShardDegraded(shardId) {
+        degraded.push(shardId);
+      },
+    },
+  });
+});
+
+degradedSuite.after(async () => {
+  await crashing?.stop();
+});
+
+degradedSuite('gives up after its failures, and the others keep running', async () => {
+  const victim = crashing.shards[1];
+  await eventually(() => victim.state === 'degraded',
+    { timeoutMs: 120_000, message: 'the shard gave up' });
+  assert.equal(degraded, [1]);
+  assert.is(victim.restarts, victim.failures.max - 1, 'restarted until it gave up, no more');
+  // Not looping: while the healthy shard publishes on, the degraded one stays down.
+  for (let round = 0; round < 3; round++) {
+    const afterMs = Date.now();
+    await eventually(() => symbols.slice(0, 2).every((s) => (publishedBy.get(s) ?? 0) > afterMs),
+      { timeoutMs: 15_000, message: 'the healthy shard publishes' });
+  }
+  assert.is(victim.state, 'degraded');
+  assert.is(victim.restarts, victim.failures.max - 1);
+  assert.is(crashing.shards[0].state, 'running');
+  assert.is(crashing.shards[0].restarts, 0);
+});
+
+degradedSuite.run();

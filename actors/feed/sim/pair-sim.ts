@@ -73,6 +73,11 @@ export class PairSimulator {
     this.scheduleTrade();
   }
 
+  /** The market time the simulator has reached (its events up to here are out). */
+  get reachedMs(): number {
+    return this.nowMs;
+  }
+
   /** Emits, in time order, every event with a timestamp up to and including tMs. */
   advanceTo(tMs: number, sink: (event: MarketEvent) => void): void {
     for (;;) {

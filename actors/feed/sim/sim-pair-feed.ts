@@ -6,8 +6,8 @@ import type { Logger } from '../../../core/logger.js';
 import { FeedCounters } from '../feed-counters.js';
 import type { EventSink, FeedStats, IngestSink, PairFeed } from '../feed-types.js';
 import { eventSinkOf } from '../lanes.js';
-import { createPacer, type Pacer } from '../pacer.js';
 import { PairSimulator } from './pair-sim.js';
+import { SimPace } from './sim-pace.js';
 import { marketWarmupPlan, PairWarmup, warmupPlan } from './sim-warmup.js';
 import { simWorld } from './sim-world.js';
 import { resumeAnswer, resumeFillMs } from './sim-resume.js';
@@ -28,6 +28,10 @@ export interface SimPairFeedOptions {
   readonly onWarmedUp?: () => void;
   /** Called in a turn in which some symbols reached their start while others still warm. */
   readonly onPairsWarmed?: () => void;
+  /** The slowest other shard's market time (NaN: none paces); sim-pace.ts keeps close to it. */
+  readonly groupMs?: () => number;
+  /** This shard's market time after each paced step; null while no pair paces. */
+  readonly onPaced?: (reachedMs: number | null) => void;
 }
 
 /**
@@ -47,7 +51,6 @@ const warmupPairsPerTurn = 8;
 export function createSimPairFeed(options: SimPairFeedOptions): PairFeed {
   const world = simWorld(options.seed, options.walletsTracked);
   const counters = new FeedCounters(options.clock, options.logger);
-  const pacer: Pacer = createPacer(options);
   const warmupMs = options.warmupMs ?? 0;
   // Insertion order is the order symbols are stepped in: deterministic for a given call order.
   const sims = new Map<string, PairSimulator>();
@@ -65,6 +68,13 @@ export function createSimPairFeed(options: SimPairFeedOptions): PairFeed {
   };
   const backlog = (symbol: string) =>
     target && typeof target !== 'function' ? target.lane(symbol)?.length ?? 0 : 0;
+  // A symbol still warming joins the pacer once its warm-up reached its start.
+  function* paced(): Generator<PairSimulator> {
+    for (const [symbol, sim] of sims) if (!warming.has(symbol)) yield sim;
+  }
+  const pacer = new SimPace({ clock: options.clock, speed: options.speed,
+    startMs: options.startMs, tickMs: options.tickMs ?? 50, groupMs: options.groupMs,
+    onPaced: options.onPaced }, paced, backlog, emit);
   const warmupStep = () => {
     warmupTurn = null;
     if (!sink) return;
@@ -127,10 +137,7 @@ export function createSimPairFeed(options: SimPairFeedOptions): PairFeed {
       sink = eventSinkOf(to);
       counters.connected = true;
       apply();
-      pacer.start((toMs) => {
-        // A symbol still warming joins the pacer once its warm-up reached its start.
-        for (const [symbol, sim] of sims) if (!warming.has(symbol)) sim.advanceTo(toMs, emit);
-      });
+      pacer.start();
     },
     setSymbols(symbols) {
       wanted = [...new Set(symbols)];
