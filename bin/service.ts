@@ -310,7 +310,7 @@ async function startFront(p: Parts, assigned: Promise<void>) {
     keys, usage: store.usage, readiness, access, mounts: mcp.mounts, dashboard,
     history: historySource,
   });
-  return { http, mcp };
+  return { http, mcp, dashboard };
 }
 
 /** Starts the shard workers: they boot while the universe and the front start. */
@@ -441,10 +441,11 @@ export async function startService(config: ServiceConfig, deps: ServiceDeps): Pr
     // A start that fails part-way releases what it opened, as stop() would.
     await front?.mcp.close();
     await front?.http.close();
+    await front?.dashboard.close();
     await stopParts(p, timers, await booting.catch(() => null));
     throw error;
   }
-  const { http, mcp } = front;
+  const { http, mcp, dashboard } = front;
   p.log.info('service started', { baseUrl, feed: config.feed, shards: config.shards,
     tracked: p.tracked.symbols.length });
   let stopped: Promise<void> | null = null;
@@ -455,6 +456,7 @@ export async function startService(config: ServiceConfig, deps: ServiceDeps): Pr
       stopped ??= (async () => {
         await mcp.close();
         await http.close();
+        await dashboard.close();
         await stopParts(p, timers, runtime);
         p.log.info('service stopped');
       })();
