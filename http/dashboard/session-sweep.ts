@@ -3,7 +3,7 @@
 // key left without a live session (a process that stopped between two steps, earlier versions).
 import type { Clock } from '../../core/clock.js';
 import type { Logger } from '../../core/logger.js';
-import type { AccountStore } from '../../persistence/accounts.js';
+import type { AccountRecord, AccountStore } from '../../persistence/accounts.js';
 import { isLive, type AccountKeys } from './account-deps.js';
 import type { SessionManager } from './sessions.js';
 
@@ -51,9 +51,15 @@ export class SessionSweeper {
     const { accounts, keys, sessions, clock } = this.deps;
     const nowMs = clock.nowMs();
     const named = new Set<string>();
+    // One read per account, not per session (each read of the lmdb store renews its snapshot).
+    const seen = new Map<string, AccountRecord | undefined>();
+    const accountOf = (id: string) => {
+      if (!seen.has(id)) seen.set(id, accounts.byId(id));
+      return seen.get(id);
+    };
     let sessionsEnded = 0;
     for (const session of accounts.allSessions()) {
-      if (sessions.isOver(session, nowMs)) {
+      if (sessions.isOver(session, nowMs, accountOf(session.accountId))) {
         await sessions.end(session);
         sessionsEnded += 1;
       } else if (session.keyPrefix !== null) named.add(session.keyPrefix);

@@ -108,8 +108,8 @@ export class SessionManager {
    * Idle past the limit, or its account disabled. (An account not known here is not enough: a
    * shared store's mirror may hear of a new account just after its first session.)
    */
-  isOver(record: SessionRecord, nowMs: number): boolean {
-    const account = this.accounts.byId(record.accountId);
+  isOver(record: SessionRecord, nowMs: number,
+    account: AccountRecord | undefined = this.accounts.byId(record.accountId)): boolean {
     return nowMs - record.lastSeenMs > SESSION_IDLE_MS ||
       (account !== undefined && account.disabledAtMs !== null);
   }
