@@ -43,6 +43,8 @@ export interface DashboardWiring {
     readonly limits?: Pick<RedisLimits, 'usedOn'> };
   readonly logger: Logger;
   readonly distDir?: string;
+  /** How often expired dashboard sessions are swept (tests sweep often; default 60 s). */
+  readonly sessionSweepMs?: number;
 }
 
 export function createDashboardFor(w: DashboardWiring): Dashboard {
@@ -65,6 +67,7 @@ export function createDashboardFor(w: DashboardWiring): Dashboard {
     },
     clock: w.clock, logger: w.logger, trusted: createTrustCheck(w.config.trustProxy),
     signupOpen: w.config.signupOpen, allowPrivateWebhooks: w.config.allowPrivateWebhooks,
+    sessionSweepMs: w.sessionSweepMs,
   }, w.distDir ?? DASHBOARD_DIST_DIR);
   if (!dashboard.files.built) {
     w.logger.warn('the dashboard is not built (web/dist is missing): run npm run build:web');

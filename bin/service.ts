@@ -354,7 +354,7 @@ async function startFront(p: Parts, assigned: Promise<void>) {
     history: historySource,
     metrics: () => renderSupervisionMetrics(p.runtime?.shards ?? [], p.pace),
   });
-  return { http, mcp };
+  return { http, mcp, dashboard };
 }
 
 /** Starts the shard workers: they boot while the universe and the front start. */
@@ -523,11 +523,12 @@ export async function startService(config: ServiceConfig, deps: ServiceDeps): Pr
     // A start that fails part-way releases what it opened, as stop() would.
     await front?.mcp.close();
     await front?.http.close();
+    await front?.dashboard.close();
     await stopParts(p, timers, await booting.catch(() => null),
       performance.now() + shardStopWaitMsDefault, new StopSteps());
     throw error;
   }
-  const { http, mcp } = front;
+  const { http, mcp, dashboard } = front;
   p.log.info('service started', { baseUrl, feed: config.feed, shards: config.shards,
     tracked: p.tracked.symbols.length });
   let stopped: Promise<StopResult> | null = null;
@@ -539,6 +540,7 @@ export async function startService(config: ServiceConfig, deps: ServiceDeps): Pr
       const steps = new StopSteps((step) => { if (step === 'acknowledged') flushed(); });
       await mcp.close();
       await http.close();
+      await dashboard.close();
       steps.mark('front');
       const clean = await stopParts(p, timers, runtime, shardsUntilMs, steps, deps.stopHang);
       p.log.info('service stopped', { clean, stepsMs: steps.ms });

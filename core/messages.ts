@@ -211,6 +211,11 @@ export interface KeyRecord {
   readonly subscriptionStartMs: number | null;
   readonly createdAtMs: number;
   readonly revokedAtMs: number | null;
+  /**
+   * Set on a dashboard session's key: the account (`acc_...`) whose one daily quota and burst
+   * windows every session key of that account shares. Absent on every other key.
+   */
+  readonly sessionAccountId?: string;
 }
 
 /** Read side of the key table, as the HTTP front sees it (kept current within 1 s). */
@@ -220,8 +225,9 @@ export interface KeyDirectory {
 }
 
 /**
- * Daily usage counters in memory, written behind to the store. identity: `key:<prefix>` or
- * `ip:<address>`; dayKey: the Europe/Rome calendar day, `YYYY-MM-DD`.
+ * Daily usage counters in memory, written behind to the store. identity: `key:<prefix>`,
+ * `account:<id>` (its dashboard sessions' keys together) or `ip:<address>`; dayKey: the
+ * Europe/Rome calendar day, `YYYY-MM-DD`.
  */
 export interface UsageCounters {
   get(identity: string, dayKey: string): number;

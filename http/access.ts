@@ -10,7 +10,7 @@ import { BurstGuard, burstLimitByScope, type BurstState } from './burst.js';
 import { createKeyReader } from './credentials.js';
 import { minimumPlan, planReaches } from './plans.js';
 import { problems } from './problems.js';
-import { DailyQuota, secondsUntil, type DailyState } from './quota.js';
+import { DailyQuota, quotaHolder, secondsUntil, type DailyState } from './quota.js';
 
 export interface AccessControlDeps {
   readonly config: ServiceConfig;
@@ -40,10 +40,15 @@ class KeyIdentity {
   }
 }
 
-/** The burst identity: IP, plus the key's public prefix when a key was sent. */
+/**
+ * The burst identity: IP, plus the key's public prefix when a key was sent (a session key's
+ * account instead: its sessions share one window, quotaHolder).
+ */
 export function burstKey(identity: Identity, scope: BurstScope): string {
-  return identity.kind === 'key'
-    ? `${scope}|${identity.ip}|${identity.key.prefix}` : `${scope}|${identity.ip}`;
+  if (identity.kind !== 'key') return `${scope}|${identity.ip}`;
+  const { key } = identity;
+  return key.sessionAccountId === undefined ? `${scope}|${identity.ip}|${key.prefix}`
+    : `${scope}|${identity.ip}|${quotaHolder(key)}`;
 }
 
 /** `RateLimit-Policy` and `RateLimit` (IETF httpapi ratelimit-headers draft). */

@@ -1,12 +1,22 @@
-// The daily quota: per key prefix (or client IP without a key), per Europe/Rome calendar day.
-import type { UsageCounters } from '../core/messages.js';
+// The daily quota: per key prefix (or client IP without a key), per Europe/Rome calendar day;
+// a dashboard session's key counts against its account's one quota, shared by all its sessions.
+import type { KeyRecord, UsageCounters } from '../core/messages.js';
 import type { Identity, UsageReport } from './access-types.js';
 import { appliedDailyLimit, type AppliedLimit } from './plans.js';
 import { createRomeDayCache, QUOTA_TIME_ZONE, type RomeDay } from '../core/rome-time.js';
 
-/** The UsageCounters identity: `key:<prefix>` or `ip:<address>`. */
+/**
+ * Who a key's requests are counted for: `key:<prefix>`, or `account:<id>` for a dashboard
+ * session's key, so that signing in again buys no fresh quota or burst window.
+ */
+export function quotaHolder(key: KeyRecord): string {
+  return key.sessionAccountId === undefined
+    ? `key:${key.prefix}` : `account:${key.sessionAccountId}`;
+}
+
+/** The UsageCounters identity: quotaHolder of the key, or `ip:<address>`. */
 export function usageIdentity(identity: Identity): string {
-  return identity.kind === 'key' ? `key:${identity.key.prefix}` : `ip:${identity.ip}`;
+  return identity.kind === 'key' ? quotaHolder(identity.key) : `ip:${identity.ip}`;
 }
 
 export interface DailyState {

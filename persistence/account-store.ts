@@ -2,7 +2,7 @@
 // digest, and key ownership keyed by key prefix. Writes are transactions, so the command line
 // and a running server never lose each other's change.
 import { randomBytes } from 'node:crypto';
-import type { RootDatabase } from 'lmdb';
+import type { Database, RootDatabase } from 'lmdb';
 import {
   AccountError, normalizeEmail, type AccountRecord, type AccountStore, type KeyOwnership,
   type NewAccount, type SessionRecord,
@@ -23,6 +23,10 @@ export function openAccountStore(root: RootDatabase): AccountStore {
   const owners = openTable<KeyOwnership, string>(root, 'account_keys');
   // Another process (the command line) may have written since this process's read began.
   const fresh = () => root.resetReadTxn();
+  const allOf = <T>(table: Database<T, string>): T[] => {
+    fresh();
+    return [...table.getRange({})].map((e) => e.value);
+  };
   const find = (idOrEmail: string) => {
     fresh();
     const id = idOrEmail.startsWith('acc_') ? idOrEmail : emails.get(normalizeEmail(idOrEmail));
@@ -72,16 +76,11 @@ export function openAccountStore(root: RootDatabase): AccountStore {
     putSession: async (session) => { await sessions.put(session.digest, session); },
     session: (digest) => sessions.get(digest),
     removeSession: async (digest) => { await sessions.remove(digest); },
-    sessionsOf: (accountId) => {
-      fresh();
-      return [...sessions.getRange({})].map((e) => e.value)
-        .filter((s) => s.accountId === accountId);
-    },
+    sessionsOf: (accountId) => allOf(sessions).filter((s) => s.accountId === accountId),
+    allSessions: () => allOf(sessions),
     own: async (ownership) => { await owners.put(ownership.prefix, ownership); },
     ownerOf: (prefix) => (fresh(), owners.get(prefix)),
-    keysOf: (accountId) => {
-      fresh();
-      return [...owners.getRange({})].map((e) => e.value).filter((o) => o.accountId === accountId);
-    },
+    keysOf: (accountId) => allOf(owners).filter((o) => o.accountId === accountId),
+    allOwners: () => allOf(owners),
   };
 }

@@ -22,7 +22,8 @@ export interface SessionRecord {
   readonly accountId: string;
   readonly createdAtMs: number;
   readonly lastSeenMs: number;
-  /** The key the session's pages read the data endpoints with (revoked at sign-out). */
+  /** The key the session's pages read the data endpoints with (revoked when the session ends
+   *  or expires). */
   readonly keyPrefix: string | null;
 }
 
@@ -65,10 +66,14 @@ export interface AccountStore {
   fetchSession?(digest: string): Promise<SessionRecord | undefined>;
   removeSession(digest: string): Promise<void>;
   sessionsOf(accountId: string): SessionRecord[];
+  /** Every account's sessions (the sweep ends the expired ones). */
+  allSessions(): SessionRecord[];
 
   own(ownership: KeyOwnership): Promise<void>;
   ownerOf(prefix: string): KeyOwnership | undefined;
   keysOf(accountId: string): KeyOwnership[];
+  /** Every account's keys (the sweep revokes session keys left without their session). */
+  allOwners(): KeyOwnership[];
 }
 
 /** Emails are compared in one form. */

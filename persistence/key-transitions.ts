@@ -42,6 +42,7 @@ export async function createKeyWith(input: CreateKeyInput, nowMs: number,
       prefix: keyPrefixOf(key), digest: digestOf(key), plan: input.plan,
       label: input.label ?? null, subscriptionStartMs: input.subscriptionStartMs ?? null,
       createdAtMs: nowMs, revokedAtMs: null,
+      ...(input.sessionAccountId === undefined ? {} : { sessionAccountId: input.sessionAccountId }),
     };
     assertKeyRecord(record);
     const outcome = await write(record);

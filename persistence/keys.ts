@@ -38,6 +38,8 @@ export interface CreateKeyInput {
   readonly plan: Plan;
   readonly label?: string | null;
   readonly subscriptionStartMs?: number | null;
+  /** A dashboard session's key: the account whose quota it shares (KeyRecord). */
+  readonly sessionAccountId?: string;
 }
 
 /** The full key is returned here once and never again. */
@@ -63,6 +65,7 @@ export function assertKeyRecord(record: KeyRecord): void {
     isPlan(record.plan) && Number.isFinite(record.createdAtMs) &&
     (record.revokedAtMs === null || Number.isFinite(record.revokedAtMs)) &&
     (record.subscriptionStartMs === null || Number.isFinite(record.subscriptionStartMs)) &&
-    (record.label === null || typeof record.label === 'string');
+    (record.label === null || typeof record.label === 'string') &&
+    (record.sessionAccountId === undefined || /^acc_[0-9a-f]{16}$/.test(record.sessionAccountId));
   if (!ok) throw new Error(`corrupt key record ${JSON.stringify(record)}`);
 }

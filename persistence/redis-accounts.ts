@@ -162,7 +162,11 @@ export class RedisAccountStore implements AccountStore {
   }
 
   sessionsOf(accountId: string): SessionRecord[] {
-    return [...this.mirror.sessions.values()].filter((s) => s.accountId === accountId);
+    return this.allSessions().filter((s) => s.accountId === accountId);
+  }
+
+  allSessions(): SessionRecord[] {
+    return [...this.mirror.sessions.values()];
   }
 
   async own(ownership: KeyOwnership): Promise<void> {
@@ -175,7 +179,11 @@ export class RedisAccountStore implements AccountStore {
   }
 
   keysOf(accountId: string): KeyOwnership[] {
-    return [...this.mirror.owners.values()].filter((o) => o.accountId === accountId);
+    return this.allOwners().filter((o) => o.accountId === accountId);
+  }
+
+  allOwners(): KeyOwnership[] {
+    return [...this.mirror.owners.values()];
   }
 
   private async write(table: Table, field: string, expected: string, json: string):

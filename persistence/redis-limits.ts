@@ -7,10 +7,11 @@ import { redisNames, type RedisLink } from './redis-link.js';
  * One call takes a batch: the requests that arrived in one turn of the event loop (one command
  * and one reply instead of one per request; the limits are just as exact, each request's step
  * is atomic and they run in arrival order). KEYS[i] is request i's limits hash (one per usage
- * identity: `key:<prefix>` or `ip:<address>`). ARGV[1] the window (ms), ARGV[2] the ttl (s) of
- * a hash whose day starts, ARGV[3] the Rome day, the same for the whole batch; then per request
- * its window's field (`scope|ip`) and its stamp: nowMs (13 digits) followed by burst limit +
- * 1024 (daily limit + 1) (daily limit -1: do not count). A turn's requests mostly share their
+ * identity: `key:<prefix>`, `account:<id>` for dashboard sessions, or `ip:<address>`). ARGV[1]
+ * the window (ms), ARGV[2] the ttl (s) of a hash whose day starts, ARGV[3] the Rome day, the
+ * same for the whole batch; then per request its window's field (`scope|ip`) and its stamp:
+ * nowMs (13 digits) followed by burst limit + 1024 (daily limit + 1) (daily limit -1: do not
+ * count). A turn's requests mostly share their
  * stamp (one millisecond, one plan and scope): the script converts a stamp when it changes.
  * The hash holds the identity's burst windows, one field each, and field `d`, the day's text
  * followed by its count (uint32, little-endian: no number-to-text formatting per request):
@@ -105,7 +106,8 @@ for i = 1, #KEYS do
   else
     -- The identity is needed only when a day starts (its names, its ttl): not per request.
     local identity = sub(h, prefixLength + 1)
-    local isKey = sub(identity, 1, 4) == 'key:'
+    -- A key's or an account's (dashboard sessions'): kept as long; only an address's is not.
+    local isKey = sub(identity, 1, 3) ~= 'ip:'
     keep = isKey and keyKeep or ttl
     if d and #d == dl + 4 then
       -- The day before (or the other side of midnight, for a front whose clock differs a
@@ -213,7 +215,7 @@ export const DAILY_ONLY = '';
 export const limitsName = redisNames.limits;
 
 export interface TakeRequest {
-  /** limitsName of the request's usage identity (`key:<prefix>` or `ip:<address>`). */
+  /** limitsName of the request's usage identity (`key:<prefix>`, `account:<id>`, `ip:<a>`). */
   readonly limitsName: string;
   /** The burst window's field in it: `scope|ip` (the local guard's burst key, less the key). */
   readonly windowField: string;

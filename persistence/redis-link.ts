@@ -32,8 +32,8 @@ export const redisNames = Object.freeze({
   /** Channel: the prefix of a key that changed (created, revoked, re-planned). */
   keysChannel: 'orderflow:keys:changed',
   /**
-   * Hash per usage identity (`key:<prefix>` or `ip:<address>`): its burst windows and its
-   * day's count (redis-limits.ts). Not the `orderflow:window:` strings nor the
+   * Hash per usage identity (`key:<prefix>`, `account:<id>`, `ip:<address>`): its burst windows,
+   * its day's count (redis-limits.ts). Not the `orderflow:window:` strings nor the
    * `orderflow:burst:` sorted sets of earlier versions: a front of either kind never meets the
    * other's type (WRONGTYPE would fail a whole batch) while a deployment is upgraded.
    */

@@ -105,6 +105,7 @@ export async function startFrontService(config: ServiceConfig, deps: FrontDeps):
     });
   } catch (error) {
     await mcp.close();
+    await dashboard.close();
     await history.stop();
     await shared.close();
     await store.close();
@@ -121,6 +122,7 @@ export async function startFrontService(config: ServiceConfig, deps: FrontDeps):
       stopped ??= (async () => {
         await mcp.close();
         await http.close();
+        await dashboard.close();
         await history.stop();
         await shared.close();
         await store.close();

@@ -14,7 +14,7 @@ import {
   sendTestEvent,
 } from './account-webhooks.js';
 import { Exchange } from './exchange.js';
-import { SessionManager, tokensEqual } from './sessions.js';
+import { tokensEqual, type SessionManager } from './sessions.js';
 import { SignInThrottle, type SignInLimiter } from './sign-in-throttle.js';
 
 export const ACCOUNT_PREFIX = '/api/v1/account/';
@@ -47,12 +47,10 @@ function matches(pattern: string, parts: readonly string[]): string | null {
 const CHANGING = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 
 export class AccountApi {
-  private readonly sessions: SessionManager;
   private readonly throttle: SignInLimiter;
   private readonly routes: AccountRoute[];
 
-  constructor(private readonly deps: AccountApiDeps) {
-    this.sessions = new SessionManager(deps.accounts, deps.clock);
+  constructor(private readonly deps: AccountApiDeps, private readonly sessions: SessionManager) {
     this.throttle = deps.throttle ?? new SignInThrottle(deps.clock);
     const d = deps;
     this.routes = [
@@ -60,7 +58,7 @@ export class AccountApi {
         open: (ex, body) => signIn(d, this.sessions, this.throttle, ex, body) },
       { method: 'POST', pattern: 'signup', open: (ex, body) => signUp(d, this.sessions, ex, body) },
       { method: 'GET', pattern: 'session', run: (c) => whoAmI(d, c) },
-      { method: 'DELETE', pattern: 'session', run: (c) => signOut(d, this.sessions, c) },
+      { method: 'DELETE', pattern: 'session', run: (c) => signOut(this.sessions, c) },
       { method: 'POST', pattern: 'session/key', run: (c) => sessionKey(d, c,
         async (prefix) => { await this.sessions.setKey(c.session.record, prefix); }) },
       { method: 'GET', pattern: 'keys', run: (c) => listKeys(d, c) },

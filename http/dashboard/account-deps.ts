@@ -36,6 +36,8 @@ export interface AccountApiDeps {
   /** `--signup open`: anyone may create an account at /signup. */
   readonly signupOpen: boolean;
   readonly allowPrivateWebhooks: boolean;
+  /** How often expired sessions are ended and their keys revoked (default 60 s, wall time). */
+  readonly sessionSweepMs?: number;
   /** How long Send test event waits for the receiver's answer (default 12 s). */
   readonly testWaitMs?: number;
 }

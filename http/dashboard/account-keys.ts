@@ -6,6 +6,7 @@ import { planRank, parsePlan } from '../../core/plans.js';
 import { romeDayKey } from '../../core/rome-time.js';
 import type { AccountRecord } from '../../persistence/accounts.js';
 import { isKeyPrefix } from '../../persistence/keys.js';
+import { quotaHolder } from '../quota.js';
 import {
   BadField, iso, notFound, problemAnswer, stringField, type AccountCall, type Answer,
 } from './account-context.js';
@@ -32,10 +33,11 @@ export function lastDays(nowMs: number, n: number): string[] {
   return days;
 }
 
-/** A key's counts by day, read once for the days a page shows. */
+/** A key's counts by day, read once for the days a page shows (a session key's: the account's
+ *  sessions' together, which is what its quota counts). */
 async function countsOf(deps: AccountApiDeps, key: KeyRecord, days: readonly string[]):
   Promise<ReadonlyMap<string, number>> {
-  const used = await deps.usageOn(`key:${key.prefix}`, days);
+  const used = await deps.usageOn(quotaHolder(key), days);
   return new Map(days.map((day, i) => [day, used[i]!]));
 }
 
@@ -92,9 +94,11 @@ export async function createKey(deps: AccountApiDeps, call: AccountCall): Promis
   return { status: 201, json: { key: created.key, ...await keyRow(deps, created.record) } };
 }
 
+/** A key for the account; a session's shares the account's one quota and burst windows. */
 export async function mintKey(deps: AccountApiDeps, account: AccountRecord, plan: Plan,
   label: string | null, session: boolean) {
-  const created = await deps.keys.create({ plan, label });
+  const created = await deps.keys.create(session
+    ? { plan, label, sessionAccountId: account.id } : { plan, label });
   await deps.accounts.own({ prefix: created.record.prefix, accountId: account.id, session });
   return created;
 }

@@ -23,13 +23,12 @@ export function accountJson(account: AccountRecord) {
     createdAt: new Date(account.createdAtMs).toISOString() };
 }
 
-/** Starts a session with its own dashboard key; revokes the keys of the account's stale ones. */
+/**
+ * Starts a session with its own dashboard key. The account's other sessions keep theirs (each
+ * ends at its sign-out or expiry, session-sweep.ts): their keys all share the account's quota.
+ */
 async function startSession(deps: AccountApiDeps, sessions: SessionManager, ex: Exchange,
   account: AccountRecord): Promise<Answer> {
-  for (const stale of sessions.expiredOf(account.id)) {
-    if (stale.keyPrefix !== null) await deps.keys.revoke(stale.keyPrefix);
-    await sessions.end(stale);
-  }
   const { id, record } = await sessions.start(account);
   const created = await mintKey(deps, account, account.plan, SESSION_KEY_LABEL, true);
   await sessions.setKey(record, created.record.prefix);
@@ -81,11 +80,8 @@ export async function signUp(deps: AccountApiDeps, sessions: SessionManager, ex:
   }
 }
 
-export async function signOut(deps: AccountApiDeps, sessions: SessionManager, call: AccountCall):
-  Promise<Answer> {
-  const { record } = call.session;
-  if (record.keyPrefix !== null) await deps.keys.revoke(record.keyPrefix);
-  await sessions.end(record);
+export async function signOut(sessions: SessionManager, call: AccountCall): Promise<Answer> {
+  await sessions.end(call.session.record);
   return { status: 200, json: { signedOut: true },
     headers: [['Set-Cookie', clearedCookie(call.ex.https)]] };
 }

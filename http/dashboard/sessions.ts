@@ -1,6 +1,7 @@
 // Dashboard sessions: a 256-bit random id in the `of_session` cookie, stored only as its
-// SHA-256 digest, ended after 12 h without a request or at sign-out. The CSRF token is an
-// HMAC of the id, so it is bound to the session and needs no storage of its own.
+// SHA-256 digest, ended after 12 h without a request or at sign-out, its dashboard key revoked
+// with it. The CSRF token is an HMAC of the id, so it is bound to the session and needs no
+// storage of its own.
 import { createHash, createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import type { Clock } from '../../core/clock.js';
 import type { AccountRecord, AccountStore, SessionRecord } from '../../persistence/accounts.js';
@@ -51,8 +52,12 @@ export function tokensEqual(a: string, b: string): boolean {
   return left.length === right.length && timingSafeEqual(left, right);
 }
 
+/** Revokes a key by prefix (the key table's revoke; idempotent). */
+export type RevokeKey = (prefix: string) => Promise<unknown>;
+
 export class SessionManager {
-  constructor(private readonly accounts: AccountStore, private readonly clock: Clock) {}
+  constructor(private readonly accounts: AccountStore, private readonly clock: Clock,
+    private readonly revokeKey: RevokeKey) {}
 
   /** A new session for the account: the id (for the cookie only) and its record. */
   async start(account: AccountRecord): Promise<{ id: string; record: SessionRecord }> {
@@ -75,9 +80,8 @@ export class SessionManager {
     if (record === undefined) return undefined;
     const nowMs = this.clock.nowMs();
     const account = this.accounts.byId(record.accountId);
-    if (nowMs - record.lastSeenMs > SESSION_IDLE_MS || account === undefined ||
-      account.disabledAtMs !== null) {
-      await this.accounts.removeSession(record.digest);
+    if (account === undefined || this.isOver(record, nowMs)) {
+      await this.end(record);
       return undefined;
     }
     let current = record;
@@ -94,14 +98,19 @@ export class SessionManager {
     return next;
   }
 
-  end(record: SessionRecord): Promise<void> {
-    return this.accounts.removeSession(record.digest);
+  /** Ends the session: its key is revoked first, so no key outlives its session. */
+  async end(record: SessionRecord): Promise<void> {
+    if (record.keyPrefix !== null) await this.revokeKey(record.keyPrefix);
+    await this.accounts.removeSession(record.digest);
   }
 
-  /** The account's sessions idle past the limit (their keys are revoked by the caller). */
-  expiredOf(accountId: string): SessionRecord[] {
-    const nowMs = this.clock.nowMs();
-    return this.accounts.sessionsOf(accountId)
-      .filter((s) => nowMs - s.lastSeenMs > SESSION_IDLE_MS);
+  /**
+   * Idle past the limit, or its account disabled. (An account not known here is not enough: a
+   * shared store's mirror may hear of a new account just after its first session.)
+   */
+  isOver(record: SessionRecord, nowMs: number,
+    account: AccountRecord | undefined = this.accounts.byId(record.accountId)): boolean {
+    return nowMs - record.lastSeenMs > SESSION_IDLE_MS ||
+      (account !== undefined && account.disabledAtMs !== null);
   }
 }

@@ -60,7 +60,9 @@ const endpointId = idParam('id', 'The endpoint id, we_ + 16 hex.');
 const ops: AccountOp[] = [
   { method: 'post', path: 'session', id: 'signIn', open: true, ok: signedIn,
     summary: 'Sign in: sets the of_session cookie (HttpOnly, SameSite=Lax, Path=/, Secure ' +
-      'over https) and answers the CSRF token and the session\'s dashboard key.',
+      'over https) and answers the CSRF token and the session\'s dashboard key. Every ' +
+      'session key of an account counts against one daily quota and burst window, the ' +
+      'account\'s; the key is revoked when its session ends (sign-out, 12 h idle).',
     request: object({ email: str, password: str }),
     extra: { '429': problem('Five failed sign-ins for the account or address in 15 minutes; ' +
       'Retry-After says when to try again.') } },
@@ -86,7 +88,8 @@ const ops: AccountOp[] = [
   { method: 'delete', path: 'keys/{prefix}', id: 'revokeKey', ok: key, params: [keyPrefix],
     summary: 'Revoke a key: it answers 401 from now on.' },
   { method: 'get', path: 'usage', id: 'accountUsage', summary: 'Per live key: today\'s count ' +
-    'of the limit, the reset (midnight Europe/Rome) and the last 30 days as kept.',
+    'of the limit, the reset (midnight Europe/Rome) and the last 30 days as kept. The row ' +
+    'with session true counts every dashboard session of the account together.',
   ok: object({ timeZone: str, keys: array({ allOf: [key, object({ session: bool,
     days: array(object({ day: str, used: int })) })] }) }) },
   { method: 'get', path: 'endpoints', id: 'listEndpoints', ok: object({

@@ -10,6 +10,7 @@ import { systemClock, type Clock } from '../../core/clock.js';
 import { silentLogger } from '../../core/logger.js';
 import { createDashboardFor } from '../../bin/dashboard.js';
 import { createAccessControl } from '../../http/access.js';
+import type { Dashboard } from '../../http/dashboard/index.js';
 import { startHttpServer, type HttpServer } from '../../http/server.js';
 import { SnapshotStore } from '../../http/snapshots.js';
 import { openAccountStore } from '../../persistence/account-store.js';
@@ -25,12 +26,14 @@ export interface DashboardServer {
   readonly webhooks: WebhookSupervisor;
   readonly snapshots: SnapshotStore;
   readonly http: HttpServer;
+  readonly dashboard: Dashboard;
   createAccount(email: string, password: string, plan: Plan): Promise<void>;
   close(): Promise<void>;
 }
 
 export async function startDashboardServer(
-  options: { clock?: Clock; signupOpen?: boolean; trustProxy?: string[] } = {},
+  options: { clock?: Clock; signupOpen?: boolean; trustProxy?: string[];
+    sessionSweepMs?: number } = {},
 ): Promise<DashboardServer> {
   const clock = options.clock ?? systemClock;
   const dataDir = join(await tempDir('orderflow-dash-'), 'data');
@@ -43,19 +46,20 @@ export async function startDashboardServer(
   webhooks.start();
   const snapshots = new SnapshotStore();
   const dashboard = createDashboardFor({ config, clock, store, access, webhooks,
-    logger: silentLogger });
+    logger: silentLogger, sessionSweepMs: options.sessionSweepMs });
   const http = await startHttpServer({ config, clock, logger: silentLogger, snapshots,
     keys: store.keys, usage: store.usage, access, dashboard,
     readiness: () => ({ ready: true, checks: {} }) });
   const accounts = openAccountStore(store.root);
   return {
-    baseUrl: `http://127.0.0.1:${http.port}`, dataDir, store, webhooks, snapshots, http,
+    baseUrl: `http://127.0.0.1:${http.port}`, dataDir, store, webhooks, snapshots, http, dashboard,
     async createAccount(email, password, plan) {
       await accounts.create({ email, plan, passwordDigest: await hashPassword(password) },
         clock.nowMs());
     },
     async close() {
       await http.close();
+      await dashboard.close();
       await webhooks.stop();
       await store.close();
     },

@@ -1,6 +1,7 @@
 // Sessions and the sign-in throttle on a travelling clock: 12 h idle expiry (a request within
-// it keeps the session alive), the CSRF token bound to the session, Retry-After never early;
-// and the users command's subcommands on a real store, the password read from stdin.
+// it keeps the session alive), the key revoked with its session, the sweep that ends expired
+// sessions and revokes orphaned session keys, the CSRF token bound to the session, Retry-After
+// never early; and the users command's subcommands on a real store, the password read from stdin.
 import { mkdirSync } from 'node:fs';
 import { Readable } from 'node:stream';
 import { join } from 'node:path';
@@ -9,45 +10,94 @@ import * as assert from 'uvu/assert';
 import { ManualClock } from '../../core/clock.js';
 import { UsageError, type CommandIo } from '../../bin/cli.js';
 import { command as users } from '../../bin/commands/users.js';
+import { silentLogger } from '../../core/logger.js';
+import {
+  ORPHAN_KEY_GRACE_MS, SessionSweeper,
+} from '../../http/dashboard/session-sweep.js';
 import { SessionManager, SESSION_IDLE_MS, csrfTokenOf } from '../../http/dashboard/sessions.js';
 import { SignInThrottle, SIGN_IN_WINDOW_MS } from '../../http/dashboard/sign-in-throttle.js';
 import { openAccountStore } from '../../persistence/account-store.js';
-import { openStore } from '../../persistence/store.js';
+import type { AccountRecord, AccountStore } from '../../persistence/accounts.js';
+import { openStore, type Store } from '../../persistence/store.js';
 import { hashPassword, verifyPassword } from '../../persistence/passwords.js';
 import { tempDir } from '../helpers/eventually.js';
 
 const s = suite('dashboard sessions');
 const T0 = Date.parse('2026-11-25T10:00:00Z');
 
+/** A real store in a temp folder with one Pro account, its sessions on a travelling clock. */
+async function withAccount(run: (t: { clock: ManualClock; store: Store;
+  accounts: AccountStore; account: AccountRecord; sessions: SessionManager }) => Promise<void>) {
+  const clock = new ManualClock(T0);
+  const store = await openStore({ dataDir: join(await tempDir(), 'data'), clock });
+  try {
+    const accounts = openAccountStore(store.root);
+    const account = await accounts.create({ email: 'a@example.com', plan: 'Pro',
+      passwordDigest: await hashPassword('0123456789') }, clock.nowMs());
+    const sessions = new SessionManager(accounts, clock, (p) => store.keys.revoke(p));
+    await run({ clock, store, accounts, account, sessions });
+  } finally {
+    await store.close();
+  }
+}
+
 s('a session lives while used and ends after 12 h idle; the CSRF token is per session',
-  async () => {
-    const clock = new ManualClock(T0);
-    const store = await openStore({ dataDir: join(await tempDir(), 'data'), clock });
-    try {
-      const accounts = openAccountStore(store.root);
-      const account = await accounts.create({ email: 'a@example.com', plan: 'Pro',
-        passwordDigest: await hashPassword('0123456789') }, clock.nowMs());
-      const sessions = new SessionManager(accounts, clock);
-      const { id, record } = await sessions.start(account);
-      assert.is.not(record.digest, id);
-      assert.is(JSON.stringify(accounts.sessionsOf(account.id)).includes(id), false);
-      const cookie = `other=1; of_session=${id}`;
-      clock.advance(SESSION_IDLE_MS - 1_000);
-      const alive = await sessions.resolve(cookie);
-      assert.ok(alive);
-      assert.is(alive.csrfToken, csrfTokenOf(id));
-      const second = await sessions.start(account);
-      assert.is.not(csrfTokenOf(second.id), alive.csrfToken);
-      clock.advance(SESSION_IDLE_MS - 1_000);
-      assert.ok(await sessions.resolve(cookie), 'the request above reset the idle time');
-      clock.advance(SESSION_IDLE_MS + 1);
-      assert.is(await sessions.resolve(cookie), undefined);
-      assert.is(accounts.session(record.digest), undefined, 'removed on sight');
-      assert.is(await sessions.resolve('of_session=not-a-session-id'), undefined);
-    } finally {
-      await store.close();
-    }
-  });
+  () => withAccount(async ({ clock, store, accounts, account, sessions }) => {
+    const started = await sessions.start(account);
+    const { id } = started;
+    const key = await store.keys.create({ plan: 'Pro', sessionAccountId: account.id });
+    const record = await sessions.setKey(started.record, key.record.prefix);
+    assert.is.not(record.digest, id);
+    assert.is(JSON.stringify(accounts.sessionsOf(account.id)).includes(id), false);
+    const cookie = `other=1; of_session=${id}`;
+    clock.advance(SESSION_IDLE_MS - 1_000);
+    const alive = await sessions.resolve(cookie);
+    assert.ok(alive);
+    assert.is(alive.csrfToken, csrfTokenOf(id));
+    const second = await sessions.start(account);
+    assert.is.not(csrfTokenOf(second.id), alive.csrfToken);
+    clock.advance(SESSION_IDLE_MS - 1_000);
+    assert.ok(await sessions.resolve(cookie), 'the request above reset the idle time');
+    clock.advance(SESSION_IDLE_MS + 1);
+    assert.is(await sessions.resolve(cookie), undefined);
+    assert.is(accounts.session(record.digest), undefined, 'removed on sight');
+    assert.type(store.keys.byPrefix(key.record.prefix)?.revokedAtMs, 'number',
+      'its key revoked with it');
+    assert.is(await sessions.resolve('of_session=not-a-session-id'), undefined);
+  }));
+
+s('the sweep ends expired sessions with their keys and revokes session keys left alone',
+  () => withAccount(async ({ clock, store, accounts, account, sessions }) => {
+    const sweeper = new SessionSweeper({ accounts, keys: store.keys, sessions, clock,
+      logger: silentLogger });
+    const sessionKey = async () => {
+      const made = await store.keys.create({ plan: 'Pro', sessionAccountId: account.id });
+      await accounts.own({ prefix: made.record.prefix, accountId: account.id, session: true });
+      return made.record.prefix;
+    };
+    const old = await sessions.setKey((await sessions.start(account)).record,
+      await sessionKey());
+    const orphan = await sessionKey();
+    const apiKey = (await store.keys.create({ plan: 'Pro' })).record.prefix;
+    await accounts.own({ prefix: apiKey, accountId: account.id, session: false });
+    clock.advance(SESSION_IDLE_MS - 60_000);
+    const young = await sessions.setKey((await sessions.start(account)).record,
+      await sessionKey());
+    const youngOrphan = await sessionKey();
+    clock.advance(60_001);
+    assert.equal(await sweeper.sweep(), { sessionsEnded: 1, orphansRevoked: 1 });
+    const revoked = (prefix: string) => store.keys.byPrefix(prefix)?.revokedAtMs !== null;
+    assert.ok(revoked(old.keyPrefix!), 'the expired session\'s key');
+    assert.ok(revoked(orphan), 'a session key named by no session, past the grace');
+    assert.not.ok(revoked(young.keyPrefix!), 'a live session keeps its key');
+    assert.not.ok(revoked(youngOrphan), 'within the grace: a sign-in may be naming it');
+    assert.not.ok(revoked(apiKey), 'API keys are not sessions\'');
+    assert.equal(accounts.sessionsOf(account.id).map((s) => s.digest), [young.digest]);
+    clock.advance(ORPHAN_KEY_GRACE_MS);
+    assert.equal(await sweeper.sweep(), { sessionsEnded: 0, orphansRevoked: 1 });
+    assert.ok(revoked(youngOrphan));
+    assert.not.ok(revoked(young.keyPrefix!));
+  }));
 
 s('the throttle refuses the sixth attempt and its Retry-After is never early', () => {
   const clock = new ManualClock(T0);
@@ -115,8 +165,8 @@ s('orderflow users: create, list, set-plan, disable, enable; bad input exits non
       const accounts = openAccountStore(before.root);
       const ana = accounts.byEmail('ana@example.com');
       assert.ok(ana);
-      const { record } = await new SessionManager(accounts, new ManualClock(T0))
-        .start(ana);
+      const { record } = await new SessionManager(accounts, new ManualClock(T0),
+        (p) => before.keys.revoke(p)).start(ana);
       const created = await before.keys.create({ plan: 'Trader', label: 'dashboard session' });
       sessionKey = created.record.prefix;
       await accounts.putSession({ ...record, keyPrefix: sessionKey });

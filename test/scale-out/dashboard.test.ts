@@ -1,8 +1,9 @@
 // The dashboard on two scale-out fronts sharing a real redis-server: a user signed in through
 // front 1 is signed in on front 2 at once, keys made on one are listed on the other, sign-out on
 // one ends the session on both, failed sign-ins count across both fronts, the pages are served by
-// fronts, usage days are the shared counts, the webhook and alert routes say they are ingest's,
-// and `orderflow users` with ORDERFLOW_REDIS_URL manages the shared accounts (docs/scale-out.md).
+// fronts, usage days are the shared counts, an account's session keys share one daily quota and
+// burst window over both fronts, the webhook and alert routes say they are ingest's, and
+// `orderflow users` with ORDERFLOW_REDIS_URL manages the shared accounts (docs/scale-out.md).
 import { spawnSync } from 'node:child_process';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
@@ -62,6 +63,13 @@ dash.after(async () => {
   await redis?.stop();
 });
 
+/** A view to count on: ingest's publisher puts the screener, both fronts serve it. */
+function publishScreener(): void {
+  const publisher = new SnapshotPublisher(shareds[0]!.link, silentLogger);
+  publisher.sink(new SnapshotStore()).put('screener', Buffer.from('{"pairs":[]}'),
+    { version: 1, updatedAtMs: clock.nowMs(), cadenceMs: 5_000 });
+}
+
 dash('signed in on front 1 is signed in on front 2 at once; keys and sign-out are shared',
   async () => {
     const one = new Browser(fronts[0]!.baseUrl);
@@ -98,10 +106,7 @@ dash('usage days are the shared counts on every front, yesterday included', asyn
   const made = await one.call('POST', '/api/v1/account/keys', { plan: 'Pro', label: 'usage' });
   assert.is(made.status, 201);
   const { key, prefix } = made.body as { key: string; prefix: string };
-  // A view to count on: ingest's publisher puts the screener, both fronts serve it.
-  const publisher = new SnapshotPublisher(shareds[0]!.link, silentLogger);
-  publisher.sink(new SnapshotStore()).put('screener', Buffer.from('{"pairs":[]}'),
-    { version: 1, updatedAtMs: clock.nowMs(), cadenceMs: 5_000 });
+  publishScreener();
   const poll = async (front: FrontService) => (await fetch(`${front.baseUrl}/api/v1/screener`,
     { headers: { authorization: `Bearer ${key}` } })).status;
   await eventually(async () => await poll(fronts[1]!) === 200 && await poll(fronts[0]!) === 200,
@@ -128,6 +133,85 @@ dash('usage days are the shared counts on every front, yesterday included', asyn
   const ttlSeconds = await shareds[0]!.link.command.ttl(
     `orderflow:daily:${yesterday}:key:${prefix}`);
   assert.ok(ttlSeconds > 30 * 86_400, `ttl ${ttlSeconds} s`);
+});
+
+/** An account signed in `n` times, alternating fronts: each session's browser and key, once
+ *  every front knows the keys. */
+async function signIns(email: string, plan: 'Free' | 'Trader', n: number) {
+  await shareds[0]!.accounts.create({ email, plan, passwordDigest: await hashPassword(PASSWORD) },
+    clock.nowMs());
+  await eventually(() => shareds.every((s) => s.accounts.byEmail(email)),
+    { timeoutMs: settleMs, message: 'the account on both fronts' });
+  const sessions: { browser: Browser; key: string }[] = [];
+  for (let i = 0; i < n; i++) {
+    const browser = new Browser(fronts[i % 2]!.baseUrl);
+    const answer = await browser.signIn(email, PASSWORD);
+    assert.is(answer.status, 200);
+    sessions.push({ browser, key: answer.body.dashboardKey.key as string });
+  }
+  await eventually(() => sessions.every(({ key }) => shareds.every((s) =>
+    s.keys.byPrefix(key.slice(0, 12)))), { timeoutMs: settleMs, message: 'keys on both fronts' });
+  publishScreener();
+  await eventually(() => fronts.every((f) => f.snapshots.get('screener')),
+    { timeoutMs: settleMs, message: 'the screener on both fronts' });
+  return sessions;
+}
+
+async function keyed(front: FrontService, path: string, key: string) {
+  const response = await fetch(`${front.baseUrl}${path}`,
+    { headers: { authorization: `Bearer ${key}` } });
+  return { status: response.status,
+    body: await response.json() as { code?: string; used?: number; scope?: string } };
+}
+
+dash('three sessions over two fronts spend one daily quota; sign-out revokes one key only',
+  async () => {
+    const sessions = await signIns('dee@example.com', 'Free', 3);
+    for (let i = 0; i < 20; i++) {
+      const answer = await keyed(fronts[i % 2]!, '/api/v1/screener', sessions[i % 3]!.key);
+      assert.is(answer.status, 200, `request ${i + 1}`);
+    }
+    for (const front of fronts) {
+      for (const { key } of sessions) {
+        const refused = await keyed(front, '/api/v1/screener', key);
+        assert.is(refused.status, 429, 'whichever key and front');
+        assert.is(refused.body.code, 'quota_exceeded');
+        assert.is(refused.body.used, 20);
+      }
+    }
+    const page = await sameSession(sessions[0]!.browser, fronts[1]!)
+      .call('GET', '/api/v1/account/usage');
+    const row = page.body.keys.find((k: { session: boolean }) => k.session);
+    assert.is(row.usedToday, 20);
+    // The account's counts are kept as long as a key's: the Usage page shows 30 days of them.
+    const account = shareds[0]!.accounts.byEmail('dee@example.com')!;
+    const ttlSeconds = await shareds[0]!.link.command.ttl(`orderflow:limits:account:${account.id}`);
+    assert.ok(ttlSeconds > 30 * 86_400, `ttl ${ttlSeconds} s`);
+    assert.is((await sameSession(sessions[0]!.browser, fronts[1]!)
+      .call('DELETE', '/api/v1/account/session')).status, 200);
+    await eventually(async () =>
+      (await keyed(fronts[0]!, '/api/v1/usage', sessions[0]!.key)).status === 401,
+    { timeoutMs: settleMs, message: 'the signed-out key refused on the other front' });
+    for (const front of fronts) {
+      assert.is((await keyed(front, '/api/v1/usage', sessions[1]!.key)).status, 200);
+      assert.is((await keyed(front, '/api/v1/usage', sessions[2]!.key)).status, 200);
+    }
+  });
+
+dash('two sessions over two fronts share one burst window', async () => {
+  const sessions = await signIns('eve@example.com', 'Trader', 2);
+  for (let i = 0; i < 60; i++) {
+    const answer = await keyed(fronts[i % 2]!, '/api/v1/screener', sessions[(i >> 1) % 2]!.key);
+    assert.is(answer.status, 200, `request ${i + 1}`);
+  }
+  for (const front of fronts) {
+    for (const { key } of sessions) {
+      const refused = await keyed(front, '/api/v1/screener', key);
+      assert.is(refused.status, 429);
+      assert.is(refused.body.code, 'rate_limited');
+      assert.is(refused.body.scope, 'v1');
+    }
+  }
 });
 
 dash('five failed sign-ins over both fronts refuse the sixth on either, with Retry-After',

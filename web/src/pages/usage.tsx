@@ -20,7 +20,8 @@ export function Usage() {
         return (
           <section class="card">
             <h2><code>{k.prefix}</code>
-              {' '}{k.session ? '(this dashboard session)' : k.label ?? ''}</h2>
+              {' '}{k.session ? '(dashboard sessions: every sign-in of this account together)'
+                : k.label ?? ''}</h2>
             <p class="figures-line"><strong>{k.usedToday.toLocaleString('en-US')}</strong> of
               {' '}{k.limit.toLocaleString('en-US')} today · resets {f.time(k.resetsAt)}
               {' '}(midnight Europe/Rome)</p>
