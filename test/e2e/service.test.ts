@@ -63,6 +63,7 @@ e2e.before(async () => {
   const config = resolveConfig({
     port: 0, dataDir, shards: 2, cadenceMs: 200, universeCadenceMs: 1_000, logLevel: 'silent',
     keylessDailyLimit: 1_000, allowPrivateWebhooks: true,
+    allowedOrigins: ['https://agent.example'],
   });
   receiver = createServer((req, res) => {
     let body = '';
@@ -194,7 +195,12 @@ e2e('MCP: the public endpoint lists five tools and serves the screener', async (
   }
 });
 
-e2e('MCP answers carry CORS headers; the preflight allows the MCP headers', async () => {
+e2e('MCP: CORS for a listed origin, 403 for another; the preflight allows MCP headers', async () => {
+  // A browser origin that is not listed is refused: a page must not reach a local service.
+  const foreign = await fetch(`${service.baseUrl}/api/mcp/public`, { method: 'OPTIONS',
+    headers: { origin: 'https://other.example', 'access-control-request-method': 'POST' } });
+  assert.is(foreign.status, 403);
+  await foreign.body?.cancel();
   const preflight = await fetch(`${service.baseUrl}/api/mcp/public`, { method: 'OPTIONS',
     headers: { origin: 'https://agent.example', 'access-control-request-method': 'POST' } });
   assert.is(preflight.status, 204);
