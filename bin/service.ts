@@ -126,6 +126,8 @@ interface Parts {
   readonly warmupEndMs: number;
   /** The pairs the shards have published (a shard publishes a pair once its warm-up is done). */
   readonly published: Set<string>;
+  /** The warm-up's past is written (set once, by the readiness check). */
+  pastWritten: boolean;
   /** The shards' publishes, applied in order in short slices (sliced-queue.ts). */
   publishes?: SlicedQueue<ShardPublish>;
   /** The cadence refresh in flight (in slices), null between two. */
@@ -216,7 +218,7 @@ async function createParts(config: ServiceConfig, deps: ServiceDeps): Promise<Pa
   const parts: Parts = { config, clock, log, store, snapshots, positioning, views, webhooks,
     signals, feeds, shared, publisher, historyPublisher, history,
     tracked: new TrackedSet(config.shards), runtime: null, pace: null,
-    marketNowMs: 0, warmupEndMs, published: new Set(),
+    marketNowMs: 0, warmupEndMs, published: new Set(), pastWritten: false,
     backfill: new BackfillStatus(backfilled), pairStates,
     cadenceRefresh: null, stopping: false,
     storeWrites: new StoreAfterViews(() => (parts.publishes?.pending ?? 0) > 0, (error) =>
@@ -225,9 +227,13 @@ async function createParts(config: ServiceConfig, deps: ServiceDeps): Promise<Pa
       pull: (shardId, all) => parts.runtime?.shards[shardId]?.pullPast(all) ?? false,
       viewsPending: () => (parts.publishes?.pending ?? 0) > 0,
       allPublished: () => views.unpublishedCount() === 0,
+      wantAll: () => warmupEndMs > 0 && !parts.pastWritten,
       nowMs: () => performance.now(),
     }),
   };
+  // Until the warm-up's past is written (/readyz waits for it) its batches go at once, not in
+  // turns of a few ms: no client is served the data they hold yet.
+  if (warmupEndMs > 0) parts.storeWrites.hurry();
   return parts;
 }
 
@@ -313,6 +319,19 @@ function startTimers(p: Parts): NodeJS.Timeout[] {
 async function startFront(p: Parts, assigned: Promise<void>) {
   const { config, clock, store, snapshots, views } = p;
   // The front answers /healthz while the shards boot; /readyz says when they are up.
+  const warmedUp = () => p.warmupEndMs === 0 || (p.tracked.symbols.length > 0 &&
+    p.tracked.symbols.every((symbol) => p.published.has(symbol)));
+  let pastFlush: Promise<void> | null = null;
+  const pastWritten = () => {
+    if (p.pastWritten || pastFlush !== null || !warmedUp() || !p.past.settled ||
+      p.storeWrites.pending > 0 || (p.publishes?.pending ?? 0) > 0) return p.pastWritten;
+    // Committed, not only queued: a query at the first 200 reads every point.
+    pastFlush = p.history.store.flush().then(() => {
+      p.pastWritten = true;
+      p.storeWrites.calm();
+    }, () => { pastFlush = null; });
+    return false;
+  };
   const readiness = () => {
     const checks = {
       universe: views.universe.length > 0,
@@ -327,8 +346,10 @@ async function startFront(p: Parts, assigned: Promise<void>) {
       // pair only once its warm-up reached the start (shard-actor.ts skips warming pairs). Not
       // its newest event's market time: a quiet market's last tick can fall just before the
       // start, which held /readyz until its next publish (0.3-0.6 s, bench/README.md).
-      warmup: p.warmupEndMs === 0 || (p.tracked.symbols.length > 0 && p.tracked.symbols
-        .every((symbol) => p.published.has(symbol))),
+      warmup: warmedUp(),
+      // The warm-up's past (bars, signals, history points) is written too: the Pair page's charts
+      // show the week from the first answer, and a stop right after ready does not write it.
+      past: p.warmupEndMs === 0 || pastWritten(),
       // Live: every tracked pair was filled from candles, or given up on after the bounded wait.
       backfill: p.backfill.check(p.tracked.symbols),
     };

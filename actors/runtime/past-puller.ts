@@ -20,6 +20,8 @@ export interface PastPullerDeps {
   readonly viewsPending: () => boolean;
   /** True once every tracked pair has published its views (what /readyz waits for). */
   readonly allPublished: () => boolean;
+  /** True while the past is wanted at once (before ready): a shard sends all it holds. */
+  readonly wantAll?: () => boolean;
   /** Monotonic milliseconds. */
   readonly nowMs: () => number;
 }
@@ -65,6 +67,11 @@ export class PastPuller {
     return sum;
   }
 
+  /** Nothing is held (as the shards last said) and no pull waits for its answer. */
+  get settled(): boolean {
+    return this.left.size === 0 && this.inFlight === null;
+  }
+
   stop(): void {
     this.stopped = true;
     this.clearTimer();
@@ -97,7 +104,7 @@ export class PastPuller {
     if (!this.open(nowMs)) return this.schedule(gatePollMs);
     // The lowest shard first: one shard's past ends before the next one's begins.
     const shardId = Math.min(...this.left.keys());
-    if (this.deps.pull(shardId, false)) {
+    if (this.deps.pull(shardId, this.deps.wantAll?.() ?? false)) {
       this.inFlight = { shardId, sinceMs: nowMs };
       this.schedule(pullAnswerMsMax);
     } else {

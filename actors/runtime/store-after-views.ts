@@ -51,6 +51,16 @@ export class StoreAfterViews {
     this.hurried = true;
   }
 
+  /** Back to turns of a few ms: clients are served now (the warm-up's past is written). */
+  calm(): void {
+    this.hurried = false;
+  }
+
+  /** Batches pushed and not yet written. */
+  get pending(): number {
+    return this.queue.pending;
+  }
+
   /** Settles once everything pushed so far is written (or failed, and was reported). */
   drained(): Promise<void> {
     return this.queue.drained();

@@ -39,7 +39,9 @@ export const opsSchemas: Record<string, Schema> = {
   Health: object({ status: oneOf(['ok']) }),
   Readiness: object({
     ready: bool,
-    checks: { type: 'object', additionalProperties: bool },
+    checks: { type: 'object', additionalProperties: bool,
+      description: 'Each check: universe, shards, snapshots, pairs, mcp, warmup, past (the ' +
+        "warm-up's bars, signals and history points are written), backfill." },
     detail: {
       type: 'object', additionalProperties: { type: 'string' },
       description: 'What a check has to say beyond true or false, keyed by check: `backfill` ' +

@@ -1,6 +1,6 @@
 // Ready means ready (DECISIONS, Readiness): a client that polls /readyz and, in the very tick it
 // first sees 200, asks for every tracked pair's deep view, CVD and pair detail and for the
-// signals object, gets all of them: no not_tracked, no missing pair.
+// signals object, gets all of them: no not_tracked, no missing pair; and the warm-up's history.
 import { spawnSync } from 'node:child_process';
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
@@ -73,6 +73,7 @@ ready('the first 200 of /readyz comes with every tracked pair readable', async (
     // Sent synchronously, in the tick that read the first 200.
     return Promise.all([
       get('/api/v1/signals'),
+      get('/api/v1/history/BTC?interval=1h&limit=500'),
       ...tracked.flatMap((symbol) => [
         get(`/api/v1/deep-view/${symbol}`), get(`/api/v1/cvd/${symbol}`),
         get(`/api/v1/pair/${symbol}`),
@@ -85,6 +86,10 @@ ready('the first 200 of /readyz comes with every tracked pair readable', async (
   }
   const signals = sameTick[0].body as Record<string, unknown>;
   for (const symbol of tracked) assert.ok(signals[symbol], `signals lacks ${symbol}`);
+  // The warm-up's week is in the history from the first answer (the Pair page's charts).
+  const history = sameTick[1].body as { points: unknown[] };
+  assert.ok(history.points.length >= 160,
+    `BTC's hourly history at ready holds ${history.points.length} hours of the 168 h warm-up`);
   const deepViews = sameTick.filter((a) => a.path.includes('/deep-view/'));
   assert.is(deepViews.length, tracked.length);
   for (const answer of deepViews) assert.type(answer.body.symbol, 'string', answer.path);

@@ -66,8 +66,10 @@ async function copiedSoFar(front: ServiceProcess): Promise<number> {
   return Number(/\((\d+) points so far/.exec(detail)?.[1] ?? 0);
 }
 
-// Ten points a chunk: hundreds of chunks, so a stop lands in the middle of the copy.
-const smallChunks = { ORDERFLOW_HISTORY_COPY_CHUNK_POINTS: '10' };
+// Hundreds of chunks, so a stop lands in the middle of the copy: ten points a chunk for each
+// hour ingest warmed up (a warm-up generates from the UTC midnight before its hour).
+const warmedHours = 1 + (Date.now() % 86_400_000) / 3_600_000;
+const smallChunks = { ORDERFLOW_HISTORY_COPY_CHUNK_POINTS: String(Math.ceil(10 * warmedHours)) };
 
 const copyUnderWay = (front: ServiceProcess) => eventually(async () =>
   await copiedSoFar(front) > 0, { timeoutMs: 60_000, intervalMs: 5, message: 'a copy under way' });
