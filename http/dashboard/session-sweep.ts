@@ -64,6 +64,8 @@ export class SessionSweeper {
         sessionsEnded += 1;
       } else if (session.keyPrefix !== null) named.add(session.keyPrefix);
     }
+    // The two scans in two turns: each is ~30-60 ms at 10,000 sessions on the lmdb store.
+    await new Promise((resolve) => setImmediate(resolve));
     let orphansRevoked = 0;
     for (const owner of accounts.allOwners()) {
       if (!owner.session || named.has(owner.prefix)) continue;
