@@ -350,6 +350,10 @@ function startShards(p: Parts, allowCrash: boolean): Promise<ActorRuntime> {
       onPastAnswer: (message) => onPastAnswer(p, message),
       onShardRestarted: (shardId) => p.past.onShardRestarted(shardId),
       loadPairStates: p.pairStates ? (symbols) => p.pairStates!.load(symbols) : undefined,
+      // A backfilled pair starts from the context the universe already fetched: the venue's
+      // own may come late or never, and VPIN's buckets need V before the candles go in.
+      pairContexts: p.feeds.spec.kind === 'live' ? (symbols) => p.views.contextsOf(symbols)
+        : undefined,
     },
   });
 }

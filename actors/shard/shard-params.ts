@@ -1,4 +1,5 @@
 // What a shard is created with: plain data, because it crosses into a worker thread.
+import type { AssetCtx } from '../../core/messages.js';
 import type { FeedSpec } from '../feed/pair-feed.js';
 
 export interface ShardParams {
@@ -24,6 +25,8 @@ export interface ShardParams {
   readonly stateSaveEveryMs?: number;
   /** Saved states of `symbols` to restore before their first publish (a restarted shard). */
   readonly states?: Readonly<Record<string, Uint8Array>>;
+  /** The universe's context of `symbols` (live backfill: VPIN's V before any ctx event). */
+  readonly contexts?: Readonly<Record<string, AssetCtx>>;
 }
 
 export type EncodedFeedSpec =
