@@ -418,6 +418,10 @@ function startShards(p: Parts, deps: ServiceDeps): Promise<ActorRuntime> {
       // A shard that stays down holds nothing more to pull.
       onShardDegraded: (shardId) => p.past.onShardRestarted(shardId),
       loadPairStates: p.pairStates ? (symbols) => p.pairStates!.load(symbols) : undefined,
+      // A backfilled pair starts from the context the universe already fetched: the venue's
+      // own may come late or never, and VPIN's buckets need V before the candles go in.
+      pairContexts: p.feeds.spec.kind === 'live' ? (symbols) => p.views.contextsOf(symbols)
+        : undefined,
     },
   });
 }

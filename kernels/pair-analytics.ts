@@ -33,7 +33,7 @@ import {
 } from './vpin-level.js';
 import {
   advanceVpin, applyVpinAggressor, applyVpinBvc, createVpinState, gapVpin, resetVpin,
-  setVpinBucketVolume, type VpinState,
+  resizeVpinBucketVolume, setVpinBucketVolume, type VpinState,
 } from './vpin.js';
 import {
   advanceWhale, applyWhale, createWhaleState, gapWhale, resetWhale, WHALE_CLOSED,
@@ -153,6 +153,15 @@ export function setPairVpinBucketVolume(state: PairAnalytics, bucketVolume: numb
   setVpinBucketVolume(state.vpinBvc, bucketVolume);
   resetVpinLevel(state.vpinLevel);
   resetVpinLevel(state.vpinBvcLevel);
+}
+
+/**
+ * Changes V (base units; ADV / 50) for both VPINs for the volume still to come: the buckets
+ * already filled, their VPIN and its distribution stay (a V of 0 restarts the buckets).
+ */
+export function resizePairVpinBucketVolume(state: PairAnalytics, bucketVolume: number): void {
+  resizeVpinBucketVolume(state.vpin, bucketVolume);
+  resizeVpinBucketVolume(state.vpinBvc, bucketVolume);
 }
 
 /** Rates the VPIN values of the buckets just completed; VPIN_BUCKET when any completed. */

@@ -54,6 +54,29 @@ export function resetVpinBuckets(b: VpinBuckets): void {
   b.newCount = 0;
 }
 
+/**
+ * Changes V for the volume still to come without discarding what was filled: every bucket (the
+ * open one too) is scaled to the new V, keeping its buy share and how full it is, so VPIN, the
+ * mean of the buckets' imbalance fractions |B - S| / V, is unchanged. Nothing was filled while V
+ * was 0; a V of 0 (unknown again) restarts the buckets.
+ */
+export function resizeVpinBuckets(b: VpinBuckets, bucketVolume: number): void {
+  checkOption('bucketVolume', bucketVolume, 0, 1e15);
+  const old = b.bucketVolume;
+  b.newCount = 0;
+  if (bucketVolume === 0 && old > 0) resetVpinBuckets(b);
+  b.bucketVolume = bucketVolume;
+  if (old === 0 || bucketVolume === 0 || bucketVolume === old) return;
+  const scale = bucketVolume / old;
+  for (let k = 0; k < b.windowBuckets; k++) {
+    b.bucketBuy[k] *= scale;
+    b.bucketSell[k] *= scale;
+  }
+  b.curBuy *= scale;
+  b.curSell *= scale;
+  b.curFilled *= scale;
+}
+
 /** VPIN over the ring, oldest bucket first: sum |B - S| / (n V). */
 function computeVpin(b: VpinBuckets): number {
   const n = b.windowBuckets;

@@ -6,7 +6,7 @@ import { asDoubleFields } from './double-fields.js';
 import { normalCdf, studentTCdf } from './distributions.js';
 import { ringSigma, writeRing } from './ring-sigma.js';
 import {
-  createVpinBuckets, fillVpinBuckets, resetVpinBuckets, type VpinBuckets,
+  createVpinBuckets, fillVpinBuckets, resetVpinBuckets, resizeVpinBuckets, type VpinBuckets,
 } from './vpin-buckets.js';
 
 export type VpinMode = 'aggressor' | 'bvc';
@@ -108,6 +108,14 @@ export function setVpinBucketVolume(state: VpinState, bucketVolume: number): voi
   checkOption('bucketVolume', bucketVolume, 0, 1e15);
   resetVpinBuckets(state.buckets);
   state.buckets.bucketVolume = bucketVolume;
+}
+
+/**
+ * Changes V (a newer ADV / 50) for the volume still to come, keeping the buckets already filled
+ * and the VPIN they give (vpin-buckets.ts, resizeVpinBuckets); the BVC bar is left as it is.
+ */
+export function resizeVpinBucketVolume(state: VpinState, bucketVolume: number): void {
+  resizeVpinBuckets(state.buckets, bucketVolume);
 }
 
 export function isVpinReady(state: VpinState): boolean {

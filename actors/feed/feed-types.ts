@@ -1,5 +1,5 @@
 // The feed vocabulary shared by every adapter (simulator, live venue, file replay).
-import type { MarketEvent } from '../../core/messages.js';
+import type { AssetCtx, MarketEvent } from '../../core/messages.js';
 
 /**
  * Which feed to run; `speed` is a multiple of real time, Infinity for "as fast as possible".
@@ -99,6 +99,11 @@ export interface PairFeed {
    * fresh. A feed without it (replay, which plays its tape from the start) restores nothing.
    */
   resumeFrom?(symbol: string, fromMs: number): ResumeAnswer;
+  /**
+   * The universe's context of a symbol (live): its backfill is ordered by the 24h notional
+   * before the venue sent any ctx of its own (it may send it late, or never).
+   */
+  seedContext?(symbol: string, ctx: AssetCtx): void;
 }
 
 export type ResumeAnswer = 'fill' | 'gap' | 'refuse';

@@ -78,6 +78,16 @@ export class MarketViews {
     return this.tracked.get(symbol)?.summary;
   }
 
+  /** The listed pairs' contexts from the newest universe (a pair not listed has none). */
+  contextsOf(symbols: readonly string[]): Record<string, AssetCtx> {
+    const out: Record<string, AssetCtx> = {};
+    for (const symbol of symbols) {
+      const ctx = this.marketBySymbol.get(symbol)?.ctx;
+      if (ctx) out[symbol] = ctx;
+    }
+    return out;
+  }
+
   applyUniverse(event: UniverseEvent): void {
     this.markets = event.markets;
     this.universeAtMs = event.tsMs;

@@ -2,6 +2,7 @@
 // restart path that covers comedy's gaps (no respawn, hung calls after exit, worker errors).
 import { MessageChannel, type MessagePort, type Worker } from 'node:worker_threads';
 import type { Logger } from '../../core/logger.js';
+import type { AssetCtx } from '../../core/messages.js';
 import { limits } from '../config.js';
 import { shardActorName, shardTopics } from '../topics.js';
 import type { ShardParams } from '../shard/shard-params.js';
@@ -95,13 +96,16 @@ export class ShardHandle {
     private readonly board?: ShardBoard,
     /** The shard failed too often and stays down. */
     private readonly onDegraded: (shardId: number) => void = () => {},
+    /** The universe's context of pairs about to be created (live backfill); none: no seed. */
+    private readonly contextsOf?: (symbols: readonly string[]) =>
+      Readonly<Record<string, AssetCtx>>,
   ) {}
 
   async start(): Promise<void> {
     this.generation++;
     const params: ShardParams = {
       ...this.base, shardId: this.shardId, generation: this.generation, symbols: this.symbols,
-      states: this.loadStates?.(this.symbols),
+      states: this.loadStates?.(this.symbols), contexts: this.contextsOf?.(this.symbols),
     };
     // comedy takes a module-path definition as `//` + absolute path.
     const ref = await this.spawner.createChild('/' + await shardBundlePath(), {
@@ -164,6 +168,7 @@ export class ShardHandle {
 
   async setSymbols(symbols: readonly string[]): Promise<void> {
     const had = new Set(this.symbols);
+    const added = symbols.filter((s) => !had.has(s));
     this.symbols = symbols;
     // Wrapped: comedy spreads an array argument into several handler arguments.
     if (this.state !== 'running') return;
@@ -171,7 +176,7 @@ export class ShardHandle {
     try {
       await Promise.race([this.lost.promise,
         this.requestWithin(limits.shardAssignTimeoutMs, shardTopics.setPairs,
-          { symbols, states: this.loadStates?.(symbols.filter((s) => !had.has(s))) })]);
+          { symbols, states: this.loadStates?.(added), contexts: this.contextsOf?.(added) })]);
     } catch (error) {
       // A shard that failed meanwhile (a missed heartbeat on a loaded machine while it created
       // its pairs) never answers; its restart starts it with `symbols`: not an error.

@@ -1,7 +1,7 @@
 // The root supervisor: an in-memory actor on the main thread that starts the shard actors in
 // worker threads, restarts any that fail, and hands their publishes to the service.
 import type { Logger } from '../../core/logger.js';
-import type { ShardPublish } from '../../core/messages.js';
+import type { AssetCtx, ShardPublish } from '../../core/messages.js';
 import type { ShardHistory } from '../../core/history-point.js';
 import type { ShardBackfill } from './backfill-status.js';
 import { supervisorTopics } from '../topics.js';
@@ -32,6 +32,8 @@ export interface SupervisorHost {
   onPastAnswer?(message: ShardPast): void;
   /** Saved states of the symbols a shard is about to create, to restore them from. */
   loadPairStates?(symbols: readonly string[]): Readonly<Record<string, Uint8Array>>;
+  /** The universe's context of the symbols a shard is about to create (live backfill). */
+  pairContexts?(symbols: readonly string[]): Readonly<Record<string, AssetCtx>>;
 }
 
 interface SupervisorParams {
@@ -156,7 +158,8 @@ export async function startActorRuntime(options: {
   for (let id = 0; id < options.shardCount; id++) {
     handles.push(new ShardHandle(id, assignment[id] ?? [], base, spawner,
       options.logger, (shardId) => options.host.onShardRestarted?.(shardId), handover,
-      options.host.loadPairStates, board, (shardId) => options.host.onShardDegraded?.(shardId)));
+      options.host.loadPairStates, board, (shardId) => options.host.onShardDegraded?.(shardId),
+      options.host.pairContexts));
   }
   await Promise.all(handles.map((h) => h.start()));
   return {

@@ -1,5 +1,6 @@
 // The pair actor: an in-memory child of its shard holding one tracked pair's analytics. It drains
 // its mailbox in batches, synchronously, and hands its views to the shard once per cadence.
+import type { AssetCtx } from '../../core/messages.js';
 import type { Mailbox } from './mailbox.js';
 import type { PairEngine, PairPublish, RestoreResult } from './pair-engine.js';
 import { createPairEngine } from './pair-engine.js';
@@ -8,6 +9,8 @@ export interface PairActorParams {
   readonly symbol: string;
   readonly mailbox: Mailbox;
   readonly cadenceMs: number;
+  /** The universe's context of the pair (live backfill; see PairEngineOptions). */
+  readonly context?: AssetCtx;
 }
 
 type Lifecycle = 'ready' | 'running' | 'stopped' | 'faulted';
@@ -25,7 +28,7 @@ export default class PairActor {
     const params = self.getCustomParameters();
     this.mailbox = params.mailbox;
     this.engine = createPairEngine(params.symbol, {
-      cadenceMs: params.cadenceMs,
+      cadenceMs: params.cadenceMs, context: params.context,
     });
     this.state = 'running';
   }

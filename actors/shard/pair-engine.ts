@@ -8,8 +8,8 @@ import {
 } from '../../kernels/pair-snapshot.js';
 import { createCandleSplit, splitCandle } from '../../kernels/candle-split.js';
 import type {
-  AssetCtxEvent, BookEvent, CandleEvent, FundingEvent, MarketEvent, PairOutbound, PairViews,
-  WhalePrint,
+  AssetCtx, AssetCtxEvent, BookEvent, CandleEvent, FundingEvent, MarketEvent, PairOutbound,
+  PairViews, WhalePrint,
 } from '../../core/messages.js';
 import { PairCarry } from './pair-carry.js';
 import { BasisTracker } from './pair-basis.js';
@@ -31,7 +31,7 @@ import {
 const {
   BAR_15M_CLOSED, BAR_1H_CLOSED, BAR_5M_CLOSED, WHALE_PRINT, createPairAnalytics,
   gapPairAnalytics, onBook, onCandlePrint, onFunding, onMark, onTime, onTrade,
-  setPairVpinBucketVolume,
+  resizePairVpinBucketVolume,
 } = kernels;
 
 const barsClosedMask = BAR_5M_CLOSED | BAR_15M_CLOSED | BAR_1H_CLOSED;
@@ -40,6 +40,11 @@ export interface PairEngineOptions {
   readonly cadenceMs: number;
   /** The wall clock, for staleness (no data for 3 cadences). */
   readonly wallNowMs?: () => number;
+  /**
+   * The pair's context from the universe's metaAndAssetCtxs answer (live backfill): VPIN's V
+   * before the venue's own ctx, so the backfill's candles fill buckets even if none ever comes.
+   */
+  readonly context?: AssetCtx;
 }
 
 /** What a pair hands its shard once per cadence. */
@@ -86,6 +91,11 @@ const bookLevelsMax = BOOK_LEVELS_MAX;
 const whaleAddressesMax = 64;
 /** VPIN buckets per day: V = ADV / 50 (ANALYTICS.md 2.3). */
 const vpinBucketsPerDay = 50;
+
+/** V in base units from the venue's 24h notional at its mark; 0 while unknown. */
+function bucketVolumeOf(ctx: AssetCtx): number {
+  return ctx.dayNtlVlm > 0 && ctx.markPx > 0 ? ctx.dayNtlVlm / ctx.markPx / vpinBucketsPerDay : 0;
+}
 
 export function createPairEngine(symbol: string, options: PairEngineOptions): PairEngine {
   return new KernelPairEngine(symbol, options);
@@ -134,6 +144,15 @@ class KernelPairEngine implements PairEngine, MailboxReader {
     this.fingerprint = optionsFingerprint({ kernels: this.state.options,
       detector: this.signals.detectorState.options });
     asDoubleFields(this as unknown as Record<string, number>, ['updatedAtMs', 'lastEventWallMs']);
+    this.seedBucketVolume();
+  }
+
+  /** V from the universe's context while no ctx event set it (at start, after a restore). */
+  private seedBucketVolume(): void {
+    const bucketVolume = this.options.context ? bucketVolumeOf(this.options.context) : 0;
+    if (bucketVolume > 0 && this.state.vpin.buckets.bucketVolume === 0) {
+      resizePairVpinBucketVolume(this.state, bucketVolume);
+    }
   }
 
   onEvent(event: MarketEvent): void {
@@ -226,9 +245,11 @@ class KernelPairEngine implements PairEngine, MailboxReader {
     this.minutes.onCtx(ctx.markPx, ctx.openInterest, ctx.fundingRate);
     onMark(this.state, ctx.markPx);
     onFunding(this.state, ctx.fundingRate);
-    if (!this.bucketVolumeSet && ctx.dayNtlVlm > 0) {
-      // V = ADV / 50 in base units, from the venue's 24h notional at the current mark.
-      setPairVpinBucketVolume(this.state, ctx.dayNtlVlm / ctx.markPx / vpinBucketsPerDay);
+    const bucketVolume = bucketVolumeOf(ctx);
+    if (!this.bucketVolumeSet && bucketVolume > 0) {
+      // The venue's first ctx sets V for the volume to come; buckets filled with the seed's V
+      // (a backfill's candles, before this ctx came) stay, scaled to it.
+      resizePairVpinBucketVolume(this.state, bucketVolume);
       this.bucketVolumeSet = true;
     }
   }
@@ -353,6 +374,7 @@ class KernelPairEngine implements PairEngine, MailboxReader {
     for (const [tsMs, address] of whales as [number, string | null][]) {
       this.whaleAddresses.set(tsMs, address);
     }
+    this.seedBucketVolume();
     this.dirty = true;
     return { restored: true, marketMs: record.marketMs };
   }

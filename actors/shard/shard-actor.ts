@@ -4,7 +4,9 @@
 import { isMainThread, parentPort, type MessagePort } from 'node:worker_threads';
 import { createLogger, type Logger } from '../../core/logger.js';
 import { systemClock } from '../../core/clock.js';
-import type { PairOutbound, PairViews, ShardPublish, WhalePrint } from '../../core/messages.js';
+import type {
+  AssetCtx, PairOutbound, PairViews, ShardPublish, WhalePrint,
+} from '../../core/messages.js';
 import type { HistoryPoint, ShardHistory } from '../../core/history-point.js';
 import { pairActorName, pairTopics, supervisorTopics } from '../topics.js';
 import { createPairFeed, type PairFeed } from '../feed/pair-feed.js';
@@ -110,6 +112,8 @@ export default class ShardActor {
   private stopping = false;
   /** A large batch's bars, signals and history points, until the main thread pulls them. */
   private readonly past = new PastQueue();
+  /** The universe's context of each pair as it was assigned (live backfill; pair-engine.ts). */
+  private readonly contexts = new Map<string, AssetCtx>();
   /** Each pair's `smartMoney` JSON from the main thread; its deep view is closed with it here. */
   private readonly smartMoney = new Map<string, string>();
   /** Pair states are saved every this often (0: never, but at a graceful stop). */
@@ -133,6 +137,7 @@ export default class ShardActor {
     // Liveness: a timer runs only when the event loop turns, however much work is queued.
     if (board) this.pulseTimer = setInterval(() => board.bump(shardId), pulseMs);
     this.saveEveryMs = this.params.stateSaveEveryMs ?? 0;
+    this.keepContexts(this.params.contexts);
     // Concurrently, as in setPairs (comedy's promise hops, not work, are most of a creation).
     await Promise.all(this.params.symbols.map((symbol) => this.addPair(symbol)));
     const budget = this.params.budgetBuffer
@@ -152,6 +157,7 @@ export default class ShardActor {
       onWarmedUp: () => this.publishSoon(0),
       onPairsWarmed: () => { if (!this.soonPending) this.publishSoon(warmedPublishMs); },
     });
+    for (const [symbol, ctx] of this.contexts) this.feed.seedContext?.(symbol, ctx);
     // A shard started before the first universe has no pairs yet: its feed starts with its
     // first pairs, so a replay does not play into a shard that would drop every event.
     await this.restorePairs(this.params.states ?? {});
@@ -216,11 +222,15 @@ export default class ShardActor {
 
   /** The tracked set of this shard changed: create and destroy pair actors, resubscribe. */
   async setPairs(message: { symbols: readonly string[];
-    states?: Readonly<Record<string, Uint8Array>> }): Promise<number> {
+    states?: Readonly<Record<string, Uint8Array>>;
+    contexts?: Readonly<Record<string, AssetCtx>> }): Promise<number> {
     const wanted = new Set(message.symbols);
     for (const symbol of [...this.pairs.keys()]) {
-      if (!wanted.has(symbol)) await this.removePair(symbol);
+      if (wanted.has(symbol)) continue;
+      await this.removePair(symbol);
+      this.contexts.delete(symbol);
     }
+    this.keepContexts(message.contexts);
     // Created concurrently: each creation is mostly waiting on comedy's promise hops (~9 ms
     // apiece in turn; 50 pairs at start took ~0.45 s).
     const added = [...wanted].filter((s) => !this.pairs.has(s));
@@ -234,6 +244,14 @@ export default class ShardActor {
     // cadence later: /readyz waits for every tracked pair's first snapshot.
     if (added.length > 0) this.publishSoon(firstPublishDelayMs);
     return this.pairs.size;
+  }
+
+  /** Pairs about to be created start from these (their engine's V, their feed's fill order). */
+  private keepContexts(contexts: Readonly<Record<string, AssetCtx>> | undefined): void {
+    for (const [symbol, ctx] of Object.entries(contexts ?? {})) {
+      this.contexts.set(symbol, ctx);
+      this.feed?.seedContext?.(symbol, ctx);
+    }
   }
 
   /** A publish `delayMs` from now, ahead of the cadence (a later call replaces a pending one). */
@@ -320,7 +338,7 @@ export default class ShardActor {
       mode: 'in-memory',
       name: pairActorName(symbol),
       customParameters: {
-        symbol, mailbox, cadenceMs: this.params.cadenceMs,
+        symbol, mailbox, cadenceMs: this.params.cadenceMs, context: this.contexts.get(symbol),
       },
     });
     // Each pair saves at its own time in the period: a shard saving its fifty pairs' states in

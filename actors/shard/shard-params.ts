@@ -1,4 +1,5 @@
 // What a shard is created with: plain data, because it crosses into a worker thread.
+import type { AssetCtx } from '../../core/messages.js';
 import type { FeedSpec } from '../feed/pair-feed.js';
 
 export interface ShardParams {
@@ -30,6 +31,8 @@ export interface ShardParams {
   readonly boardBuffer?: SharedArrayBuffer;
   /** Test hook, with allowCrash: the shard with this id exits right after every start. */
   readonly crashAtStartShardId?: number;
+  /** The universe's context of `symbols` (live backfill: VPIN's V before any ctx event). */
+  readonly contexts?: Readonly<Record<string, AssetCtx>>;
 }
 
 export type EncodedFeedSpec =

@@ -20,6 +20,11 @@ export interface FakeVenueOptions {
    * default the wall.
    */
   readonly clock?: { nowMs(): number };
+  /**
+   * Wall ms after a coin's activeAssetCtx subscription before its context is sent (default 0:
+   * at once; Infinity: never, as a venue that lags or drops that channel).
+   */
+  readonly contextDelayMs?: number;
 }
 
 /** How the history answers behave: delayed, failing, for some coins only (default all). */
@@ -58,6 +63,10 @@ export interface FakeVenue {
   setSilent(silent: boolean): void;
   /** Changes how candleSnapshot and fundingHistory answer from now on. */
   setHistoryMode(mode: HistoryMode): void;
+  /** activeAssetCtx frames sent so far (to every connection). */
+  contextsSent(): number;
+  /** Sends every subscribed coin's context now, to every connection (a late venue). */
+  sendContexts(): void;
   /** Sends a raw text frame to every client. */
   sendRaw(text: string): void;
   close(): Promise<void>;
@@ -92,12 +101,29 @@ export async function startFakeVenue(options: FakeVenueOptions = {}): Promise<Fa
   const infoRequests: unknown[] = [];
   let silent = false;
   let newest: Client | null = null;
+  const contextDelayMs = options.contextDelayMs ?? 0;
+  const contextTimers = new Set<NodeJS.Timeout>();
+  let contextsSent = 0;
 
   const server: Server = createServer((req, res) =>
     handleInfo(req, res, infoRequests, history));
   const wss = new WebSocketServer({ server });
   const send = (client: Client, text: string) => {
     if (!silent && client.socket.readyState === WebSocket.OPEN) client.socket.send(text);
+  };
+  const sendContext = (client: Client, coin: string) => {
+    contextsSent++;
+    send(client, ctxFrame(coin));
+  };
+  /** A subscription's first context, as the venue's delay says. */
+  const scheduleContext = (client: Client, coin: string) => {
+    if (contextDelayMs === 0) return sendContext(client, coin);
+    if (contextDelayMs === Infinity) return;
+    const timer = setTimeout(() => {
+      contextTimers.delete(timer);
+      sendContext(client, coin);
+    }, contextDelayMs);
+    contextTimers.add(timer);
   };
   const play = (client: Client) => {
     if (client.timer) return;
@@ -135,7 +161,7 @@ export async function startFakeVenue(options: FakeVenueOptions = {}): Promise<Fa
       else coins.add(sub.coin);
       send(client, JSON.stringify({ channel: 'subscriptionResponse', data: msg }));
       if (msg.method === 'subscribe' && sub.type === 'activeAssetCtx') {
-        send(client, ctxFrame(sub.coin));
+        scheduleContext(client, sub.coin);
       }
       if (msg.method === 'subscribe') play(client);
     });
@@ -153,8 +179,15 @@ export async function startFakeVenue(options: FakeVenueOptions = {}): Promise<Fa
       history.mode = mode;
       history.failed = 0;
     },
+    contextsSent: () => contextsSent,
+    sendContexts: () => {
+      for (const c of clients) {
+        for (const coin of c.subscriptions.get('activeAssetCtx') ?? []) sendContext(c, coin);
+      }
+    },
     sendRaw: (text) => { for (const c of clients) send(c, text); },
     async close() {
+      for (const timer of contextTimers) clearTimeout(timer);
       for (const c of clients) {
         if (c.timer) clearInterval(c.timer);
         c.socket.terminate();

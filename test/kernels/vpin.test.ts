@@ -7,8 +7,8 @@ import {
   createVpinLevelState, levelOfCdf, updateVpinLevel, vpinCdf, vpinLevelName,
 } from '../../kernels/vpin-level.js';
 import {
-  createVpinState, defaultVpinOptions, setVpinBucketVolume, snapshotVpin, updateVpin,
-  type VpinOptions, type VpinState,
+  createVpinState, defaultVpinOptions, resizeVpinBucketVolume, setVpinBucketVolume, snapshotVpin,
+  updateVpin, type VpinOptions, type VpinState,
 } from '../../kernels/vpin.js';
 import { plainBvcInputs, plainVpin, unitVpin } from './helpers/plain.js';
 import { close, randomTrades, realBtcTrades, type Trades } from './helpers/streams.js';
@@ -90,6 +90,30 @@ test('the real BTC tape: aggressor and BVC VPIN equal the plain loop', () => {
   assert.ok(plainBvc.length > 100);
   assert.is(bvc.values.length, plainBvc.length);
   bvc.values.forEach((v, k) => assert.ok(close(v, plainBvc[k])));
+});
+
+test('resizing V keeps the filled buckets and their VPIN; new volume fills the new V', () => {
+  const t: Trades = { tsMs: [1, 2, 3], price: [10, 10, 10], size: [3, 10, 1], side: [1, -1, 1] };
+  // As in the hand case: [4S], [4S] in the ring, 1S + 1B open, VPIN 1.
+  const { state } = run(t, { bucketVolume: 4, windowBuckets: 2 });
+  resizeVpinBucketVolume(state, 8);
+  // Scaled to V = 8: [8S], [8S], 2S + 2B open (half full); VPIN unchanged, nothing restarted.
+  assert.equal(snapshotVpin(state, snap()), { vpin: 1, bucketsCompleted: 3, bucketVolume: 8 });
+  // 4 more buys fill the open bucket at the new V: [2S + 6B]. VPIN (8 + 4) / (2 * 8).
+  assert.is(updateVpin(state, 4, 10, 4, 1), 1);
+  assert.equal(snapshotVpin(state, snap()), { vpin: 0.75, bucketsCompleted: 4, bucketVolume: 8 });
+  // From V unknown (0): nothing was filled, so a resize is a start.
+  const unknown = createVpinState({ ...defaultVpinOptions, windowBuckets: 2 });
+  updateVpin(unknown, 0, 10, 5, 1);
+  resizeVpinBucketVolume(unknown, 4);
+  for (let i = 0; i < t.tsMs.length; i++) {
+    updateVpin(unknown, t.tsMs[i], t.price[i], t.size[i], t.side[i]);
+  }
+  assert.equal(snapshotVpin(unknown, snap()), { vpin: 1, bucketsCompleted: 3, bucketVolume: 4 });
+  // Back to unknown: the buckets restart (VPIN null), as a bad V is refused.
+  resizeVpinBucketVolume(state, 0);
+  assert.equal(snapshotVpin(state, snap()), { vpin: null, bucketsCompleted: 0, bucketVolume: 0 });
+  assert.throws(() => resizeVpinBucketVolume(state, NaN), /bucketVolume/);
 });
 
 test('setting V restarts the buckets; bad options are rejected', () => {

@@ -284,6 +284,9 @@ export function createLivePairFeed(options: LivePairFeedOptions): PairFeed {
       lastTradeMs.set(symbol, Math.max(fromMs, lastTradeMs.get(symbol) ?? -Infinity));
       return 'fill';
     },
+    seedContext(symbol, ctx) {
+      if (!dayNotional.has(symbol)) dayNotional.set(symbol, ctx.dayNtlVlm);
+    },
   };
 }
 
