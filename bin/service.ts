@@ -392,7 +392,8 @@ function startShards(p: Parts, deps: ServiceDeps): Promise<ActorRuntime> {
       crashAtStartShardId: deps.crashShardAtStart,
       logLevel: config.logLevel,
       budgetBuffer: p.feeds.budget?.buffer ?? null, feedAnchorWallMs: p.feeds.anchorWallMs,
-      stateSaveEveryMs: p.pairStates ? pairStateSaveEveryMs : 0, hangOnStop: deps.stopHang === 'shard',
+      stateSaveEveryMs: p.pairStates ? pairStateSaveEveryMs : 0,
+      hangOnStop: deps.stopHang === 'shard',
     },
     logger: p.log.child({ component: 'supervisor' }),
     host: {
