@@ -195,7 +195,7 @@ e2e('MCP: the public endpoint lists five tools and serves the screener', async (
   }
 });
 
-e2e('MCP: CORS for a listed origin, 403 for another; the preflight allows MCP headers', async () => {
+e2e('MCP: CORS for a listed origin, 403 for another; preflight allows MCP headers', async () => {
   // A browser origin that is not listed is refused: a page must not reach a local service.
   const foreign = await fetch(`${service.baseUrl}/api/mcp/public`, { method: 'OPTIONS',
     headers: { origin: 'https://other.example', 'access-control-request-method': 'POST' } });
