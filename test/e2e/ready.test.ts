@@ -74,6 +74,10 @@ ready('the first 200 of /readyz comes with every tracked pair readable', async (
     return Promise.all([
       get('/api/v1/signals'),
       get('/api/v1/history/BTC?interval=1h&limit=500'),
+      fetch(`${service!.baseUrl}/api/v1/history/BTC?interval=1h&limit=24&format=arrow`,
+        { headers: { authorization: `Bearer ${key}` } }).then(async (response) => ({
+        path: 'history as Arrow', status: response.status,
+        body: Buffer.from(await response.arrayBuffer()).toString('latin1').slice(0, 200) })),
       ...tracked.flatMap((symbol) => [
         get(`/api/v1/deep-view/${symbol}`), get(`/api/v1/cvd/${symbol}`),
         get(`/api/v1/pair/${symbol}`),
