@@ -1,6 +1,7 @@
 // History pages as JSON, CSV or an Apache Arrow IPC stream: one column per field, time first
 // (ISO 8601 in JSON and CSV, timestamp[ms, UTC] in Arrow). The Arrow library (~0.2-0.5 s of
-// module loading) is loaded on the first Arrow request; until then Arrow answers 503.
+// module loading) loads before /readyz turns ready (bin/service.ts), or on a front's first Arrow
+// request, which is answered 503 until it is in.
 import type { HistoryPoint } from '../core/history-point.js';
 import type { HistoryMetric } from './history-params.js';
 
