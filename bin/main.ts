@@ -1,6 +1,10 @@
 // Entry point of the `orderflow` command line: dispatches to one module per command.
+import { systemClock } from '../core/clock.js';
+import { createLogger } from '../core/logger.js';
+import { processFaults } from '../core/process-faults.js';
 import type { Command, CommandIo } from './cli.js';
 import { UsageError } from './cli.js';
+import { guardUnhandledRejections } from './rejection-guard.js';
 
 // Commands load lazily so `orderflow keys list` does not pay for the server's imports.
 const commands: Record<string, { summary: string; load: () => Promise<Command> }> = {
@@ -85,9 +89,13 @@ if (isEntry) {
     stderr: (t) => process.stderr.write(t),
     env: process.env,
   };
+  // A rejection no code handled is logged and counted; serve keeps serving (rejection-guard.ts).
+  guardUnhandledRejections(createLogger().child({ component: 'process' }), systemClock);
   // No top-level await: tests load this module through require() (uvu -r tsx).
   void main(process.argv.slice(2), io).then((code) => {
-    // serve keeps the event loop alive and exits itself; everything else exits with its code.
+    // serve keeps the event loop alive and exits itself; everything else exits with its code,
+    // and a command that met an unhandled rejection does not say it succeeded.
+    if (code === 0 && processFaults.unhandledRejections > 0) code = 1;
     if (code !== -1) process.exitCode = code;
   });
 }

@@ -1,5 +1,6 @@
 // Counters of the HTTP front in Prometheus text format; label values come from the route
-// table and a fixed set of statuses, so the series are bounded.
+// table and a fixed set of statuses, so the series are bounded; and the process's faults.
+import { renderProcessFaultMetrics } from '../core/process-faults.js';
 
 export class HttpMetrics {
   /** Count by route, then by status: no key string is built per request. */
@@ -41,6 +42,6 @@ export class HttpMetrics {
     for (const [name, value] of Object.entries(gauges)) {
       lines.push(`# TYPE orderflow_http_${name} gauge`, `orderflow_http_${name} ${value}`);
     }
-    return lines.join('\n') + '\n';
+    return lines.join('\n') + '\n' + renderProcessFaultMetrics();
   }
 }

@@ -2,7 +2,9 @@
 // subscriptions, set to fail fast while Redis is away (callers fall back to local state) and to
 // reconnect quickly, so a front catches up within seconds of Redis returning.
 import type { Command, Redis } from 'ioredis';
+import { performance } from 'node:perf_hooks';
 import type { Logger } from '../core/logger.js';
+import { Subscriptions } from './redis-subscriptions.js';
 
 /** Every name this service uses in Redis starts with this. */
 export const redisNames = Object.freeze({
@@ -78,6 +80,18 @@ export interface RedisLink {
 
 type RedisClass = typeof Redis;
 
+export interface RedisLinkOptions {
+  /**
+   * Tests only (ORDERFLOW_TEST_REDIS_READY_BLOCK_MS, read by bin/scale-out/start.ts): each
+   * (re)connect of the subscriber connection holds the event loop this long right after its
+   * SUBSCRIBE left, as slow reconnect work would, past that command's timeout. 0 in service.
+   */
+  readonly testReadyBlockMs?: number;
+}
+
+/** Reconnect handlers that together held the event loop longer than this are logged. */
+const readyHandlersSlowMs = 100;
+
 function connect(Client: RedisClass, url: string, name: string, logger: Logger): Redis {
   const client = new Client(url, {
     connectionName: `orderflow-${name}`,
@@ -86,15 +100,19 @@ function connect(Client: RedisClass, url: string, name: string, logger: Logger):
     maxRetriesPerRequest: 0,
     commandTimeout: commandTimeoutMs,
     enableAutoPipelining: true,
+    // The subscriptions are made again by Subscriptions, which catches and retries them.
+    autoResubscribe: false,
     retryStrategy: (times) => Math.min(50 * times, reconnectMaxMs),
   });
   let down = false;
-  client.on('error', (error: Error) => {
-    if (down) return;
+  const lost = (why: string) => {
+    if (down || client.status === 'end') return; // 'end': closed on purpose
     down = true;
-    logger.warn('redis unreachable; serving from local state', { connection: name,
-      error: error.message });
-  });
+    logger.warn('redis unreachable; serving from local state', { connection: name, error: why });
+  };
+  client.on('error', (error: Error) => lost(error.message));
+  // A server that stops closes the socket, often with no error on it.
+  client.on('close', () => lost('connection closed'));
   client.on('ready', () => {
     if (down) logger.info('redis back', { connection: name });
     down = false;
@@ -102,46 +120,50 @@ function connect(Client: RedisClass, url: string, name: string, logger: Logger):
   return client;
 }
 
+/** Holds the event loop for `ms` (the test hook of RedisLinkOptions). */
+function holdEventLoop(ms: number): void {
+  const untilMs = performance.now() + ms;
+  while (performance.now() < untilMs) { /* held on purpose */ }
+}
+
 /**
  * Connects both clients; does not wait for Redis (a front starts and serves without it).
  * ioredis is loaded here, not with the service: a single box never needs it, and its ~100
  * modules took 100-190 ms of the main thread at every start (measured on this 2-core VM).
  */
-export async function openRedisLink(url: string, logger: Logger): Promise<RedisLink> {
+export async function openRedisLink(url: string, logger: Logger,
+  options: RedisLinkOptions = {}): Promise<RedisLink> {
   const { Redis: Client, Command: CommandClass } = await import('ioredis');
   const command = connect(Client, url, 'command', logger);
   const subscriber = connect(Client, url, 'subscriber', logger);
+  // Before the ready handlers below: a (re)connect's SUBSCRIBE leaves before their work.
+  const subscriptions = new Subscriptions(subscriber, logger);
+  const blockMs = options.testReadyBlockMs ?? 0;
+  if (blockMs > 0) subscriber.on('ready', () => holdEventLoop(blockMs));
   const listeners: (() => void)[] = [];
   const ready = () => command.status === 'ready' && subscriber.status === 'ready';
   const fire = () => {
     if (!ready()) return;
-    for (const listener of listeners) listener();
+    const startMs = performance.now();
+    for (const listener of listeners) {
+      // One handler's fault is said and does not keep the others from running.
+      try {
+        listener();
+      } catch (error) {
+        logger.error('a redis reconnect handler failed', { error: (error as Error).message,
+          stack: (error as Error).stack });
+      }
+    }
+    const heldMs = performance.now() - startMs;
+    if (heldMs > readyHandlersSlowMs) {
+      logger.warn('redis reconnect handlers held the event loop', { heldMs: Math.round(heldMs) });
+    }
   };
   command.on('ready', fire);
   subscriber.on('ready', fire);
-  // Only `messageBuffer`: with any 'message' listener on the connection, ioredis decodes every
-  // message as UTF-8 first, and the snapshot channel carries ~64 KB batches of binary frames
-  // many times a second (3-5 ms per 600 KB batch, measured: bench/README.md).
-  const channels = new Map<string, Set<(message: Buffer) => void>>();
-  subscriber.on('messageBuffer', (channel: Buffer, message: Buffer) => {
-    const listeners = channels.get(channel.toString('latin1'));
-    if (listeners !== undefined) for (const listener of listeners) listener(message);
-  });
-  // A SUBSCRIBE made while the connection is down fails (no offline queue), and ioredis then
-  // re-subscribes only the channels it had: every listened channel again on each (re)connect
-  // (a second SUBSCRIBE of a channel is a no-op).
-  subscriber.on('ready', () => {
-    if (channels.size > 0) subscriber.subscribe(...channels.keys()).catch(() => {});
-  });
   return {
     command, subscriber, ready, Command: CommandClass,
-    listen(channel, listener) {
-      let listeners = channels.get(channel);
-      if (listeners === undefined) channels.set(channel, listeners = new Set());
-      listeners.add(listener);
-      subscriber.subscribe(channel).catch(() => {});
-      return () => listeners.delete(listener);
-    },
+    listen: (channel, listener) => subscriptions.listen(channel, listener),
     onReady(listener) {
       listeners.push(listener);
       if (ready()) listener();

@@ -235,9 +235,13 @@ class SignalMirror {
     try {
       const all = await this.link.command.hgetallBuffer(redisNames.signals);
       const next = new Map<string, SignalRecord<EntrySignal>>();
-      for (const [id, bytes] of Object.entries(all)) {
-        next.set(id, this.packr.unpack(bytes) as SignalRecord<EntrySignal>);
-      }
+      // Unpacked in slices: a reconnect's load of 180 days of records would hold the loop.
+      await runSliced(function* (packr) {
+        for (const [id, bytes] of Object.entries(all)) {
+          next.set(id, packr.unpack(bytes) as SignalRecord<EntrySignal>);
+          yield;
+        }
+      }(this.packr), applySliceMs);
       this.records = next;
     } catch (error) {
       this.logger.warn('loading the signals from redis failed; retrying',

@@ -9,12 +9,15 @@ import type { HistoryStore } from '../../persistence/history.js';
 import { redisNames, type RedisLink } from '../../persistence/redis-link.js';
 import type { SignalRecord, StoredSignal } from '../../persistence/signals.js';
 import { storeEncoder } from '../../persistence/table.js';
+import { runSliced } from '../../actors/runtime/sliced.js';
 import { serveHistoryCopies } from './history-copy-server.js';
 
 /** Batches held while Redis is away (one per shard publish with closed minutes). */
 const waitingBatchesMax = 50_000;
 /** The stored signals are compared with the mirror at this period (the outcome cadence). */
 export const signalSyncEveryMs = 5_000;
+/** Main-thread time a turn of a signal sync takes at most (plus one record). */
+const syncSliceMs = 4;
 
 /** How far a signal record has come: claimed, outcome scheduled, outcome done. */
 function stageOf(record: SignalRecord): string {
@@ -34,6 +37,8 @@ export class HistoryPublisher {
   private timer: NodeJS.Timeout | null = null;
   private dropped = 0;
   private stopCopies: (() => void) | null = null;
+  private syncing: Promise<void> | null = null;
+  private syncAgain = false;
 
   /** With `store`, it also answers the fronts' bulk copies of it (history-copy-server.ts). */
   constructor(private readonly link: RedisLink, private readonly signals: SignalList,
@@ -46,9 +51,9 @@ export class HistoryPublisher {
     this.link.onReady(() => {
       this.resyncAll = true;
       void this.drain();
-      this.syncSignals();
+      void this.syncSignals();
     });
-    this.timer = setInterval(() => this.syncSignals(), signalSyncEveryMs);
+    this.timer = setInterval(() => void this.syncSignals(), signalSyncEveryMs);
     this.timer.unref();
   }
 
@@ -57,7 +62,9 @@ export class HistoryPublisher {
     if (this.timer) clearInterval(this.timer);
     this.timer = null;
     this.stopCopies?.();
-    this.syncSignals();
+    // After any sync under way, one more: every change made until now.
+    await this.syncing;
+    await this.syncSignals();
     await this.drain();
   }
 
@@ -88,10 +95,35 @@ export class HistoryPublisher {
       })));
   }
 
-  /** Writes the signal records that changed since the last sync (all after a reconnect). */
-  syncSignals(): void {
+  /**
+   * Writes the signal records that changed since the last sync (all after a reconnect). Read and
+   * packed in slices over event-loop turns: the store keeps 180 days of records, and reading and
+   * packing them all in one turn as Redis came back held the ingest's loop with the snapshots'
+   * resend. One sync at a time; one asked for meanwhile runs after it. Settles when written.
+   */
+  syncSignals(): Promise<void> {
+    if (this.syncing !== null) {
+      this.syncAgain = true;
+      return this.syncing;
+    }
+    this.syncing = runSliced(this.syncSteps(), syncSliceMs).catch((error: Error) => {
+      this.logger.error('mirroring the signals to redis failed', { error: error.message,
+        stack: error.stack });
+    }).finally(() => {
+      this.syncing = null;
+      if (this.syncAgain) {
+        this.syncAgain = false;
+        void this.syncSignals();
+      }
+    });
+    return this.syncing;
+  }
+
+  private *syncSteps(): Generator<unknown, void, undefined> {
     if (!this.link.ready()) return;
+    // Claimed now: a reconnect during this sync asks for another whole one.
     const all = this.resyncAll;
+    this.resyncAll = false;
     const seen = new Map<string, string>();
     const changed: [string, Buffer][] = [];
     for (const record of this.signals.list()) {
@@ -99,16 +131,26 @@ export class HistoryPublisher {
       const stage = stageOf(record);
       seen.set(id, stage);
       if (all || this.mirrored.get(id) !== stage) changed.push([id, this.packr.pack(record)]);
+      yield;
     }
     const removed = all ? [] : [...this.mirrored.keys()].filter((id) => !seen.has(id));
     if (!all && changed.length === 0 && removed.length === 0) return;
+    if (!this.link.ready()) {
+      this.resyncAll ||= all;
+      return;
+    }
+    this.write(all, seen, changed, removed);
+  }
+
+  /** One transaction: the mirror's changes and their notice, atomic for the fronts. */
+  private write(all: boolean, seen: Map<string, string>, changed: [string, Buffer][],
+    removed: string[]): void {
     const tx = this.link.command.multi();
     if (all) tx.del(redisNames.signals);
     for (const [id, bytes] of changed) tx.hset(redisNames.signals, id, bytes);
     if (removed.length > 0) tx.hdel(redisNames.signals, ...removed);
     tx.publish(redisNames.signalsChannel,
       all ? '"*"' : JSON.stringify([...changed.map(([id]) => id), ...removed]));
-    this.resyncAll = false;
     const before = this.mirrored;
     this.mirrored = seen;
     tx.exec().then((results) => {

@@ -19,6 +19,7 @@ import {
 } from '../../http/snapshots.js';
 import { redisNames, type RedisLink } from '../../persistence/redis-link.js';
 import { BatchWriter } from './batch-writer.js';
+import { ResendRun } from './resend-run.js';
 import { DirtyViews, type WholePut } from './snapshot-hash.js';
 import {
   encodeBatch, encodeFrame, type Frame, type FrameHeader, type FrameStamp, type HeaderOut,
@@ -66,6 +67,9 @@ const patchShareMax = 0.25;
  *  patches grow as the view drifts from its keyframe. */
 const patchesPerKeyframeMax = 120;
 
+/** Main-thread time a turn of the resend after a reconnect takes at most (plus one view). */
+const resendSliceMs = 4;
+
 /** A view's last whole frame: what its patches patch. */
 interface Keyframe {
   readonly seq: number;
@@ -111,6 +115,7 @@ export class SnapshotPublisher {
   private readonly dirty = new DirtyViews();
   private hashTimer: NodeJS.Timeout | null = null;
   private stopAsks: (() => void) | null = null;
+  private readonly resend: ResendRun;
   /** Main-thread CPU spent writing the hash (µs): ingest's cost of the views outside the turn
    *  that put them (the propagation bench adds it to the turn's). */
   hashCpuUs = 0;
@@ -118,6 +123,7 @@ export class SnapshotPublisher {
   constructor(private readonly link: RedisLink, private readonly logger: Logger,
     private readonly options: PublisherOptions = { hashWriteMs: hashWriteMsDefault }) {
     this.batchWaitMs = options.batchWaitMs ?? batchWaitMsMax;
+    this.resend = new ResendRun(resendSliceMs, logger);
   }
 
   /** The sink the producers write to: the local store, and Redis behind it. */
@@ -175,6 +181,7 @@ export class SnapshotPublisher {
     this.beatTimer = this.hashTimer = null;
     this.stopAsks?.();
     this.stopAsks = null;
+    this.resend.cancel();
   }
 
   /**
@@ -184,10 +191,17 @@ export class SnapshotPublisher {
    * message.
    */
   private answerAsk(id: Buffer): void {
+    // While every view is sent again (after Redis came back), the hash lacks the views not sent
+    // yet: the ask is answered once they all are.
+    if (this.resend.running) this.resend.hold(id);
+    else this.answerAsks([id]);
+  }
+
+  private answerAsks(ids: readonly Buffer[]): void {
     this.flush();
-    if (!this.link.ready()) return;
+    if (!this.link.ready() || ids.length === 0) return;
     this.writeHash();
-    this.send('publish', [redisNames.snapshotFlushed, id]);
+    for (const id of ids) this.send('publish', [redisNames.snapshotFlushed, id]);
     // The asking front holds the hash's frames, not the keyframes: every view goes whole next.
     this.keyframes.clear();
   }
@@ -320,14 +334,35 @@ export class SnapshotPublisher {
       .catch(() => {});
   }
 
+  /**
+   * Every view again, whole, once Redis is (back) up: an empty Redis (restarted without
+   * persistence) holds none of them. In slices over event-loop turns, not in one: 526 views in
+   * one turn held ingest's event loop 544-861 ms, past the command timeout of the re-subscribe
+   * sent just before (which then failed) and of every request meanwhile.
+   */
   private resendAll(): void {
     this.logger.info('publishing every snapshot to redis', { views: this.latest.size });
     this.keyframes.clear();
-    for (const [name, entry] of this.latest) this.put(name, entry);
+    this.resend.run(this.resendSteps(), (heldAsks, figures) => {
+      if (!this.link.ready()) return; // away again: its return sends them all anew
+      this.logger.info('every snapshot published to redis', { ...figures });
+      this.answerAsks(heldAsks);
+    });
+  }
+
+  /** One view a step; stops early once Redis is away again (its return sends them all anew). */
+  private *resendSteps(): Generator<unknown, void, undefined> {
+    for (const [name, entry] of this.latest) {
+      if (!this.link.ready()) return;
+      this.put(name, entry);
+      yield;
+    }
     for (const [prefix, source] of this.families) {
-      for (const key of source.keys()) {
+      for (const key of [...source.keys()]) {
+        if (!this.link.ready()) return;
         const view = source.view(key);
         if (view !== undefined) this.putLazy(prefix + key, view);
+        yield;
       }
     }
   }

@@ -4,7 +4,9 @@
 // ingest and front roles and by the admin commands (docs/scale-out.md).
 import type { Clock } from '../../core/clock.js';
 import type { Logger } from '../../core/logger.js';
-import { openRedisLink, type RedisLink } from '../../persistence/redis-link.js';
+import {
+  openRedisLink, type RedisLink, type RedisLinkOptions,
+} from '../../persistence/redis-link.js';
 import { RedisKeyStore } from '../../persistence/redis-keys.js';
 import { RedisLimits } from '../../persistence/redis-limits.js';
 import { RedisAccountStore } from '../../persistence/redis-accounts.js';
@@ -25,9 +27,9 @@ export interface SharedState {
 /** Bound on the wait for Redis at start: a front starts (and serves stale) without it. */
 const firstConnectWaitMs = 2_000;
 
-export async function openSharedState(url: string, clock: Clock, logger: Logger):
-  Promise<SharedState> {
-  const link = await openRedisLink(url, logger.child({ component: 'redis' }));
+export async function openSharedState(url: string, clock: Clock, logger: Logger,
+  linkOptions: RedisLinkOptions = {}): Promise<SharedState> {
+  const link = await openRedisLink(url, logger.child({ component: 'redis' }), linkOptions);
   const keys = new RedisKeyStore(link, clock, logger.child({ component: 'keys' }));
   keys.watch();
   const accounts = new RedisAccountStore(link, logger.child({ component: 'accounts' }));

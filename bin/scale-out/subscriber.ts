@@ -5,6 +5,7 @@
 // calls its data stale.
 import { randomUUID } from 'node:crypto';
 import { preciseWallMs, type Clock } from '../../core/clock.js';
+import { runSliced } from '../../actors/runtime/sliced.js';
 import type { Logger } from '../../core/logger.js';
 import type { SnapshotStore } from '../../http/snapshots.js';
 import { redisNames, type RedisLink } from '../../persistence/redis-link.js';
@@ -17,6 +18,8 @@ import { PubSubAsks } from './pubsub-ask.js';
 
 const staleAfterMs = 3 * beatMs;
 const reloadRetryMs = 500;
+/** Main-thread time a turn of a hash load takes at most (plus one view). */
+const loadSliceMs = 4;
 
 export interface SubscriberOptions {
   /** How long ingest has to answer an ask to write the hash before the front loads the hash
@@ -199,6 +202,9 @@ export class SnapshotSubscriber {
    */
   private async catchUp(): Promise<void> {
     const catchUp = ++this.catchUps;
+    // A beat heard before Redis went proves nothing about ingest now (it may have died while
+    // Redis was away): the front is fresh again on the first beat over the new connection.
+    this.lastBeatWallMs = -Infinity;
     let loadedOnce = false;
     while (catchUp === this.catchUps && this.link.ready()) {
       try {
@@ -230,7 +236,14 @@ export class SnapshotSubscriber {
 
   private async loadHash(answered: boolean, heldAtAsk: Map<string, FrameStamp>): Promise<void> {
     const all = await this.link.command.hgetallBuffer(redisNames.snapshots);
-    for (const frame of Object.values(all)) this.apply(frame, NaN);
+    // Applied in slices, so requests are answered between them (a reconnect's whole load is
+    // hundreds of views); a frame published meanwhile wins by its stamp as ever.
+    await runSliced(function* (self) {
+      for (const frame of Object.values(all)) {
+        self.apply(frame, NaN);
+        yield;
+      }
+    }(this), loadSliceMs);
     if (answered) this.dropDeletedMeanwhile(heldAtAsk, all);
     // A live beat is the only proof of a live ingest: the load does not count as one.
     this.loads++;
