@@ -40,8 +40,8 @@ export const opsSchemas: Record<string, Schema> = {
   Readiness: object({
     ready: bool,
     checks: { type: 'object', additionalProperties: bool,
-      description: 'Each check: universe, shards, snapshots, pairs, mcp, arrow, warmup, past (the ' +
-        "warm-up's bars, signals and history points are written), backfill." },
+      description: 'Each check: universe, shards, snapshots, pairs, mcp, arrow, warmup, ' +
+        "past (the warm-up's bars, signals and history points are written), backfill." },
     detail: {
       type: 'object', additionalProperties: { type: 'string' },
       description: 'What a check has to say beyond true or false, keyed by check: `backfill` ' +
