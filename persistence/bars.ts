@@ -68,12 +68,28 @@ export function openBarStore(root: RootDatabase, override: Partial<BarStoreOptio
   let pending: Bar[] = [];
   let scheduled = false;
   let lastWrite: Promise<unknown> = Promise.resolve();
+  /**
+   * Per symbol, the newest bar an earlier process wrote (read at this process's first write): a
+   * bar up to it that is on disk keeps its values, as history minutes do (history-minutes.ts).
+   */
+  const settledMs = new Map<string, number>();
+  const settled = (bar: Bar): boolean => {
+    let ms = settledMs.get(bar.symbol);
+    if (ms === undefined) {
+      ms = -Infinity;
+      for (const key of table.getKeys({ start: [bar.symbol, Infinity], end: [bar.symbol, -Infinity],
+        reverse: true, limit: 1 })) ms = key[1];
+      settledMs.set(bar.symbol, ms);
+    }
+    return bar.openMs <= ms && table.doesExist([bar.symbol, bar.openMs]);
+  };
   const write = () => {
     scheduled = false;
     if (pending.length === 0) return;
     const batch = pending;
     pending = [];
     for (const bar of batch) {
+      if (settled(bar)) continue;
       lastWrite = table.put([bar.symbol, bar.openMs], [bar.open, bar.high, bar.low, bar.close,
         bar.volume, bar.buyNotional, bar.sellNotional, bar.cvdClose, bar.trades]);
     }

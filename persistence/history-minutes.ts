@@ -88,6 +88,17 @@ export interface MinuteRows {
 export function openMinuteRows(root: RootDatabase, name: string): MinuteRows {
   const table = openTable<Float64Array, Key>(root, name);
   const held = new Map<string, Map<number, Float64Array>>();
+  /**
+   * Per symbol, the newest minute an earlier process wrote (read at this process's first write).
+   * A minute up to it that is on disk keeps its values: a restart after kill -9 generates the
+   * time since its pair's last save again, and what was written then is the settled past.
+   */
+  const settledMs = new Map<string, number>();
+  const settledOf = (symbol: string): number => {
+    let ms = settledMs.get(symbol);
+    if (ms === undefined) settledMs.set(symbol, ms = edge(symbol, true) ?? -Infinity);
+    return ms;
+  };
 
   const rowFor = (symbol: string, hourMs: number): Float64Array => {
     let hours = held.get(symbol);
@@ -143,7 +154,10 @@ export function openMinuteRows(root: RootDatabase, name: string): MinuteRows {
         if (hours === undefined) touched.set(point.symbol, hours = new Map());
         let row = hours.get(hourMs);
         if (row === undefined) hours.set(hourMs, row = rowFor(point.symbol, hourMs));
-        writeSlot(row, (point.tMs - hourMs) / MINUTE_MS, point);
+        const slot = (point.tMs - hourMs) / MINUTE_MS;
+        if (point.tMs <= settledOf(point.symbol) &&
+          !Number.isNaN(row[slot * SLOT_VALUES + volumeIndex])) continue;
+        writeSlot(row, slot, point);
       }
       let last: Promise<unknown> = Promise.resolve();
       for (const [symbol, hours] of touched) {

@@ -4,27 +4,17 @@ import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { rm } from 'node:fs/promises';
 import { ManualClock } from '../../core/clock.js';
-import type { HistoryPoint } from '../../core/history-point.js';
 import { openHistoryStore, type HistoryStore } from '../../persistence/history.js';
 import { aggregatePoints } from '../../persistence/history-aggregate.js';
 import { readHistoryPage } from '../../persistence/history-query.js';
 import { openStore } from '../../persistence/store.js';
 import { tempDir } from '../helpers/eventually.js';
+import { minutePoint } from '../helpers/history-points.js';
 
 const T0 = Date.parse('2026-11-20T00:00:00.000Z');
 const MIN = 60_000;
 const HOUR = 3_600_000;
 
-export function minutePoint(symbol: string, i: number, tMs = T0 + i * MIN): HistoryPoint {
-  const base = 100 + Math.sin(i / 7) * 5;
-  return {
-    symbol, tMs, open: base, high: base + 1 + (i % 3), low: base - 1 - (i % 2), close: base + 0.5,
-    volume: 1000 + i, openInterest: 5e6 + i, fundingRate: 0.00001 * (i % 5),
-    fundingAnnualized: 0.00001 * (i % 5) * 24 * 365 * 100, cvd: i * 10, vpin: i % 4 === 0 ? null
-      : 0.3, obi: 0.1, ofi: -i, kyleLambda: 1e-6 * i, signalScore: i % 100,
-    regime: i % 2 === 0 ? 'trending' : null,
-  };
-}
 
 const open = (dir: string) => openStore({ dataDir: dir, clock: new ManualClock(T0),
   watchKeys: false });
@@ -108,13 +98,7 @@ test('points, rollups, reopen, paging once each with gaps, late point, retention
     assert.equal(seen, [...seen].sort((a, b) => a - b));
     assert.equal(gaps, ['180-240']);
 
-    // A late point in a rolled hour rolls that hour again.
-    const late = { ...minutePoint('BTC', 30), high: 1_000 };
-    history.add([late]);
-    await history.flush();
-    assert.is(history.hours('BTC', T0, T0 + HOUR)[0].high, 1_000);
-
-    assert.throws(() => history.add([{ ...late, tMs: T0 + 1 }]), /minute/);
+    assert.throws(() => history.add([{ ...minutePoint('BTC', 30), tMs: T0 + 1 }]), /minute/);
     assert.throws(() => openHistoryStore(store.root, { minuteRetentionMs: 0 }), /positive/);
 
     // Retention: 1 hour of minutes and 3 hours of hours at 4:30.
@@ -124,6 +108,31 @@ test('points, rollups, reopen, paging once each with gaps, late point, retention
     assert.ok(deleted > 0);
     assert.is(trimmed.minutes('BTC', T0, T0 + 5 * HOUR)[0].tMs, T0 + 240 * MIN);
     assert.equal(trimmed.hours('BTC', T0, T0 + 5 * HOUR).map((h) => (h.tMs - T0) / HOUR), [2, 4]);
+  } finally {
+    await store.close();
+    await rm(dir, { recursive: true, force: true });
+  }
+});
+
+test('a late point in a rolled hour rolls that hour again, after a reopen too', async () => {
+  const dir = await tempDir();
+  let store = await open(dir);
+  try {
+    // Hours 0 and 1 recorded but minute 30, and the newest point in hour 2: both rolled.
+    const points = Array.from({ length: 131 }, (_, i) => minutePoint('BTC', i))
+      .filter((p) => p.tMs !== T0 + 30 * MIN);
+    let history = openHistoryStore(store.root);
+    history.add(points);
+    await history.flush();
+    assert.ok((history.hours('BTC', T0, T0 + HOUR)[0].high ?? Infinity) < 1_000);
+    await store.close();
+    // Minute 30 was never written, so a later process writes it (a settled minute would stay).
+    store = await open(dir);
+    history = openHistoryStore(store.root);
+    history.add([{ ...minutePoint('BTC', 30), high: 1_000 }]);
+    await history.flush();
+    assert.is(history.hours('BTC', T0, T0 + HOUR)[0].high, 1_000);
+    assert.is(history.minutes('BTC', T0 + 30 * MIN, T0 + 31 * MIN)[0].high, 1_000);
   } finally {
     await store.close();
     await rm(dir, { recursive: true, force: true });
