@@ -7,7 +7,7 @@ import { ALLOWED_ENTRIES_MAX, isAllowedHostEntry, isAllowedOriginEntry } from '.
 export const limits = Object.freeze({
   /** Orderflow-tracked pairs (spec section 8). */
   trackedPairsMax: 100,
-  /** A tracked pair leaves the set only below this rank (hysteresis, DECISIONS.md). */
+  /** A tracked pair leaves the set only below this rank (hysteresis, docs/decisions.md). */
   trackedRankExitMax: 110,
   /** Listed markets across the main and builder dexes. */
   marketsMax: 2000,

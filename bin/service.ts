@@ -94,7 +94,7 @@ const outcomesEveryMs = 5_000;
 const pruneEveryMs = 3_600_000;
 /** History is trimmed to its retention in the background this often. */
 const historyPruneEveryMs = 600_000;
-/** Pair states are saved this often and at a graceful stop (DECISIONS.md, Warm start). */
+/** Pair states are saved this often and at a graceful stop (docs/decisions.md, Warm start). */
 const pairStateSaveEveryMs = 60_000;
 /** How long stop() (tests, benches) gives the shards; `orderflow serve` passes its deadline's. */
 const shardStopWaitMsDefault = 3_000;

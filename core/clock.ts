@@ -20,7 +20,7 @@ export function preciseWallMs(): number {
 
 /**
  * The service (delivery) clock: the wall clock shifted so that it read `startMs` when created,
- * running forward at real speed (DECISIONS.md, `--clock-start`).
+ * running forward at real speed (docs/decisions.md, `--clock-start`).
  */
 export function shiftedClock(startMs: number, base: Clock = systemClock): Clock {
   const offsetMs = startMs - base.nowMs();

@@ -1,4 +1,4 @@
-// One recorded history point of a tracked pair (DECISIONS.md "History"): the pair's figures
+// One recorded history point of a tracked pair (docs/decisions.md "History"): the pair's figures
 // over one interval, time-stamped with the interval's open in market time. Shards make
 // 1-minute points, the store keeps them and rolls them up to 1-hour points.
 import { REGIMES, type Regime } from './messages.js';

@@ -1,7 +1,7 @@
 // The one message vocabulary: market events, actor messages and the records the store, the
 // HTTP front and the webhook supervisor share. Every type is readonly and tagged on `type`.
 
-/** Venue names as they appear on the wire, in config and in logs (DECISIONS.md). */
+/** Venue names as they appear on the wire, in config and in logs (docs/decisions.md). */
 export const VENUES = ['home', 'exchange_b', 'exchange_c', 'exchange_d', 'exchange_e'] as const;
 export type Venue = (typeof VENUES)[number];
 
@@ -178,7 +178,7 @@ export interface PairSummary {
   readonly regime: Regime | null;
   readonly stale: boolean;
   readonly asOfMs: number;
-  /** What the pair's windows were filled from (DECISIONS.md, Warm start). */
+  /** What the pair's windows were filled from (docs/decisions.md, Warm start). */
   readonly basis: Basis;
 }
 

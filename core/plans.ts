@@ -1,5 +1,5 @@
 // Plans: their names (parsed case-insensitively, printed canonically) and their order of surface
-// (DECISIONS.md: Free = Trial = Starter < Trader < Pro < Whale = API, cumulative).
+// (docs/decisions.md: Free = Trial = Starter < Trader < Pro < Whale = API, cumulative).
 import { PLANS, type Plan } from './messages.js';
 
 const byLowerName = new Map<string, Plan>(PLANS.map((plan) => [plan.toLowerCase(), plan]));

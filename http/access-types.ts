@@ -2,7 +2,7 @@
 // whether the burst guard, the daily quota and the plan let them through, and the problem if not.
 import type { KeyRecord, Plan } from '../core/messages.js';
 
-/** Endpoints as the plan table knows them (spec section 4, DECISIONS.md). */
+/** Endpoints as the plan table knows them (spec section 4, docs/decisions.md). */
 export const ENDPOINTS = [
   'screener', 'pair', 'signals', 'smart-money', 'deep-view', 'funding-arb', 'usage', 'cvd',
   'liquidation-map', 'wallets', 'export', 'history',
@@ -29,7 +29,7 @@ export type Identity =
  */
 export type ClientAddress = string | { readonly ip: string; readonly refilled?: boolean };
 
-/** Credentials as sent, before validation (DECISIONS.md priority: bearer > x-api-key > query). */
+/** Credentials as sent, before validation (docs/decisions.md: bearer > x-api-key > query). */
 export interface Credentials {
   readonly authorization: string | undefined;
   readonly xApiKey: string | undefined;
@@ -57,7 +57,7 @@ export type Outcome<T> =
   | { readonly ok: true; readonly value: T }
   | { readonly ok: false; readonly problem: Problem };
 
-/** What `usage` reports (DECISIONS.md). */
+/** What `usage` reports (docs/decisions.md). */
 export interface UsageReport {
   readonly plan: Plan | null;
   readonly limit: number;

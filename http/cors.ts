@@ -1,5 +1,5 @@
 // CORS for browser clients: allowed origins from config (default *), the exposed headers, and
-// the preflight answer (DECISIONS.md "Plans and access").
+// the preflight answer (docs/decisions.md "Plans and access").
 import { headerBlock, type HeaderBlock } from './header-block.js';
 
 export const EXPOSED_HEADERS = [

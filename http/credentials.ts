@@ -3,7 +3,7 @@ import { createHash } from 'node:crypto';
 import type { Credentials } from './access-types.js';
 import { httpBounds } from './bounds.js';
 
-/** `ofk_` + 32 lower-case hex characters (DECISIONS.md). */
+/** `ofk_` + 32 lower-case hex characters (docs/decisions.md). */
 export const KEY_PATTERN = /^ofk_[0-9a-f]{32}$/;
 export const KEY_PREFIX_LENGTH = 'ofk_'.length + 8;
 
@@ -70,7 +70,7 @@ export function createKeyReader(): (credentials: Credentials) =>
     authorization: new Map(), xApiKey: new Map(), queryKey: new Map(),
   };
   return (credentials) => {
-    // The spelling pickKey will use: the first one present (DECISIONS.md priority).
+    // The spelling pickKey will use: the first one present (docs/decisions.md priority).
     const spelling: Spelling = credentials.authorization !== undefined ? 'authorization'
       : credentials.xApiKey !== undefined ? 'xApiKey' : 'queryKey';
     const sent = credentials[spelling];

@@ -145,7 +145,7 @@ class Dispatcher {
     }
   }
 
-  /** RateLimit headers: keyed identities only (DECISIONS.md), read when the answer is sent. */
+  /** RateLimit headers: keyed identities only (docs/decisions.md), read when the answer is sent. */
   private rateHeaders(identity: Identity | null, scope: BurstScope | null): HeaderList {
     const lines = identity === null || scope === null || identity.kind !== 'key'
       ? NONE : this.deps.access.rateLimitHeaders(identity, scope);
@@ -159,7 +159,7 @@ class Dispatcher {
   private admit(res: HttpResponse, info: RequestInfo, route: Route, scope: BurstScope,
     endpoint: Endpoint, queryKey: string | undefined): Identity | undefined {
     const { access } = this.deps;
-    // x-api-key is read only when it can matter: Authorization wins when sent (DECISIONS.md).
+    // x-api-key is read only when it can matter: Authorization wins when sent (docs/decisions.md).
     const { authorization } = info;
     const { credentials } = this;
     credentials.authorization = authorization;
@@ -208,7 +208,7 @@ class Dispatcher {
     }
     const payload = result.value;
     if (payload.etag !== undefined && etagMatches(info.ifNoneMatch, payload.etag)) {
-      // A revalidation costs burst (counted above) but not the daily quota (DECISIONS.md).
+      // A revalidation costs burst (counted above) but not the daily quota (docs/decisions.md).
       metrics.count(route.name, 304);
       return sendNotModified(res, info, cors, payload, this.rateHeaders(identity, route.scope));
     }

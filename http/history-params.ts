@@ -1,4 +1,4 @@
-// The query of GET /api/v1/history/{symbol} (DECISIONS.md "History"): metrics, interval,
+// The query of GET /api/v1/history/{symbol} (docs/decisions.md "History"): metrics, interval,
 // start, end, limit, cursor and format, each checked; a bad one is a 400 naming it.
 import type { Problem } from './access-types.js';
 import { problems } from './problems.js';

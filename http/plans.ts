@@ -1,5 +1,5 @@
 // The plan table: which plan reaches which endpoint, and the daily quota each plan gets, with
-// the Whale grandfathering window (spec sections 4 and 8, DECISIONS.md "Plans and access").
+// the Whale grandfathering window (spec sections 4 and 8, docs/decisions.md "Plans and access").
 import type { Plan } from '../core/messages.js';
 import type { Endpoint } from './access-types.js';
 import { romeMidnightMs } from '../core/rome-time.js';

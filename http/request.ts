@@ -123,7 +123,7 @@ export class RequestReader implements RequestInfo {
     return copy;
   }
 
-  /** Never used when Authorization is sent (it wins, DECISIONS.md), so read on demand. */
+  /** Never used when Authorization is sent (it wins, docs/decisions.md), so read on demand. */
   get xApiKey(): string | undefined {
     if (this.#xApiKey === null) this.#xApiKey = optional(this.#req!.getHeader('x-api-key'));
     return this.#xApiKey;

@@ -125,7 +125,7 @@ export function sendProblem(res: HttpResponse, info: RequestInfo, cors: Cors, pr
   res.end(problemBody(problem));
 }
 
-/** A CORS preflight: 204, no quota (DECISIONS.md). */
+/** A CORS preflight: 204, no quota (docs/decisions.md). */
 export function sendPreflight(res: HttpResponse, info: RequestInfo, cors: Cors, allow: string):
   void {
   res.writeStatus('204 No Content');

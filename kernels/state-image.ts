@@ -1,8 +1,8 @@
-// An exact, plain-data image of a kernel state tree (plain objects, arrays, typed arrays,
-// numbers, strings, booleans and t-digests), and its restore into a freshly created tree of the
-// same shape. Restarts resume from it (DECISIONS.md, Warm start): a restored tree answers every
-// later update exactly as the captured one would have. The image holds no class instance, so any
-// msgpack encoder with typed-array support (msgpackr `moreTypes`) carries it as it is.
+// An exact, plain-data image of a kernel state tree (plain objects, arrays, typed arrays, numbers,
+// strings, booleans and t-digests), and its restore into a freshly created tree of the same shape.
+// Restarts resume from it (docs/decisions.md, Warm start): a restored tree answers every later
+// update exactly as the captured one would have. The image holds no class instance, so any msgpack
+// encoder with typed-array support (msgpackr `moreTypes`) carries it as it is.
 import { VpinDigest } from './vpin-digest.js';
 
 /** A t-digest's image: its scalars, and per centroid (in order) mean, n, cumn, mean_cumn. */

@@ -1,5 +1,5 @@
 // Coarser history points from finer ones, the one rule for both the 1-hour rollup and every
-// query interval (DECISIONS.md "History"): the candle takes the first open, the highest high,
+// query interval (docs/decisions.md "History"): the candle takes the first open, the highest high,
 // the lowest low and the last close, volume is summed, every level is its value at the close.
 import type { HistoryPoint } from '../core/history-point.js';
 

@@ -1,4 +1,4 @@
-// Recorded history of the tracked pairs (DECISIONS.md "History"): 1-minute points written in
+// Recorded history of the tracked pairs (docs/decisions.md "History"): 1-minute points written in
 // batches, rolled up to 1-hour points once their hour is over, both trimmed to their retention
 // in the background. Table 'history-1m' holds one row per symbol and hour of minute slots
 // (persistence/history-minutes.ts); 'history-1h' one row per symbol and hour, key [symbol, tMs],

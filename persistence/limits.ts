@@ -17,7 +17,8 @@ export const storeLimits = Object.freeze({
   /** Write-behind cadence of the usage counters (the issue asks for at least once a second). */
   usageFlushMs: 250,
   /** Usage rows older than this many Rome days are pruned: the dashboard's Usage page shows
-   *  today and the 30 days before (DECISIONS, Dashboard and accounts). One row per key a day. */
+   *  today and the 30 days before (docs/decisions.md, Dashboard and accounts). One row per key
+   *  a day. */
   usageRetentionDays: 31,
   /** Old usage rows removed per write-behind pass, so pruning never stalls the writer. */
   usagePruneBatchMax: 10_000,

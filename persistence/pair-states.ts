@@ -1,6 +1,6 @@
-// Saved pair state (DECISIONS.md, Warm start): one record per tracked pair, the engine's encoded
-// state (actors/shard/pair-state.ts, opaque here) with the service time it was saved. Written
-// every 60 s and at a graceful stop; read at start, before each pair's first publish.
+// Saved pair state (docs/decisions.md, Warm start): one record per tracked pair, the engine's
+// encoded state (actors/shard/pair-state.ts, opaque here) with the service time it was saved.
+// Written every 60 s and at a graceful stop; read at start, before each pair's first publish.
 import type { Database, RootDatabase } from 'lmdb';
 import type { Clock } from '../core/clock.js';
 import { openTable } from './table.js';

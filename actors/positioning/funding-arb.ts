@@ -1,5 +1,5 @@
 // Funding arbitrage across venues: raw rate per venue, annualized on each venue's own settlement
-// interval, and the spread between venues compared on hourly-equivalent rates (DECISIONS.md).
+// interval, and the spread between venues compared on hourly-equivalent rates (docs/decisions.md).
 import { VENUES, type Venue, type VenueFunding } from '../../core/messages.js';
 
 /** Percent per year: rate * (24 / intervalHours) * 365 * 100. */

@@ -38,12 +38,12 @@ export class SignalPipeline {
   private readonly engine = createAlertEngine();
   private alerts: AlertRecord[] = [];
   private alertsVersion = -1;
-  /** Newest market time seen: outcomes are due in market time (DECISIONS.md). */
+  /** Newest market time seen: outcomes are due in market time (docs/decisions.md). */
   private marketNowMs = 0;
   private evaluating = false;
   /**
    * Market time the simulator's warm-up ends: bars, signals and alert state before it are the
-   * past (stored, remembered) and no webhook is sent for them (DECISIONS.md, Warm start).
+   * past (stored, remembered) and no webhook is sent for them (docs/decisions.md, Warm start).
    */
   private warmupEndMs = 0;
   /**

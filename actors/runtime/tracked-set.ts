@@ -1,11 +1,11 @@
 // The tracked set and its assignment to shards: re-ranked hourly in market time with hysteresis,
-// each pair kept on its shard while it stays tracked (DECISIONS.md "Feeds and freshness").
+// each pair kept on its shard while it stays tracked (docs/decisions.md "Feeds and freshness").
 import { limits } from '../config.js';
 import type { UniverseEvent } from '../../core/messages.js';
 import { rankTracked } from '../universe/tracked.js';
 import { assignShards, symbolsOfShard } from '../universe/assign.js';
 
-/** Re-rank the tracked set this often, in market time (DECISIONS.md: hourly). */
+/** Re-rank the tracked set this often, in market time (docs/decisions.md: hourly). */
 export const rerankEveryMs = 3_600_000;
 
 export class TrackedSet {

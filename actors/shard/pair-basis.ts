@@ -1,4 +1,4 @@
-// What a pair's numbers rest on (DECISIONS.md, Warm start): candles only (warm-up or backfill
+// What a pair's numbers rest on (docs/decisions.md, Warm start): candles only (warm-up or backfill
 // with no trade since), candles and trades (trade-based windows still filling), or trades.
 import type { Basis } from '../../core/messages.js';
 

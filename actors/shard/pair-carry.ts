@@ -1,4 +1,4 @@
-// What a pair that stopped trading shows (DECISIONS.md, Warm start: numbers from the first
+// What a pair that stopped trading shows (docs/decisions.md, Warm start: numbers from the first
 // response): a builder market outside its session, or any pair with no trade for a window.
 // Kyle's lambda (30 one-minute intervals) and the composite score (its CVD flow over the last
 // minutes) are null once their window holds no trade; they keep the values of the pair's last

@@ -1,4 +1,4 @@
-// The pair's 1-minute history points (DECISIONS.md "History"): market-time minutes, closed by
+// The pair's 1-minute history points (docs/decisions.md "History"): market-time minutes, closed by
 // the first event of a later minute. The trade path pays one comparison and one multiply-add;
 // the kernels are read once per closed minute. A minute with no event makes no point (a gap).
 import type { PairAnalyticsSnapshot } from '../../kernels/pair-snapshot.js';

@@ -1,4 +1,4 @@
-// A pair's saved state (DECISIONS.md, Warm start): the engine's state tree as an exact image
+// A pair's saved state (docs/decisions.md, Warm start): the engine's state tree as an exact image
 // (kernels/state-image.ts), with a format version and a fingerprint of the options it was made
 // under, encoded with msgpackr. A record from another version or other options is refused
 // with a reason (the caller logs it and starts the pair fresh), never a crash.

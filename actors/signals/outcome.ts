@@ -67,9 +67,9 @@ export function evaluateOutcome(signal: EntrySignal, bars5m: readonly Bar[],
     side: signal.side,
     grade: signal.grade,
     horizon: '4h',
-    // Both market time (DECISIONS, Clocks in signal events): the close of the signal's bar and
-    // the end of the horizon, exactly 4 h apart at any replay speed. When the delivery was made
-    // is the envelope's created_at (service time).
+    // Both market time (docs/decisions.md, Clocks in signal events): the close of the signal's
+    // bar and the end of the horizon, exactly 4 h apart at any replay speed. When the delivery
+    // was made is the envelope's created_at (service time).
     signaled_at: new Date(signalMs).toISOString(),
     evaluated_at: new Date(signalMs + OUTCOME_HORIZON_MS).toISOString(),
     price_at_signal: signal.price_at_signal,

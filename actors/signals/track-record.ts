@@ -1,4 +1,4 @@
-// The signals' track record (DECISIONS.md "History"): past entry signals with their evaluated
+// The signals' track record (docs/decisions.md "History"): past entry signals with their evaluated
 // 4-hour outcomes, filtered and paged, and per-group performance figures. Pure: the caller
 // hands the stored records and "now" (market time).
 import type { SignalRecord } from '../../persistence/signals.js';

@@ -1,5 +1,5 @@
 // The tracked set: the listed, non-delisted pairs with the highest 24h notional volume, with
-// hysteresis so a pair near the edge does not flap in and out (DECISIONS.md).
+// hysteresis so a pair near the edge does not flap in and out (docs/decisions.md).
 import type { AssetCtx, MarketMeta } from '../../core/messages.js';
 
 export type UniverseMarket = MarketMeta & { readonly ctx: AssetCtx };

@@ -41,7 +41,7 @@ export function isoMs(epochMs: number): string {
     `${threeDigits[milli]}Z`;
 }
 
-/** Adds `updatedAt` and `cadenceMs` (DECISIONS.md "Feeds and freshness") and encodes. */
+/** Adds `updatedAt` and `cadenceMs` (docs/decisions.md "Feeds and freshness") and encodes. */
 export function encodeFeedView(body: Record<string, unknown>, updatedAtMs: number,
   cadenceMs: number): Uint8Array {
   return encoder.encode(feedJson(body, updatedAtMs, cadenceMs));
@@ -64,7 +64,7 @@ export function encodeJson(value: unknown): Uint8Array {
   return encoder.encode(JSON.stringify(value));
 }
 
-/** Annualized funding in percent on the venue's real settlement interval (DECISIONS.md). */
+/** Annualized funding in percent on the venue's real settlement interval (docs/decisions.md). */
 export function fundingAnnualizedPct(rate: number, intervalHours: number): number {
   return rate * (24 / intervalHours) * 365 * 100;
 }

@@ -3,7 +3,7 @@
 import type { AssetCtx, MarketMeta, PairSummary } from '../../core/messages.js';
 import { fundingAnnualizedPct } from './encode.js';
 
-/** The home venue settles funding hourly (DECISIONS.md). */
+/** The home venue settles funding hourly (docs/decisions.md). */
 export const HOME_FUNDING_INTERVAL_HOURS = 1;
 
 export interface ScreenerRow {

@@ -20,7 +20,7 @@ export function describeResult(result: AttemptResult): string {
 
 function effectOf(result: AttemptResult): EndpointEffect {
   if (result.kind !== 'response') return 'failure';
-  // 2xx only: a 3xx is not followed, it is a failure like any other status (DECISIONS.md).
+  // 2xx only: a 3xx is not followed, it is a failure like any other status (docs/decisions.md).
   if (result.status >= 200 && result.status < 300) return 'success';
   return result.status === 410 ? 'gone' : 'failure';
 }

@@ -1,7 +1,7 @@
 // Identifiers and secrets of the webhook part: event ids, endpoint ids, signing secrets.
 import { createHash, randomBytes } from 'node:crypto';
 
-/** `evt_` + 24 lower-case hex (DECISIONS.md). */
+/** `evt_` + 24 lower-case hex (docs/decisions.md). */
 export const EVENT_ID_PATTERN = /^evt_[0-9a-f]{24}$/;
 export const ENDPOINT_ID_PATTERN = /^we_[0-9a-f]{16}$/;
 export const SECRET_PATTERN = /^whsec_[A-Za-z0-9_-]{43}$/;

@@ -19,7 +19,7 @@ import type { EndpointCache } from './endpoint-cache.js';
 import type { PostAgents } from './post.js';
 import type { LookupFn } from './url-check.js';
 
-/** An endpoint whose every attempt failed for this long is disabled (DECISIONS.md). */
+/** An endpoint whose every attempt failed for this long is disabled (docs/decisions.md). */
 export const FAILING_DISABLE_MS = 5 * 86_400_000;
 
 export interface RunnerDeps {

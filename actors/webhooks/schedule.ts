@@ -1,4 +1,4 @@
-// The retry schedule (DECISIONS.md): 8 attempts, the waits between them, jitter and Retry-After.
+// The retry schedule (docs/decisions.md): 8 attempts, the waits between, jitter and Retry-After.
 
 /**
  * Waits after attempt 1, 2, ... 7: 5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 10 h. Each wait counts

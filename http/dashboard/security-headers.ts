@@ -1,4 +1,4 @@
-// The headers every dashboard answer carries (DECISIONS.md, Dashboard and accounts): a CSP
+// The headers every dashboard answer carries (docs/decisions.md, Dashboard and accounts): a CSP
 // allowing only the service's own files, no framing, no sniffing, same-origin referrers.
 export const DASHBOARD_CSP = "default-src 'self'; frame-ancestors 'none'";
 

@@ -1,5 +1,5 @@
 // GET /api/v1/history/{symbol}: recorded history at an interval, paged by cursor, as JSON, CSV
-// or Arrow (DECISIONS.md "History"). Pro reaches back 30 days, Whale and API the whole
+// or Arrow (docs/decisions.md "History"). Pro reaches back 30 days, Whale and API the whole
 // retention. "Now" is market time: the close of the newest recorded minute.
 import type { Clock } from '../../core/clock.js';
 import { planAtLeast } from '../../core/plans.js';

@@ -1,5 +1,5 @@
 // GET /api/v1/signals/history and /api/v1/signals/performance: the stored entry signals with
-// their 4-hour outcomes, and per-group figures over a window (DECISIONS.md "History").
+// their 4-hour outcomes, and per-group figures over a window (docs/decisions.md "History").
 import { createHash } from 'node:crypto';
 import { GRADES, TIMEFRAMES } from '../../core/messages.js';
 import {

@@ -46,7 +46,7 @@ export const score: Schema = described({ type: 'integer', minimum: -100, maximum
 export const vpin: Schema = described({ type: 'number', minimum: 0, maximum: 1 },
   'VPIN, 0 to 1.');
 
-/** updatedAt and cadenceMs: every feed body carries them (DECISIONS.md "Feeds"). */
+/** updatedAt and cadenceMs: every feed body carries them (docs/decisions.md "Feeds"). */
 export const freshness: Record<string, Schema> = {
   updatedAt: described(time, 'When the producer last refreshed this view (UTC, ms).'),
   cadenceMs: described({ type: 'integer', minimum: 1 },

@@ -48,7 +48,7 @@ test('year end rolls into the next year', () => {
   assert.is(isoOf(day.endMs), '2027-01-01T23:00:00.000Z');
 });
 
-test('romeMidnightMs gives the grandfathering dates of DECISIONS.md', () => {
+test('romeMidnightMs gives the grandfathering dates of docs/decisions.md', () => {
   assert.is(isoOf(romeMidnightMs(2026, 9, 8)), '2026-09-07T22:00:00.000Z');
   assert.is(isoOf(romeMidnightMs(2026, 11, 7)), '2026-11-06T23:00:00.000Z');
 });

@@ -1,6 +1,6 @@
 // Crash safety of the real server: `orderflow serve` is killed with SIGKILL at random points while
 // keys change, quota is spent and webhook tests are queued, 20 times; after every restart nothing
-// that was acknowledged is lost (DECISIONS.md "Persistence").
+// that was acknowledged is lost (docs/decisions.md "Persistence").
 import { spawnSync } from 'node:child_process';
 import { createServer, type Server } from 'node:http';
 import { test } from 'uvu';

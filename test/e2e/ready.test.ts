@@ -1,5 +1,5 @@
-// Ready means ready (DECISIONS, Readiness): a client that polls /readyz and, in the very tick it
-// first sees 200, asks for every tracked pair's deep view, CVD and pair detail and for the
+// Ready means ready (docs/decisions.md, Readiness): a client that polls /readyz and, in the very
+// tick it first sees 200, asks for every tracked pair's deep view, CVD and pair detail and for the
 // signals object, gets all of them: no not_tracked, no missing pair; and the warm-up's history.
 import { spawnSync } from 'node:child_process';
 import { mkdirSync } from 'node:fs';

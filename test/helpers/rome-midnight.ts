@@ -1,5 +1,5 @@
 // Tests that spend a daily quota on a real `serve` process count on the wall clock's Rome day
-// (DECISIONS.md, quotas): a Rome midnight halfway through would start a fresh count.
+// (docs/decisions.md, quotas): a Rome midnight halfway through would start a fresh count.
 import { setTimeout as sleep } from 'node:timers/promises';
 import { romeDay } from '../../core/rome-time.js';
 

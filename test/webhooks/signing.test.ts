@@ -1,5 +1,5 @@
 // Signing, ids and the retry schedule: checked against an independent HMAC (WebCrypto), fixed
-// vectors and the schedule of DECISIONS.md, including what must be refused.
+// vectors and the schedule of docs/decisions.md, including what must be refused.
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import {

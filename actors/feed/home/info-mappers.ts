@@ -51,7 +51,7 @@ export function parsePerpDexs(raw: unknown): string[] | string {
   return names;
 }
 
-/** Venue names in predictedFundings -> ours (DECISIONS.md: venues are known by these names). */
+/** Venue names in predictedFundings -> ours (docs/decisions.md, Naming). */
 export const fundingVenueNames: Readonly<Record<string, Venue>> = {
   HlPerp: 'home', BinPerp: 'exchange_b', BybitPerp: 'exchange_c', OkxPerp: 'exchange_d',
   GatePerp: 'exchange_e',

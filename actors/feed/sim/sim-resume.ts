@@ -1,4 +1,4 @@
-// A simulated pair restored from saved state (DECISIONS.md, Warm start) is warmed up from the
+// A simulated pair restored from saved state (docs/decisions.md, Warm start) is warmed up from the
 // market time its state reached, not over the whole warm-up window: the simulator's market is a
 // pure function of seed and time, so the hours it was down are generated as they would have run.
 import type { ResumeAnswer } from '../feed-types.js';

@@ -19,7 +19,7 @@ export interface SimSessionOptions {
   readonly cadenceMs: number;
   readonly walletCadenceMs?: number;
   readonly trackedCount?: number;
-  /** How often the tracked set is re-ranked (DECISIONS.md: hourly). */
+  /** How often the tracked set is re-ranked (docs/decisions.md: hourly). */
   readonly rerankMs?: number;
 }
 

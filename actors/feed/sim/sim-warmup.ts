@@ -1,4 +1,4 @@
-// The simulator's warm-up (DECISIONS.md, Warm start): the market hours before the start, made
+// The simulator's warm-up (docs/decisions.md, Warm start): the market hours before the start, made
 // fast enough to run before /readyz. The past is candles from the shared reference path (pure
 // functions of seed, symbol and time): hourly far back (VPIN's volume buckets and their
 // distribution need days of volume, nothing else looks that far), 5-minute for the regime's

@@ -31,7 +31,7 @@ export function stringAt(row: Row, field: string): string | null {
   return typeof value === 'string' ? value : null;
 }
 
-/** Freshness fields a view carries at top level (DECISIONS.md), copied onto a tool's answer. */
+/** Freshness fields a view carries at top level (docs/decisions.md), copied onto a tool answer. */
 export function freshness(view: Row): Row {
   const out: Record<string, unknown> = {};
   for (const field of ['updatedAt', 'cadenceMs', 'stale', 'asOf']) {
