@@ -184,7 +184,12 @@ export function openMinuteRows(root: RootDatabase, name: string): MinuteRows {
       return out;
     },
     first: (symbol) => edge(symbol, false),
-    newest: (symbol) => edge(symbol, true),
+    newest: (symbol) => {
+      const ms = edge(symbol, true);
+      // Not known yet means not written yet by this process: the seek serves settledOf too.
+      if (!settledMs.has(symbol)) settledMs.set(symbol, ms ?? -Infinity);
+      return ms;
+    },
     symbols: () => symbolsOf(table),
     async prune(cutoffMs, max) {
       let deleted = 0;
