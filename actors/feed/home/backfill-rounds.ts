@@ -1,14 +1,17 @@
 // The live feed's backfill rounds: at start and after each reconnect (and for pairs that join),
 // every pair is filled from the info endpoint before its trades flow. Meanwhile its live trades
-// and newest book are held; then the candles and funding go in oldest first, then the held
-// trades that the candles do not already cover, then the book. A round waits at most `waitMs`
-// before it lets /readyz answer: a pair not filled by then is `late`, publishes what it has
-// (ctx) and keeps filling as the request budget allows, its trades still held, and is folded
+// and newest book are held, and its contexts pass marked `beforeFill` (numbers, no history
+// minute); then the candles and funding go in oldest first, then the held trades that the
+// candles do not already cover, then the book and the newest context. A round waits at most
+// `waitMs` before it lets /readyz answer: a pair not filled by then is `late`, publishes what it
+// has (ctx) and keeps filling as the request budget allows, its trades still held, and is folded
 // exactly as if it had filled in time. Only a request that failed every retry, the hold bound
 // (`holdMs`) or too many held trades let a pair go live unfilled, and each says why (report and
 // log line).
 import type { Logger } from '../../../core/logger.js';
-import type { BookEvent, MarketEvent, TradeEvent } from '../../../core/messages.js';
+import type {
+  AssetCtxEvent, BookEvent, MarketEvent, TradeEvent,
+} from '../../../core/messages.js';
 import type { Backfiller, BackfillResult } from './backfill.js';
 import { realTimers, type TimerHandle, type Timers } from './timers.js';
 
@@ -63,6 +66,8 @@ export interface BackfillRoundsOptions {
 interface Held {
   trades: TradeEvent[];
   book: BookEvent | null;
+  /** The newest context, handed on again after the candles (it opens the live minute). */
+  ctx: AssetCtxEvent | null;
   /** True once this round let it go (filled, failed or given up): late answers are ignored. */
   settled: boolean;
 }
@@ -110,7 +115,7 @@ export class BackfillRounds {
     if (todo.length === 0 || this.stopped) return;
     const mine = new Map<string, Held>();
     for (const symbol of todo) {
-      const held: Held = { trades: [], book: null, settled: false };
+      const held: Held = { trades: [], book: null, ctx: null, settled: false };
       this.held.set(symbol, held);
       mine.set(symbol, held);
       this.report(symbol, 'filling', 0, 0, null);
@@ -274,6 +279,15 @@ export class BackfillRounds {
   }
 
   /**
+   * A context of a filling pair (call only when `holds`): kept as the newest, and what to hand
+   * on now, marked so that it opens no history minute before the older candles go in.
+   */
+  holdContext(event: AssetCtxEvent): AssetCtxEvent {
+    this.held.get(event.symbol)!.ctx = event;
+    return { ...event, beforeFill: true };
+  }
+
+  /**
    * The connection dropped: pairs still waiting for their candles are let go without a report
    * and without their held trades, and the reconnect's round fills each again up to its own
    * start, so its candles cover those trades and the time the connection was down (a refill
@@ -349,6 +363,7 @@ export class BackfillRounds {
       else this.options.deliver(trade);
     }
     if (held.book) this.options.deliver(held.book);
+    if (held.ctx) this.options.deliver(held.ctx);
     const filled = result !== null && reason === null;
     this.report(symbol, filled ? 'filled' : 'unfilled', result?.candles.length ?? 0,
       result?.fundings.length ?? 0, reason);
