@@ -69,7 +69,7 @@ export interface AssetCtxEvent extends AssetCtx {
   /**
    * True when the live feed passes it on while the pair's backfill is still to come: it sets
    * the pair's numbers but opens no history minute (the older candles make theirs first), and
-   * the feed hands the newest one on again, without the flag, after the candles.
+   * the feed hands it on again, without the flag, after the candles, among the held trades.
    */
   readonly beforeFill?: true;
 }

@@ -7,7 +7,7 @@ import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { silentLogger } from '../../core/logger.js';
 import type { HistoryPoint } from '../../core/history-point.js';
-import type { CandleEvent, MarketEvent } from '../../core/messages.js';
+import type { AssetCtxEvent, CandleEvent, MarketEvent } from '../../core/messages.js';
 import { createLivePairFeed } from '../../actors/feed/home/live-pair-feed.js';
 import type { BackfillReport } from '../../actors/feed/home/backfill-rounds.js';
 import type { PairFeed } from '../../actors/feed/feed-types.js';
@@ -130,7 +130,19 @@ history('a late pair: contexts while it fills do not hide its candles', async (c
   const firstCandle = ctx.events.findIndex((e) => e.type === 'candle');
   assert.ok(ctx.events.slice(0, firstCandle).filter((e) => e.type === 'ctx').length >= 3,
     'three contexts came before the candles');
-  assertCandlePoints(pointsOf(ctx.events), ctx.events);
+  const points = pointsOf(ctx.events);
+  assertCandlePoints(points, ctx.events);
+  // The minutes of the hold have their marks, as live ones do (the newest is still open).
+  const held = ctx.events.filter((e): e is AssetCtxEvent =>
+    e.type === 'ctx' && e.beforeFill === true);
+  const minuteOf = (tsMs: number) => tsMs - (tsMs % 60_000);
+  const openMs = minuteOf(held[held.length - 1].tsMs);
+  const closed = [...new Set(held.map((e) => minuteOf(e.tsMs)))].filter((t) => t < openMs);
+  assert.ok(closed.length >= 2, `${closed.length} minutes of contexts closed`);
+  for (const tMs of closed) {
+    assert.is(points.find((p) => p.tMs === tMs)?.close, held[0].markPx,
+      `the mark at ${new Date(tMs).toISOString()}`);
+  }
 });
 
 history('a reconnect: the refill of the time it was down is points after the live ones',

@@ -1,8 +1,9 @@
 // The live feed's backfill rounds: at start and after each reconnect (and for pairs that join),
 // every pair is filled from the info endpoint before its trades flow. Meanwhile its live trades
 // and newest book are held, and its contexts pass marked `beforeFill` (numbers, no history
-// minute); then the candles and funding go in oldest first, then the held trades that the
-// candles do not already cover, then the book and the newest context. A round waits at most
+// minute) and are kept; then the candles and funding go in oldest first, then the held trades
+// that the candles do not already cover with the kept contexts in time order, then the book.
+// A round waits at most
 // `waitMs` before it lets /readyz answer: a pair not filled by then is `late`, publishes what it
 // has (ctx) and keeps filling as the request budget allows, its trades still held, and is folded
 // exactly as if it had filled in time. Only a request that failed every retry, the hold bound
@@ -66,8 +67,11 @@ export interface BackfillRoundsOptions {
 interface Held {
   trades: TradeEvent[];
   book: BookEvent | null;
-  /** The newest context, handed on again after the candles (it opens the live minute). */
-  ctx: AssetCtxEvent | null;
+  /**
+   * Its contexts, handed on again after the candles among the held trades: the minutes of the
+   * hold get their marks and open interest as live ones do.
+   */
+  contexts: AssetCtxEvent[];
   /** True once this round let it go (filled, failed or given up): late answers are ignored. */
   settled: boolean;
 }
@@ -87,6 +91,8 @@ export const holdMsDefault = 30 * 60_000;
 const heldTradesMaxDefault = 20_000;
 const retryDelaysMsDefault = [2_000, 10_000, 30_000];
 const heldTradesTotalMaxDefault = 100_000;
+/** Contexts kept per filling pair (~150 bytes each): the hold's 30 minutes at one a second. */
+const heldContextsMax = 1_800;
 
 export class BackfillRounds {
   private readonly held = new Map<string, Held>();
@@ -115,7 +121,7 @@ export class BackfillRounds {
     if (todo.length === 0 || this.stopped) return;
     const mine = new Map<string, Held>();
     for (const symbol of todo) {
-      const held: Held = { trades: [], book: null, ctx: null, settled: false };
+      const held: Held = { trades: [], book: null, contexts: [], settled: false };
       this.held.set(symbol, held);
       mine.set(symbol, held);
       this.report(symbol, 'filling', 0, 0, null);
@@ -279,11 +285,14 @@ export class BackfillRounds {
   }
 
   /**
-   * A context of a filling pair (call only when `holds`): kept as the newest, and what to hand
-   * on now, marked so that it opens no history minute before the older candles go in.
+   * A context of a filling pair (call only when `holds`): kept for after the candles, and what
+   * to hand on now, marked so that it opens no history minute before the older candles go in.
    */
   holdContext(event: AssetCtxEvent): AssetCtxEvent {
-    this.held.get(event.symbol)!.ctx = event;
+    const contexts = this.held.get(event.symbol)!.contexts;
+    // Past the bound the oldest go: their minutes keep their trades, with a flat mark.
+    if (contexts.length >= heldContextsMax) contexts.shift();
+    contexts.push(event);
     return { ...event, beforeFill: true };
   }
 
@@ -358,12 +367,20 @@ export class BackfillRounds {
     this.shown.add(symbol);
     // Trades held while the slices went out are counted here too.
     this.heldTrades = Math.max(0, this.heldTrades - held.trades.length);
+    const contexts = held.contexts.filter((c) => !this.covers(symbol, c.tsMs));
+    let next = 0;
     for (const trade of held.trades) {
-      if (this.covers(symbol, trade.tsMs)) this.coveredTrades++;
-      else this.options.deliver(trade);
+      if (this.covers(symbol, trade.tsMs)) {
+        this.coveredTrades++;
+        continue;
+      }
+      while (next < contexts.length && contexts[next].tsMs <= trade.tsMs) {
+        this.options.deliver(contexts[next++]);
+      }
+      this.options.deliver(trade);
     }
+    while (next < contexts.length) this.options.deliver(contexts[next++]);
     if (held.book) this.options.deliver(held.book);
-    if (held.ctx) this.options.deliver(held.ctx);
     const filled = result !== null && reason === null;
     this.report(symbol, filled ? 'filled' : 'unfilled', result?.candles.length ?? 0,
       result?.fundings.length ?? 0, reason);
