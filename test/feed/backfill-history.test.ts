@@ -103,6 +103,11 @@ history('the venue sends the context first: every candle is a point, live ones a
     const firstCtx = ctx.events.findIndex((e) => e.type === 'ctx');
     const firstCandle = ctx.events.findIndex((e) => e.type === 'candle');
     assert.ok(firstCtx >= 0 && firstCtx < firstCandle, 'the context came before the candles');
+    // A minute later a context closes the live minute of the recording's last trades.
+    const contexts = ctx.events.filter((e) => e.type === 'ctx').length;
+    jumpClock.offsetMs += 60_000;
+    ctx.venue.sendContexts();
+    await eventually(() => ctx.events.filter((e) => e.type === 'ctx').length > contexts);
     const bars = candles(ctx.events);
     assert.ok(bars.length >= 179, `${bars.length} candles`);
     const points = pointsOf(ctx.events);
@@ -111,6 +116,11 @@ history('the venue sends the context first: every candle is a point, live ones a
     const coveredUntilMs = bars[bars.length - 1].tsMs + 60_000;
     const live = points.filter((p) => p.tMs >= coveredUntilMs);
     assert.is(points.length, bars.length + live.length, 'a point is a candle or a live minute');
+    // The context of now lends the past no open interest; it is the live minutes'.
+    assert.ok(points.filter((p) => p.tMs < coveredUntilMs).every((p) => p.openInterest === null));
+    assert.ok(live.length > 0, 'a live minute closed');
+    assert.type(live[live.length - 1].openInterest, 'number');
+    assert.ok(live[0].volume > 0, 'the live minute has its trades');
   });
 
 history('a late pair: contexts while it fills do not hide its candles', async (ctx) => {
