@@ -66,6 +66,12 @@ export interface AssetCtxEvent extends AssetCtx {
   readonly type: 'ctx';
   readonly symbol: string;
   readonly tsMs: number;
+  /**
+   * True when the live feed passes it on while the pair's backfill is still to come: it sets
+   * the pair's numbers but opens no history minute (the older candles make theirs first), and
+   * the feed hands it on again, without the flag, after the candles, among the held trades.
+   */
+  readonly beforeFill?: true;
 }
 
 /** One listed perpetual of the venue metadata (main dex or a builder dex). */

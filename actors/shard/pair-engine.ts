@@ -241,8 +241,12 @@ class KernelPairEngine implements PairEngine, MailboxReader {
   }
 
   private onCtx(ctx: AssetCtxEvent): void {
-    if (ctx.tsMs >= this.minutes.endMs) this.minutes.roll(ctx.tsMs, this.snapshotNow);
-    this.minutes.onCtx(ctx.markPx, ctx.openInterest, ctx.fundingRate);
+    // Ahead of a backfill, the minute of now would refuse the older candles' points (and lend
+    // them today's open interest): the feed sends this context again after the candles.
+    if (ctx.beforeFill !== true) {
+      if (ctx.tsMs >= this.minutes.endMs) this.minutes.roll(ctx.tsMs, this.snapshotNow);
+      this.minutes.onCtx(ctx.markPx, ctx.openInterest, ctx.fundingRate);
+    }
     onMark(this.state, ctx.markPx);
     onFunding(this.state, ctx.fundingRate);
     const bucketVolume = bucketVolumeOf(ctx);

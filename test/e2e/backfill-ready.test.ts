@@ -2,7 +2,8 @@
 // derived from the recordings): /readyz waits a bounded time for the backfill, then answers 200
 // with a `backfill` check and a detail naming the pairs it could not fill and why; a pair that
 // was filled says `basis: candles` or `mixed`, and its metrics are numbers; a pair late at the
-// wait is filled afterwards, as the request budget allows.
+// wait is filled afterwards, as the request budget allows. A filled pair's backfilled minutes
+// are history points.
 import { spawnSync } from 'node:child_process';
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
@@ -100,6 +101,25 @@ live('ready after a bounded wait, naming what backfill could not fill', async ()
     assert.ok(withCandles[field] !== null && withCandles[field] !== undefined,
       `${filledPair} ${field}: ${withCandles[field]}`);
   }
+  // Its backfilled minutes are history points, though the venue sent its context before the
+  // candles: one a minute in the 1-minute candles' hours, one an hour further back.
+  const points = async (query: string) => {
+    const response = await fetch(`${service!.baseUrl}/api/v1/history/${filledPair}?${query}`,
+      { headers: { authorization: `Bearer ${key}` } });
+    assert.is(response.status, 200);
+    return (await response.json() as { points: { t: string; volume: number }[] }).points;
+  };
+  const hoursAgo = (hours: number) => Date.now() - hours * 3_600_000;
+  const minutes = await eventually(async () => {
+    const found = await points(`interval=1m&start=${hoursAgo(3)}&end=${hoursAgo(1)}&limit=500`);
+    return found.length >= 115 ? found : null;
+  }, { timeoutMs: 20_000, intervalMs: 250, message: `${filledPair}'s backfilled minutes` });
+  // `start` moves back to its minute's open: 121 minutes at most.
+  assert.ok(minutes.length <= 121, `${minutes.length} points in two hours`);
+  assert.ok(minutes.every((p, i) => i === 0 || Date.parse(p.t) > Date.parse(minutes[i - 1].t)));
+  assert.ok(minutes.every((p) => p.volume > 0));
+  const hours = await points(`interval=1h&start=${hoursAgo(28)}&end=${hoursAgo(5)}`);
+  assert.ok(hours.length >= 22, `${hours.length} hourly points in 23 hours`);
   // A failing pair goes live on its trades once its retry failed too.
   await eventually(async () => (await pair(failedPairs[0])).basis === 'trades',
     { timeoutMs: 10_000, message: `${failedPairs[0]} live on trades` });

@@ -1,14 +1,18 @@
 // The live feed's backfill rounds: at start and after each reconnect (and for pairs that join),
 // every pair is filled from the info endpoint before its trades flow. Meanwhile its live trades
-// and newest book are held; then the candles and funding go in oldest first, then the held
-// trades that the candles do not already cover, then the book. A round waits at most `waitMs`
-// before it lets /readyz answer: a pair not filled by then is `late`, publishes what it has
-// (ctx) and keeps filling as the request budget allows, its trades still held, and is folded
+// and newest book are held, and its contexts pass marked `beforeFill` (numbers, no history
+// minute) and are kept; then the candles and funding go in oldest first, then the held trades
+// that the candles do not already cover with the kept contexts in time order, then the book.
+// A round waits at most
+// `waitMs` before it lets /readyz answer: a pair not filled by then is `late`, publishes what it
+// has (ctx) and keeps filling as the request budget allows, its trades still held, and is folded
 // exactly as if it had filled in time. Only a request that failed every retry, the hold bound
 // (`holdMs`) or too many held trades let a pair go live unfilled, and each says why (report and
 // log line).
 import type { Logger } from '../../../core/logger.js';
-import type { BookEvent, MarketEvent, TradeEvent } from '../../../core/messages.js';
+import type {
+  AssetCtxEvent, BookEvent, MarketEvent, TradeEvent,
+} from '../../../core/messages.js';
 import type { Backfiller, BackfillResult } from './backfill.js';
 import { realTimers, type TimerHandle, type Timers } from './timers.js';
 
@@ -63,6 +67,11 @@ export interface BackfillRoundsOptions {
 interface Held {
   trades: TradeEvent[];
   book: BookEvent | null;
+  /**
+   * Its contexts, handed on again after the candles among the held trades: the minutes of the
+   * hold get their marks and open interest as live ones do.
+   */
+  contexts: AssetCtxEvent[];
   /** True once this round let it go (filled, failed or given up): late answers are ignored. */
   settled: boolean;
 }
@@ -82,6 +91,8 @@ export const holdMsDefault = 30 * 60_000;
 const heldTradesMaxDefault = 20_000;
 const retryDelaysMsDefault = [2_000, 10_000, 30_000];
 const heldTradesTotalMaxDefault = 100_000;
+/** Contexts kept per filling pair (~150 bytes each): the hold's 30 minutes at one a second. */
+const heldContextsMax = 1_800;
 
 export class BackfillRounds {
   private readonly held = new Map<string, Held>();
@@ -110,7 +121,7 @@ export class BackfillRounds {
     if (todo.length === 0 || this.stopped) return;
     const mine = new Map<string, Held>();
     for (const symbol of todo) {
-      const held: Held = { trades: [], book: null, settled: false };
+      const held: Held = { trades: [], book: null, contexts: [], settled: false };
       this.held.set(symbol, held);
       mine.set(symbol, held);
       this.report(symbol, 'filling', 0, 0, null);
@@ -274,6 +285,18 @@ export class BackfillRounds {
   }
 
   /**
+   * A context of a filling pair (call only when `holds`): kept for after the candles, and what
+   * to hand on now, marked so that it opens no history minute before the older candles go in.
+   */
+  holdContext(event: AssetCtxEvent): AssetCtxEvent {
+    const contexts = this.held.get(event.symbol)!.contexts;
+    // Past the bound the oldest go: their minutes keep their trades, with a flat mark.
+    if (contexts.length >= heldContextsMax) contexts.shift();
+    contexts.push(event);
+    return { ...event, beforeFill: true };
+  }
+
+  /**
    * The connection dropped: pairs still waiting for their candles are let go without a report
    * and without their held trades, and the reconnect's round fills each again up to its own
    * start, so its candles cover those trades and the time the connection was down (a refill
@@ -344,10 +367,19 @@ export class BackfillRounds {
     this.shown.add(symbol);
     // Trades held while the slices went out are counted here too.
     this.heldTrades = Math.max(0, this.heldTrades - held.trades.length);
+    const contexts = held.contexts.filter((c) => !this.covers(symbol, c.tsMs));
+    let next = 0;
     for (const trade of held.trades) {
-      if (this.covers(symbol, trade.tsMs)) this.coveredTrades++;
-      else this.options.deliver(trade);
+      if (this.covers(symbol, trade.tsMs)) {
+        this.coveredTrades++;
+        continue;
+      }
+      while (next < contexts.length && contexts[next].tsMs <= trade.tsMs) {
+        this.options.deliver(contexts[next++]);
+      }
+      this.options.deliver(trade);
     }
+    while (next < contexts.length) this.options.deliver(contexts[next++]);
     if (held.book) this.options.deliver(held.book);
     const filled = result !== null && reason === null;
     this.report(symbol, filled ? 'filled' : 'unfilled', result?.candles.length ?? 0,

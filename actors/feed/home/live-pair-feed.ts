@@ -109,6 +109,9 @@ export function createLivePairFeed(options: LivePairFeedOptions): PairFeed {
       }
       if (rounds.holds(event.symbol) && rounds.hold(event)) return;
     }
+    if (rounds && event.type === 'ctx' && rounds.holds(event.symbol)) {
+      return deliver(rounds.holdContext(event));
+    }
     deliver(event);
   };
   const backfillRound = (symbols: Iterable<string>) => {
