@@ -26,6 +26,10 @@ export const discoveryMs = 60 * MINUTE_MS;
 /** Past this many e-foldings a jump counts as learned (e^-8: 0.03 % of it left). */
 const DISCOVERY_HORIZON_MS = 8 * discoveryMs;
 const SQRT3 = Math.sqrt(3);
+const WINDOW_DAYS = windowMs / DAY_MS;
+/** Per level, the bridge's midpoint standard deviation per unit of volatility: sqrt(L) / 2. */
+const LEVEL_SD: readonly number[] = Array.from({ length: LEVELS },
+  (_, level) => Math.sqrt(WINDOW_DAYS / 2 ** level) / 2);
 
 /** What the fundamental needs of a market: its noise stream and its daily volatility. */
 export interface FundamentalMarket {
@@ -47,8 +51,7 @@ export function brownianLog(seed: number, market: FundamentalMarket, tMs: number
   const sigma = market.dailyVol * Math.sqrt(1 - JUMP_VARIANCE_SHARE);
   const window = Math.floor(tMs / windowMs);
   const u = (tMs - window * windowMs) / windowMs;
-  const windowDays = windowMs / DAY_MS;
-  const endSd = sigma * Math.sqrt(windowDays / 2);
+  const endSd = sigma * Math.sqrt(WINDOW_DAYS / 2);
   const left = endSd * unitDraw(seed, market.stream, window, 1);
   const right = endSd * unitDraw(seed, market.stream, window + 1, 1);
   let x = left + (right - left) * u;
@@ -58,8 +61,8 @@ export function brownianLog(seed: number, market: FundamentalMarket, tMs: number
     const cell = Math.floor(position);
     const tent = 1 - Math.abs(2 * (position - cell) - 1);
     // Midpoint displacement of a bridge over a cell of L days: standard deviation sigma*sqrt(L)/2.
-    const sd = (sigma * Math.sqrt(windowDays / cells)) / 2;
-    x += sd * tent * unitDraw(seed, market.stream, window * 8192 + cell, 16 + level);
+    x += sigma * LEVEL_SD[level] * tent *
+      unitDraw(seed, market.stream, window * 8192 + cell, 16 + level);
     cells *= 2;
   }
   return x;
@@ -72,13 +75,20 @@ interface WindowJumps {
   readonly total: number;
 }
 
-const jumpCache = new Map<string, WindowJumps>();
-/** Windows kept: a few per market for a few hundred markets and a couple of worlds. */
-const JUMP_CACHE_MAX = 4_096;
+/** Each market's windows, keyed by seed and window: a market object is one (stream, vol). */
+const jumpCache = new WeakMap<FundamentalMarket, Map<number, WindowJumps>>();
+/** Windows kept per market: the few a warm-up and a live run walk, and a couple of seeds. */
+const JUMP_CACHE_MAX = 16;
 
 function windowJumps(seed: number, market: FundamentalMarket, window: number): WindowJumps {
-  const key = `${seed}:${market.stream}:${market.dailyVol}:${window}`;
-  const cached = jumpCache.get(key);
+  let windows = jumpCache.get(market);
+  if (!windows) {
+    windows = new Map();
+    jumpCache.set(market, windows);
+  }
+  // Exact while windows stay below 2^20 (a window is 5.7 days: 16,000 years from 1970).
+  const key = (seed >>> 0) * 1_048_576 + window;
+  const cached = windows.get(key);
   if (cached) return cached;
   const jumpsPerDay = (JUMP_CHANCE * DAY_MS) / slotMs;
   const jumpSd = market.dailyVol * Math.sqrt(JUMP_VARIANCE_SHARE / jumpsPerDay);
@@ -97,8 +107,8 @@ function windowJumps(seed: number, market: FundamentalMarket, window: number): W
     total += sizes[slot];
   }
   const jumps = { timesMs, sizes, total };
-  if (jumpCache.size >= JUMP_CACHE_MAX) jumpCache.delete(jumpCache.keys().next().value as string);
-  jumpCache.set(key, jumps);
+  if (windows.size >= JUMP_CACHE_MAX) windows.delete(windows.keys().next().value as number);
+  windows.set(key, jumps);
   return jumps;
 }
 
@@ -127,10 +137,14 @@ export function unlearnedLog(seed: number, market: FundamentalMarket, informedSh
   tMs: number): number {
   if (informedShare <= 0) return 0;
   let x = 0;
-  const window = Math.floor(tMs / windowMs);
-  for (let w = window; w >= window - 1; w--) {
+  // Only the slots that can hold a jump younger than the horizon (slots are in time order).
+  const fromSlot = Math.floor((tMs - DISCOVERY_HORIZON_MS) / slotMs) - 1;
+  const toSlot = Math.floor(tMs / slotMs);
+  for (let w = Math.floor(fromSlot / SLOTS); w <= Math.floor(toSlot / SLOTS); w++) {
     const jumps = windowJumps(seed, market, w);
-    for (let slot = 0; slot < SLOTS; slot++) {
+    const first = Math.max(0, fromSlot - w * SLOTS);
+    const last = Math.min(SLOTS - 1, toSlot - w * SLOTS);
+    for (let slot = first; slot <= last; slot++) {
       const ageMs = tMs - jumps.timesMs[slot];
       if (ageMs < 0 || ageMs > DISCOVERY_HORIZON_MS || jumps.sizes[slot] === 0) continue;
       x += jumps.sizes[slot] * Math.exp(-ageMs / discoveryMs);
