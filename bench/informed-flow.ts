@@ -20,9 +20,12 @@ for (const informedShare of [INFORMED_SHARE_DEFAULT, 0]) {
     `(${s.trades} trades)`).join(', '));
 }
 const candleSymbols = ['BTC', 'ETH', 'SOL', 'HYPE', ...symbols, 'OP', 'TIA', 'GALA', 'PURR'];
-for (const informedShare of [INFORMED_SHARE_DEFAULT, 0]) {
-  const correlation = measureCandleInformation({ seed: 42, informedShare, symbols: candleSymbols,
-    startMs, days: 60 });
-  console.log(`informed ${informedShare}, warm-up candles: corr(5-min return, next 4 h return) = ` +
-    `${correlation.toFixed(3)} (${candleSymbols.length} pairs x 60 days)`);
+// The warm-up's far past is hourly candles, its last hours 5-minute ones: both, as flow windows.
+for (const [label, flowWindowMs] of [['5-min', 5 * 60_000], ['1-h', 3_600_000]] as const) {
+  for (const informedShare of [INFORMED_SHARE_DEFAULT, 0]) {
+    const correlation = measureCandleInformation({ seed: 42, informedShare,
+      symbols: candleSymbols, startMs, days: 60, flowWindowMs });
+    console.log(`informed ${informedShare}, warm-up candles: corr(${label} return, next 4 h ` +
+      `return) = ${correlation.toFixed(3)} (${candleSymbols.length} pairs x 60 days)`);
+  }
 }
