@@ -2,6 +2,7 @@
 // frozen, and passed in explicitly. Every bound of the service is declared here.
 import { availableParallelism } from 'node:os';
 import { ALLOWED_ENTRIES_MAX, isAllowedHostEntry, isAllowedOriginEntry } from './config-hosts.js';
+import { INFORMED_SHARE_DEFAULT } from './feed/sim/catalogue.js';
 
 /** Bounds on every queue, buffer and table (TigerStyle "a limit on everything"). */
 export const limits = Object.freeze({
@@ -96,6 +97,12 @@ export interface ServiceConfig {
    */
   readonly simWallets: number;
   /**
+   * Simulator: share of the fundamental's news that reaches prices only through informed order
+   * flow (`--informed`, ORDERFLOW_SIM_INFORMED; 0..1). 0 is the null world: flow carries no
+   * information about the next move (docs/feeds.md, "Price discovery").
+   */
+  readonly simInformedShare: number;
+  /**
    * Market hours before the start the simulator generates for every tracked pair before
    * /readyz (`--warmup`, ORDERFLOW_WARMUP_HOURS; 0: none). The default covers every window:
    * VPIN's level needs 150 volume buckets (three trading days; a week for session markets).
@@ -144,6 +151,7 @@ export const defaultConfig: ServiceConfig = Object.freeze({
   chartBaseUrl: 'http://127.0.0.1:8080/chart',
   simSeed: 42,
   simWallets: 300,
+  simInformedShare: INFORMED_SHARE_DEFAULT,
   warmupHours: 168,
   backfillHours: 83,
   backfillWaitS: 30,
@@ -196,6 +204,10 @@ export function resolveConfig(override: Partial<ServiceConfig> = {}): ServiceCon
   check(
     isInt(c.simWallets, 1, limits.walletsTrackedMax),
     'simWallets', `an integer from 1 to ${limits.walletsTrackedMax}`, c.simWallets,
+  );
+  check(
+    typeof c.simInformedShare === 'number' && c.simInformedShare >= 0 && c.simInformedShare <= 1,
+    'simInformedShare', 'a number from 0 to 1', c.simInformedShare,
   );
   check(
     typeof c.warmupHours === 'number' && c.warmupHours >= 0 &&

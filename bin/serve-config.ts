@@ -11,6 +11,7 @@ export interface ServeFlags {
   'clock-start'?: string; limits?: string; shards?: string; 'log-level'?: string;
   signup?: string;
   warmup?: string;
+  informed?: string;
 }
 
 type Override = { -readonly [K in keyof ServiceConfig]?: ServiceConfig[K] };
@@ -44,6 +45,15 @@ function speed(text: string): number {
     throw new UsageError(`--speed must be a positive number or max (was '${text}')`);
   }
   return value;
+}
+
+/** `--informed`: a share from 0 to 1 (0 and 1 included). */
+function share(name: string, text: string): number {
+  if (!/^(0(\.\d+)?|1(\.0+)?|\.\d+)$/.test(text.trim())) {
+    throw new UsageError(`${name} must be a share from 0 to 1, e.g. 0.8; 0 is the null world ` +
+      `(was '${text}')`);
+  }
+  return Number(text);
 }
 
 function instant(text: string): number {
@@ -112,6 +122,8 @@ export function serveOverride(flags: ServeFlags, env: Readonly<Record<string, st
   if (shards !== undefined) out.shards = integer('--shards', shards);
   const warmup = pick('warmup', 'ORDERFLOW_WARMUP_HOURS');
   if (warmup !== undefined) out.warmupHours = hours('--warmup', warmup);
+  const informed = pick('informed', 'ORDERFLOW_SIM_INFORMED');
+  if (informed !== undefined) out.simInformedShare = share('--informed', informed);
   const level = pick('log-level', 'ORDERFLOW_LOG_LEVEL');
   if (level !== undefined) out.logLevel = level as ServiceConfig['logLevel'];
   const signup = pick('signup', 'ORDERFLOW_SIGNUP');

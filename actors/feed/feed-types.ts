@@ -8,7 +8,9 @@ import type { AssetCtx, MarketEvent } from '../../core/messages.js';
 export type FeedSpec =
   | { kind: 'sim'; seed: number; speed: number; startMs: number; walletsTracked?: number;
       /** Market time before startMs each tracked pair is warmed up over (0: none). */
-      warmupMs?: number }
+      warmupMs?: number;
+      /** Share of news that reaches prices only through informed flow (default 0.8; 0: null). */
+      informedShare?: number }
   | { kind: 'live'; wsUrl: string; infoUrl: string;
       /** Backfill from the info endpoint at start and after gaps (absent: none). */
       backfill?: { lookbackMs: number; waitMs: number; retryDelaysMs?: readonly number[] } }

@@ -38,7 +38,8 @@ export function feedSpecOf(config: ServiceConfig, startMs: number): FeedSpec {
     return { kind: 'replay', file: config.replayFile!, speed: config.speed };
   }
   return { kind: 'sim', seed: config.simSeed, speed: config.speed, startMs,
-    walletsTracked: config.simWallets, warmupMs: config.warmupHours * 3_600_000 };
+    walletsTracked: config.simWallets, warmupMs: config.warmupHours * 3_600_000,
+    informedShare: config.simInformedShare };
 }
 
 export function createMarketFeeds(config: ServiceConfig, deps: {

@@ -15,6 +15,8 @@ export interface SimUniverseOptions extends UniverseFeedDeps {
   readonly tickMs?: number;
   /** Wallets whose states are reported (FeedSpec.walletsTracked). */
   readonly walletsTracked?: number;
+  /** The world's informed share (FeedSpec.informedShare), as the shards simulate it. */
+  readonly informedShare?: number;
 }
 
 /**
@@ -28,7 +30,7 @@ export const simWalletStatesPerSecondMax = 1_000;
 export const simWalletStatesPerTurnMax = 100;
 
 export function createSimUniverseFeed(options: SimUniverseOptions): UniverseFeed {
-  const world = simWorld(options.seed, options.walletsTracked);
+  const world = simWorld(options.seed, options.walletsTracked, options.informedShare);
   const wallets = trackedWallets(world.wallets, options.walletsTracked ?? WALLETS_TRACKED_DEFAULT);
   if (!(options.cadenceMs > 0)) throw new TypeError('cadenceMs must be > 0');
   const rotation = new WalletRotation({

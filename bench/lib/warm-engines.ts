@@ -5,10 +5,13 @@ import { PairSimulator } from '../../actors/feed/sim/pair-sim.js';
 import { freshWarmupPlan, PairWarmup } from '../../actors/feed/sim/sim-warmup.js';
 import { simWorld } from '../../actors/feed/sim/sim-world.js';
 
-/** Warms the first `count` listed markets over `warmupHours` before `startMs`. */
+/**
+ * Warms the first `count` listed markets over `warmupHours` before `startMs`, in the world of
+ * `informedShare` (default: the informed world; 0: the null world).
+ */
 export function warmEngines(count: number, warmupHours: number, startMs: number,
-  seed = 1): { symbol: string; engine: PairEngine }[] {
-  const world = simWorld(seed);
+  seed = 1, informedShare?: number): { symbol: string; engine: PairEngine }[] {
+  const world = simWorld(seed, undefined, informedShare);
   const markets = [...world.bySymbol.values()].filter((m) => !m.isDelisted).slice(0, count);
   return markets.map((market) => {
     const engine = createPairEngine(market.symbol, { cadenceMs: 1_000, wallNowMs: () => 0 });

@@ -37,13 +37,16 @@ const usage = `usage: orderflow serve [options]
                        docs/scale-out.md, "Latency profile")
   --signup open|closed let anyone create a dashboard account (default closed)
   --warmup HOURS       simulator: market hours generated before /readyz (default 168; 0: none)
+  --informed SHARE     simulator: share of news that reaches prices only through informed
+                       order flow, 0 to 1 (default 0.8); 0 is the null world, where flow
+                       carries no information about the next move (docs/feeds.md)
 
 Environment: ORDERFLOW_PORT, ORDERFLOW_HOST, ORDERFLOW_DATA_DIR, ORDERFLOW_FEED, ORDERFLOW_SPEED,
 ORDERFLOW_CLOCK_START, ORDERFLOW_LIMITS, ORDERFLOW_SHARDS, ORDERFLOW_LOG_LEVEL,
 ORDERFLOW_ALLOW_PRIVATE_WEBHOOKS=1, ORDERFLOW_HOME_WS_URL, ORDERFLOW_HOME_INFO_URL,
 ORDERFLOW_CORS_ORIGINS, ORDERFLOW_TRUST_PROXY, ORDERFLOW_KEYLESS_DAILY_LIMIT,
 ORDERFLOW_SIM_WALLETS (wallets the simulator reports, 1 to 10000; default 300),
-ORDERFLOW_WARMUP_HOURS, ORDERFLOW_ROLE, ORDERFLOW_NICE, ORDERFLOW_REALTIME=1,
+ORDERFLOW_WARMUP_HOURS, ORDERFLOW_SIM_INFORMED, ORDERFLOW_ROLE, ORDERFLOW_NICE, ORDERFLOW_REALTIME=1,
 ORDERFLOW_BACKFILL_HOURS, ORDERFLOW_BACKFILL_WAIT_S, ORDERFLOW_BACKFILL_RETRY_S (live feed:
 candle backfill at start),
 ORDERFLOW_REDIS_URL (redis://host:port: keys, limits and snapshots shared),
@@ -69,7 +72,7 @@ export const command: Command = {
       limits: { type: 'string' }, shards: { type: 'string' }, 'log-level': { type: 'string' },
       role: { type: 'string' }, nice: { type: 'string' }, realtime: { type: 'boolean' },
       signup: { type: 'string' },
-      warmup: { type: 'string' },
+      warmup: { type: 'string' }, informed: { type: 'string' },
     });
     const scaleOut = scaleOutOptions(values.role, io.env);
     const nice = cpuNice(values.nice, io.env, scaleOut.role);

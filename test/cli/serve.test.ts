@@ -66,6 +66,9 @@ const refusals: [string[], RegExp][] = [
   [['--nice', 'low'], /--nice must be an integer from 0 .* \(was 'low'\)/],
   [['--realtime'], /--realtime is for --role front/],
   [['--realtime', '--role', 'all'], /--realtime is for --role front/],
+  [['--informed', '1.5'], /--informed must be a share from 0 to 1, e\.g\. 0\.8; .*\(was '1\.5'\)/],
+  [['--informed=-0.2'], /--informed must be a share from 0 to 1.*\(was '-0\.2'\)/],
+  [['--informed', 'half'], /--informed must be a share from 0 to 1.*\(was 'half'\)/],
 ];
 
 for (const [args, message] of refusals) {

@@ -1,5 +1,6 @@
 // The simulated venue's listed perpetuals: main-dex tickers with realistic prices and 24h
 // volumes, delisted markets, and builder-dex markets (`<dex>:<ticker>`) with trading sessions.
+import { referenceMark } from './reference-prices.js';
 import { hashString, hashUnit } from './rng.js';
 
 /** When a builder market trades; 'always' for crypto. UTC hours, Monday..Friday for the rest. */
@@ -8,7 +9,7 @@ export type Session = 'always' | 'us-equity' | 'weekday-23h';
 export interface SimMarket {
   readonly symbol: string;
   readonly dex: string;
-  /** Price at the simulation's reference instant (the path moves around it). */
+  /** Reference price the path moves around: the venue's recorded mark (reference-prices.ts). */
   readonly basePx: number;
   /** Typical 24h notional volume in USD. */
   readonly baseVolumeUsd: number;
@@ -23,15 +24,22 @@ export interface SimMarket {
   readonly dailyVol: number;
   /** Stable numeric id of the symbol (hash), used as the noise stream. */
   readonly stream: number;
+  /**
+   * Share of the fundamental's news that reaches the price only through informed order flow
+   * (`--informed`); 0 is the null world, where flow carries no information.
+   */
+  readonly informedShare: number;
 }
 
-// Top of the venue with prices and volumes close to the real metaAndAssetCtxs of 2026-02.
-const TOP: readonly (readonly [string, number, number])[] = [
-  ['BTC', 98_000, 12e9], ['ETH', 3_400, 4.5e9], ['SOL', 190, 1.9e9], ['HYPE', 24, 9.6e8],
-  ['XRP', 2.3, 4.5e8], ['ZEC', 380, 1.2e8], ['DOGE', 0.32, 1.16e8], ['SUI', 3.6, 6.8e7],
-  ['PUMP', 0.006, 6.2e7], ['BNB', 690, 5.4e7], ['FARTCOIN', 1.1, 4.8e7], ['ENA', 0.72, 4.4e7],
-  ['kPEPE', 0.018, 4e7], ['AVAX', 36, 3.6e7], ['LINK', 21, 3.3e7], ['ADA', 0.95, 3e7],
-  ['WLD', 2.1, 2.7e7], ['LTC', 105, 2.5e7], ['AAVE', 310, 2.3e7], ['TRUMP', 14, 2.1e7],
+/** The informed world by default: most news is learned from the flow of those who know it. */
+export const INFORMED_SHARE_DEFAULT = 0.8;
+
+// Top of the venue with 24h volumes close to the real metaAndAssetCtxs of 2026-02.
+const TOP: readonly (readonly [string, number])[] = [
+  ['BTC', 12e9], ['ETH', 4.5e9], ['SOL', 1.9e9], ['HYPE', 9.6e8], ['XRP', 4.5e8], ['ZEC', 1.2e8],
+  ['DOGE', 1.16e8], ['SUI', 6.8e7], ['PUMP', 6.2e7], ['BNB', 5.4e7], ['FARTCOIN', 4.8e7],
+  ['ENA', 4.4e7], ['kPEPE', 4e7], ['AVAX', 3.6e7], ['LINK', 3.3e7], ['ADA', 3e7], ['WLD', 2.7e7],
+  ['LTC', 2.5e7], ['AAVE', 2.3e7], ['TRUMP', 2.1e7],
 ];
 
 // The rest of the main dex, ordered roughly by activity.
@@ -55,17 +63,17 @@ const DELISTED = (
 ).split(' ');
 
 // Builder dexes: stocks and commodities quoted in USD, trading in their venue's sessions.
-const BUILDER: readonly (readonly [string, number, number, Session, boolean])[] = [
-  ['xyz:XYZ100', 21_500, 9e7, 'weekday-23h', false], ['xyz:TSLA', 420, 6e7, 'us-equity', false],
-  ['xyz:NVDA', 180, 4.5e7, 'us-equity', false], ['xyz:GOLD', 2_950, 3e7, 'weekday-23h', false],
-  ['xyz:HOOD', 110, 1.2e7, 'us-equity', false], ['xyz:INTC', 24, 6e6, 'us-equity', false],
-  ['xyz:PLTR', 160, 1.1e7, 'us-equity', false], ['xyz:COIN', 310, 1.4e7, 'us-equity', false],
-  ['xyz:AAPL', 230, 1.5e7, 'us-equity', false], ['xyz:MSFT', 470, 9e6, 'us-equity', false],
-  ['xyz:GOOGL', 190, 1e7, 'us-equity', false], ['xyz:AMZN', 225, 8e6, 'us-equity', false],
-  ['xyz:META', 690, 7e6, 'us-equity', false], ['xyz:ORCL', 210, 4e6, 'us-equity', false],
-  ['xyz:SILVER', 32, 0, 'weekday-23h', true], ['xyz:NFLX', 980, 0, 'us-equity', true],
-  ['flx:TSLA', 420, 3e6, 'us-equity', false], ['flx:GOLD', 2_950, 2e6, 'weekday-23h', false],
-  ['flx:COIN', 310, 1.5e6, 'us-equity', false], ['flx:CRCL', 120, 9e5, 'us-equity', false],
+const BUILDER: readonly (readonly [string, number, Session, boolean])[] = [
+  ['xyz:XYZ100', 9e7, 'weekday-23h', false], ['xyz:TSLA', 6e7, 'us-equity', false],
+  ['xyz:NVDA', 4.5e7, 'us-equity', false], ['xyz:GOLD', 3e7, 'weekday-23h', false],
+  ['xyz:HOOD', 1.2e7, 'us-equity', false], ['xyz:INTC', 6e6, 'us-equity', false],
+  ['xyz:PLTR', 1.1e7, 'us-equity', false], ['xyz:COIN', 1.4e7, 'us-equity', false],
+  ['xyz:AAPL', 1.5e7, 'us-equity', false], ['xyz:MSFT', 9e6, 'us-equity', false],
+  ['xyz:GOOGL', 1e7, 'us-equity', false], ['xyz:AMZN', 8e6, 'us-equity', false],
+  ['xyz:META', 7e6, 'us-equity', false], ['xyz:ORCL', 4e6, 'us-equity', false],
+  ['xyz:SILVER', 0, 'weekday-23h', true], ['xyz:NFLX', 0, 'us-equity', true],
+  ['flx:TSLA', 3e6, 'us-equity', false], ['flx:GOLD', 2e6, 'weekday-23h', false],
+  ['flx:COIN', 1.5e6, 'us-equity', false], ['flx:CRCL', 9e5, 'us-equity', false],
 ];
 
 function szDecimalsFor(px: number): number {
@@ -73,8 +81,9 @@ function szDecimalsFor(px: number): number {
   return Math.max(0, Math.min(5, Math.round(Math.log10(px) + 1)));
 }
 
-function mainMarket(seed: number, symbol: string, px: number, volumeUsd: number,
+function mainMarket(seed: number, informedShare: number, symbol: string, volumeUsd: number,
   isDelisted: boolean): SimMarket {
+  const px = referenceMark(symbol);
   const stream = hashString(symbol);
   const u = hashUnit(seed, stream, 7);
   const maxLeverage = volumeUsd > 1e9 ? 40 : volumeUsd > 1e8 ? 20 : volumeUsd > 1e7 ? 10 : 5;
@@ -84,33 +93,36 @@ function mainMarket(seed: number, symbol: string, px: number, volumeUsd: number,
     baseOpenInterestUsd: isDelisted ? 0 : volumeUsd * (0.25 + 0.5 * u),
     szDecimals: szDecimalsFor(px), maxLeverage, isDelisted,
     onlyIsolated: !isDelisted && maxLeverage <= 5 && u < 0.3,
-    session: 'always', dailyVol: 0.025 + 0.05 * hashUnit(seed, stream, 8), stream,
+    session: 'always', dailyVol: 0.025 + 0.05 * hashUnit(seed, stream, 8), stream, informedShare,
   };
 }
 
-/** Builds the deterministic market list for a seed (same seed, same list, on every thread). */
-export function buildCatalogue(seed: number): SimMarket[] {
-  const markets: SimMarket[] = TOP.map(([s, px, vol]) => mainMarket(seed, s, px, vol, false));
-  REST.forEach((symbol, i) => {
-    const stream = hashString(symbol);
-    // Log-uniform price between 0.01 and 100; volume decays with rank, jittered per seed.
-    const px = Number((0.01 * Math.pow(1e4, hashUnit(seed, stream, 1))).toPrecision(5));
-    const volume = 2e7 * Math.exp(-i / 28) * (0.6 + 0.8 * hashUnit(seed, stream, 2));
-    markets.push(mainMarket(seed, symbol, px, Math.max(2e4, volume), false));
-  });
-  for (const symbol of DELISTED) {
-    const px = Number((0.01 * Math.pow(1e3, hashUnit(seed, hashString(symbol), 1))).toPrecision(5));
-    markets.push(mainMarket(seed, symbol, px, 0, true));
+/**
+ * Builds the deterministic market list for a seed (same seed, same list, on every thread);
+ * `informedShare` is the world's (`--informed`, 0..1).
+ */
+export function buildCatalogue(seed: number, informedShare = INFORMED_SHARE_DEFAULT): SimMarket[] {
+  if (!(informedShare >= 0 && informedShare <= 1)) {
+    throw new RangeError(`informedShare must be from 0 to 1 (was ${informedShare})`);
   }
-  for (const [symbol, px, volume, session, isDelisted] of BUILDER) {
+  const markets: SimMarket[] = TOP.map(([s, vol]) => mainMarket(seed, informedShare, s, vol,
+    false));
+  REST.forEach((symbol, i) => {
+    // Volume decays with rank, jittered per seed.
+    const volume = 2e7 * Math.exp(-i / 28) * (0.6 + 0.8 * hashUnit(seed, hashString(symbol), 2));
+    markets.push(mainMarket(seed, informedShare, symbol, Math.max(2e4, volume), false));
+  });
+  for (const symbol of DELISTED) markets.push(mainMarket(seed, informedShare, symbol, 0, true));
+  for (const [symbol, volume, session, isDelisted] of BUILDER) {
     const stream = hashString(symbol);
+    const px = referenceMark(symbol);
     markets.push({
       symbol, dex: symbol.slice(0, symbol.indexOf(':')), basePx: px,
       baseVolumeUsd: volume, baseOpenInterestUsd: volume * 0.4,
       szDecimals: szDecimalsFor(px) - 1 < 0 ? 0 : szDecimalsFor(px) - 1,
       maxLeverage: symbol.endsWith('GOLD') || symbol.endsWith('XYZ100') ? 20 : 10,
       isDelisted, onlyIsolated: true, session,
-      dailyVol: 0.012 + 0.02 * hashUnit(seed, stream, 8), stream,
+      dailyVol: 0.012 + 0.02 * hashUnit(seed, stream, 8), stream, informedShare,
     });
   }
   return markets;

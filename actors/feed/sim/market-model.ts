@@ -1,28 +1,21 @@
-// The slow side of the simulated market, shared by every thread: each symbol's reference price
-// path, 24h figures, open interest and funding are pure functions of (seed, symbol, time).
+// The slow side of the simulated market, shared by every thread: each symbol's price path, 24h
+// figures, open interest and funding are pure functions of (seed, symbol, time).
 import type { AssetCtx, Venue, VenueFunding } from '../../../core/messages.js';
 import type { SimMarket } from './catalogue.js';
 import { isSessionOpen } from './catalogue.js';
+import { discoveredLog } from './fundamental.js';
 import { hashUnit, valueNoise } from './rng.js';
 
 const DAY_MS = 86_400_000;
 const HOUR_MS = 3_600_000;
 
-// Octaves of the price path: period and weight. Weights scale with sqrt(period) so the path
-// behaves like a random walk between a minute and a month.
-// Kept as two flat arrays: the price path runs for every candle, tick and context.
-const OCTAVE_PERIOD_MS: readonly number[] = [30 * DAY_MS, 7 * DAY_MS, DAY_MS, 4 * HOUR_MS, HOUR_MS,
-  15 * 60_000, 60_000];
-const OCTAVE_WEIGHT: readonly number[] = [5.5, 2.6, 1, 0.41, 0.2, 0.1, 0.026];
-
-/** The reference (mark) price of a market at tMs; the pair simulator trades around it. */
+/**
+ * The market price at tMs as the warm-up's candles, the contexts and the universe see it: the
+ * fundamental (fundamental.ts) less what the market has not yet learned of it at the average
+ * pace of price discovery. The pair simulator starts from it and then learns from its own flow.
+ */
 export function referencePx(seed: number, market: SimMarket, tMs: number): number {
-  let x = 0;
-  for (let i = 0; i < OCTAVE_PERIOD_MS.length; i++) {
-    x += OCTAVE_WEIGHT[i] * valueNoise(seed, market.stream + i, tMs, OCTAVE_PERIOD_MS[i]);
-  }
-  // Value noise has a standard deviation near 0.58: scale so one day moves about dailyVol.
-  return market.basePx * Math.exp(x * market.dailyVol * 0.9);
+  return market.basePx * Math.exp(discoveredLog(seed, market, market.informedShare, tMs));
 }
 
 /** Activity multiplier of volume and trade arrivals: slow swings around 1. */

@@ -1,10 +1,14 @@
-// One simulated pair: clustered (Hawkes) trade arrivals, informed bursts, level sweeps and a
-// 20-level book, around the shared reference price path. Deterministic for (seed, symbol, start).
+// One simulated pair: clustered (Hawkes) trade arrivals, noise and informed bursts, level sweeps
+// and a 20-level book. Its market makers learn from the flow (Kyle 1985, Glosten-Milgrom 1985):
+// every trade moves the mid for good, informed traders trade toward the latent fundamental
+// (fundamental.ts) in bursts, so the flow carries the news into the price. Deterministic for
+// (seed, symbol, start).
 import type { MarketEvent } from '../../../core/messages.js';
 import { asDoubleFields } from '../../../kernels/double-fields.js';
 import type { SimMarket } from './catalogue.js';
 import { isSessionOpen } from './catalogue.js';
-import { activity, assetCtxAt, referencePx, roundPx } from './market-model.js';
+import { fundamentalLog, nextJumpAfter, unlearnedLog } from './fundamental.js';
+import { activity, assetCtxAt, roundPx } from './market-model.js';
 import { Rng, hashInts } from './rng.js';
 import { SimBook, type Fill } from './sim-book.js';
 import type { WalletPicker } from './wallet-picker.js';
@@ -19,16 +23,34 @@ export const pairSimDefaults: PairSimOptions = { bookIntervalMs: 500, ctxInterva
 // Branching ratio ALPHA / BETA = 0.6, so 60 % of trades are triggered by earlier ones.
 const ALPHA = 1.2;
 const BETA = 2;
-const DEV_HALF_LIFE_MS = 10 * 60_000;
 /**
- * Trades a second up to which a trade's impact is whole. A busier pair's trades each move the
- * price less, in proportion, so an informed burst moves a pair about as far whatever its trade
- * rate (~2 % at most for a minute-long burst). Whole impact on BTC's 20 trades a second moved a
- * burst's prints 2-6x away from the reference path.
+ * Log impact of a typical trade (sqrt-law in its notional) on a pair trading once a second; a
+ * busier pair's trades each move it less, by the square root of its rate, so the noise flow's
+ * random walk has about the same size on every pair (Kyle's lambda falls with noise volume).
  */
-const WHOLE_IMPACT_TRADES_PER_SEC = 0.2;
-/** The most the mid strays from the reference path (log), whatever the flow. */
-const DEV_MAX = 0.1;
+const IMPACT_PER_TRADE = 0.00002;
+/** Half-life of the transient part of impact (what the null world's flow does to the price). */
+const TRANSIENT_HALF_LIFE_MS = 2 * 60_000;
+/** The most the transient part moves the mid (log). */
+const TRANSIENT_MAX = 0.02;
+/**
+ * Informed traders wait for a gap to the fundamental of at least this share of the daily
+ * volatility before trading: below it the noise flow's own trace would be all they traded on.
+ */
+const INFORMED_GAP_MIN_VOL_SHARE = 0.05;
+/**
+ * Mean wait between informed bursts at a gap of a tenth of the daily volatility; a wider gap is
+ * traded more often, in proportion (Kyle's informed trade in proportion to what they know).
+ */
+const INFORMED_EVERY_MS = 15 * 60_000;
+const INFORMED_WAIT_MIN_MS = 2 * 60_000;
+/** Trade rate in a burst, as a multiple of the base rate: noise herding, informed urgency. */
+const NOISE_BURST_RATE = 4;
+const INFORMED_BURST_RATE = 10;
+/** An informed burst stops once the gap has shrunk to this share of where it began. */
+const INFORMED_BURST_GAP_LEFT = 0.8;
+/** Mean wait between noise bursts (herding of uninformed traders, either side). */
+const NOISE_BURST_EVERY_MS = 45 * 60_000;
 /**
  * Share of informed bursts met by a hidden passive order (an iceberg) at the touch: the burst's
  * aggression fills there without moving the price, the footprint absorption detectors look for
@@ -40,14 +62,23 @@ export class PairSimulator {
   private readonly rng: Rng;
   private readonly book: SimBook;
   private readonly fills: Fill[] = [];
-  /** Log deviation of this pair's mid from the shared reference path (impact, bursts). */
-  private dev = 0;
+  /**
+   * What the market makers have not yet learned of the fundamental (log): the mid is the
+   * fundamental less this, plus the transient impact. Informed flow closes it; noise flow moves
+   * it both ways; the private share of every fundamental jump opens it.
+   */
+  private gap = 0;
+  /** Transient impact (log), decaying with TRANSIENT_HALF_LIFE_MS. */
+  private transient = 0;
+  /** Kyle's lambda and the transient impact of a typical trade on this pair (refreshRates). */
+  private permanentImpact = 0;
+  private transientImpact = 0;
+  /** The next fundamental jump the gap takes up, and its log size. */
+  private readonly jump = { tMs: 0, size: 0 };
   private excitation = 0;
   private baseRatePerSec = 0;
   private levelNotionalUsd = 0;
   private meanNotionalUsd = 0;
-  /** Share of the square-root impact each trade has (refreshRates). */
-  private impactScale = 1;
   private nowMs: number;
   private nextTradeMs: number;
   private nextBookMs: number;
@@ -55,15 +86,23 @@ export class PairSimulator {
   private burstSide: 1 | -1 = 1;
   private burstUntilMs = -Infinity;
   private burstAbsorbed = false;
+  /** An informed burst: it stops when the gap is back to burstGapStop. */
+  private burstInformed = false;
+  private burstRate = 1;
+  private burstGapStop = 0;
   private tradeSeq = 0;
 
   constructor(private readonly seed: number, readonly market: SimMarket,
     private readonly wallets: WalletPicker, startMs: number,
     private readonly options: PairSimOptions = pairSimDefaults) {
-    asDoubleFields(this as unknown as Record<string, number>, ['dev', 'excitation']);
+    asDoubleFields(this as unknown as Record<string, number>,
+      ['gap', 'transient', 'excitation']);
     this.rng = new Rng(hashInts(seed, market.stream, Math.floor(startMs / 1000)));
     this.nowMs = startMs;
-    this.book = new SimBook(referencePx(seed, market, startMs), market.szDecimals);
+    // Starts where the warm-up's candles end: the average market's unlearned part at startMs.
+    this.gap = unlearnedLog(seed, market, market.informedShare, startMs);
+    nextJumpAfter(seed, market, startMs, this.jump);
+    this.book = new SimBook(this.mid(startMs), market.szDecimals);
     this.refreshRates(startMs);
     this.book.quote(this.mid(startMs), this.levelNotionalUsd, 0, this.rng);
     this.nextTradeMs = startMs;
@@ -93,7 +132,8 @@ export class PairSimulator {
   }
 
   private mid(tMs: number): number {
-    return referencePx(this.seed, this.market, tMs) * Math.exp(this.dev);
+    return this.market.basePx *
+      Math.exp(fundamentalLog(this.seed, this.market, tMs) - this.gap + this.transient);
   }
 
   private refreshRates(tMs: number): void {
@@ -104,14 +144,21 @@ export class PairSimulator {
     this.baseRatePerSec = tradesPerSec * (1 - ALPHA / BETA);
     this.meanNotionalUsd = volumeUsd / 86_400 / tradesPerSec;
     this.levelNotionalUsd = this.meanNotionalUsd * 2.5;
-    this.impactScale = Math.min(1, WHOLE_IMPACT_TRADES_PER_SEC / tradesPerSec);
+    const impact = IMPACT_PER_TRADE / Math.sqrt(tradesPerSec);
+    this.permanentImpact = impact * this.market.informedShare;
+    this.transientImpact = impact * (1 - this.market.informedShare);
   }
 
   private decayTo(tMs: number): void {
     const dtMs = tMs - this.nowMs;
     if (dtMs <= 0) return;
     this.excitation *= Math.exp((-BETA * dtMs) / 1000);
-    this.dev *= Math.pow(0.5, dtMs / DEV_HALF_LIFE_MS);
+    this.transient *= Math.pow(0.5, dtMs / TRANSIENT_HALF_LIFE_MS);
+    // News: the private share of a jump is what the market makers have yet to learn.
+    for (let i = 0; i < 8 && this.jump.tMs <= tMs; i++) {
+      this.gap += this.market.informedShare * this.jump.size;
+      nextJumpAfter(this.seed, this.market, this.jump.tMs, this.jump);
+    }
     this.nowMs = tMs;
   }
 
@@ -120,7 +167,7 @@ export class PairSimulator {
     let t = this.nextTradeMs;
     let excitation = this.excitation;
     for (let i = 0; i < 10_000; i++) {
-      const burst = t < this.burstUntilMs ? 4 : 1;
+      const burst = t < this.burstUntilMs ? this.burstRate : 1;
       const upper = this.baseRatePerSec * burst + excitation;
       const gapMs = Math.max(1, Math.round(this.rng.exponential(upper) * 1000));
       excitation *= Math.exp((-BETA * gapMs) / 1000);
@@ -138,7 +185,7 @@ export class PairSimulator {
     this.maybeStartBurst(tMs);
     const inBurst = tMs < this.burstUntilMs;
     const side: 1 | -1 = inBurst ? (this.rng.next() < 0.8 ? this.burstSide : -this.burstSide as
-      1 | -1) : (this.rng.next() < 0.5 - Math.tanh(this.dev * 40) * 0.1 ? 1 : -1);
+      1 | -1) : (this.rng.next() < 0.5 ? 1 : -1);
     // Into an iceberg (an absorbed burst's side): no sweep, the fill at the touch, no impact.
     const absorbed = inBurst && this.burstAbsorbed && side === this.burstSide;
     const sweep = !absorbed && this.rng.next() < (inBurst ? 0.06 : 0.008);
@@ -154,11 +201,16 @@ export class PairSimulator {
         size: fill.size, side, tradeId: String(++this.tradeSeq),
         buyer: side > 0 ? taker : maker, seller: side > 0 ? maker : taker });
     }
-    // Impact: a square-root law in the traded notional, and a full re-quote after a sweep.
+    // Impact: a square-root law in the traded notional, the same for every taker (the market
+    // makers cannot tell who knows); a full re-quote after a sweep.
     if (!absorbed) {
-      const dev = this.dev + side * 0.0004 * this.impactScale *
-        Math.sqrt(notionalUsd / this.levelNotionalUsd) * (inBurst ? 2 : 1);
-      this.dev = Math.max(-DEV_MAX, Math.min(DEV_MAX, dev));
+      const size = side * Math.sqrt(notionalUsd / this.levelNotionalUsd);
+      this.gap -= size * this.permanentImpact;
+      this.transient = Math.max(-TRANSIENT_MAX, Math.min(TRANSIENT_MAX,
+        this.transient + size * this.transientImpact));
+    }
+    if (this.burstInformed && inBurst && this.gap * this.burstSide <= this.burstGapStop) {
+      this.burstUntilMs = tMs;
     }
     this.excitation += ALPHA;
     if (sweep) this.nextBookMs = tMs;
@@ -166,13 +218,21 @@ export class PairSimulator {
   }
 
   private maybeStartBurst(tMs: number): void {
-    // About one informed burst per pair per half hour, lasting 10 to 60 seconds.
+    // Bursts last 10 to 60 seconds. Noise bursts come about once per pair per half hour, either
+    // side; informed ones while the price is away from the fundamental, toward it.
     if (tMs < this.burstUntilMs) return;
-    if (this.rng.next() < 1 / (1800 * Math.max(0.05, this.baseRatePerSec * 2.5))) {
-      this.burstSide = this.rng.next() < 0.5 ? 1 : -1;
-      this.burstUntilMs = tMs + 10_000 + this.rng.int(50_000);
-      this.burstAbsorbed = this.rng.next() < ABSORBED_BURST_SHARE;
-    }
+    const tradesPerMs = Math.max(0.05, this.baseRatePerSec * 2.5) / 1000;
+    const gapVol = Math.abs(this.gap) / this.market.dailyVol;
+    const waitMs = Math.max(INFORMED_WAIT_MIN_MS, INFORMED_EVERY_MS * 0.1 / gapVol);
+    const informed = gapVol >= INFORMED_GAP_MIN_VOL_SHARE &&
+      this.rng.next() < 1 / (waitMs * tradesPerMs);
+    if (!informed && !(this.rng.next() < 1 / (NOISE_BURST_EVERY_MS * tradesPerMs))) return;
+    this.burstSide = informed ? (this.gap > 0 ? 1 : -1) : this.rng.next() < 0.5 ? 1 : -1;
+    this.burstUntilMs = tMs + 10_000 + this.rng.int(50_000);
+    this.burstAbsorbed = this.rng.next() < ABSORBED_BURST_SHARE;
+    this.burstInformed = informed;
+    this.burstRate = informed ? INFORMED_BURST_RATE : NOISE_BURST_RATE;
+    this.burstGapStop = Math.abs(this.gap) * INFORMED_BURST_GAP_LEFT;
   }
 
   private emitBook(tMs: number, sink: (event: MarketEvent) => void): void {

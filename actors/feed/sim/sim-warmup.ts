@@ -1,5 +1,5 @@
 // The simulator's warm-up (docs/decisions.md, Warm start): the market hours before the start, made
-// fast enough to run before /readyz. The past is candles from the shared reference path (pure
+// fast enough to run before /readyz. The past is candles from the shared price path (pure
 // functions of seed, symbol and time): hourly far back (VPIN's volume buckets and their
 // distribution need days of volume, nothing else looks that far), 5-minute for the regime's
 // bars, 1-minute in the last hour for Kyle's intervals; the last minutes are the pair's own tick

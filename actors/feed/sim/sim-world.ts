@@ -1,7 +1,7 @@
 // One simulated world per seed: the market catalogue and wallet population, built once per
 // thread and shared by the pair feeds and the universe feed of that thread.
 import type { SimMarket } from './catalogue.js';
-import { buildCatalogue } from './catalogue.js';
+import { buildCatalogue, INFORMED_SHARE_DEFAULT } from './catalogue.js';
 import { WalletPicker } from './wallet-picker.js';
 import {
   buildWallets, populationFor, WALLETS_TRACKED_DEFAULT, type SimWallet,
@@ -9,6 +9,8 @@ import {
 
 export interface SimWorld {
   readonly seed: number;
+  /** Share of news that reaches prices only through informed flow (`--informed`). */
+  readonly informedShare: number;
   readonly markets: readonly SimMarket[];
   readonly bySymbol: ReadonlyMap<string, SimMarket>;
   readonly wallets: readonly SimWallet[];
@@ -18,7 +20,7 @@ export interface SimWorld {
 }
 
 // Worlds are immutable and cheap to keep; a thread rarely sees more than one or two seeds.
-// Keyed by seed and population size: the same seed with more tracked wallets is another world.
+// Keyed by seed, population size and informed share: any of them changed is another world.
 const worlds = new Map<string, SimWorld>();
 const WORLDS_MAX = 8;
 
@@ -27,17 +29,18 @@ const WORLDS_MAX = 8;
  * simulates the feed must pass the same count (it travels in the FeedSpec), so trades in the
  * shards and wallet states on the main thread name one population.
  */
-export function simWorld(seed: number, walletsTracked = WALLETS_TRACKED_DEFAULT): SimWorld {
+export function simWorld(seed: number, walletsTracked = WALLETS_TRACKED_DEFAULT,
+  informedShare = INFORMED_SHARE_DEFAULT): SimWorld {
   const population = populationFor(walletsTracked);
-  const key = `${seed}:${population}`;
+  const key = `${seed}:${population}:${informedShare}`;
   const cached = worlds.get(key);
   if (cached) return cached;
-  const markets = buildCatalogue(seed);
+  const markets = buildCatalogue(seed, informedShare);
   const wallets = buildWallets(seed, population);
   const liquid = markets.filter((m) => !m.isDelisted && m.dex === '')
     .sort((a, b) => b.baseVolumeUsd - a.baseVolumeUsd).slice(0, 40);
-  const world: SimWorld = { seed, markets, bySymbol: new Map(markets.map((m) => [m.symbol, m])),
-    wallets, picker: new WalletPicker(wallets), liquid };
+  const world: SimWorld = { seed, informedShare, markets,
+    bySymbol: new Map(markets.map((m) => [m.symbol, m])), wallets, picker: new WalletPicker(wallets), liquid };
   if (worlds.size >= WORLDS_MAX) worlds.delete(worlds.keys().next().value as string);
   worlds.set(key, world);
   return world;
