@@ -30,6 +30,11 @@ export interface SignalRecord<S extends StoredSignal = StoredSignal> {
   readonly outcomeDone: boolean;
   /** The evaluated outcome (actors/signals/types.ts SignalOutcome), once done. */
   readonly result?: Readonly<Record<string, unknown>>;
+  /**
+   * The same bars' baseline (actors/signals/baseline.ts), kept apart from `result` (the
+   * delivered outcome). Absent on outcomes stored before baselines existed.
+   */
+  readonly baseline?: Readonly<Record<string, unknown>>;
 }
 
 export interface SignalStoreOptions {
@@ -55,8 +60,9 @@ export interface SignalStore<S extends StoredSignal = StoredSignal> {
     Promise<boolean>;
   /** Pending outcomes with dueMs <= nowMs, earliest first, at most `max`. */
   due(nowMs: number, max: number): PendingOutcome<S>[];
-  /** Marks the outcome done, keeping its figures when given. */
-  completeOutcome(signalId: string, result?: Readonly<Record<string, unknown>>): Promise<void>;
+  /** Marks the outcome done, keeping its figures and its baseline when given. */
+  completeOutcome(signalId: string, result?: Readonly<Record<string, unknown>>,
+    baseline?: Readonly<Record<string, unknown>>): Promise<void>;
   get(signalId: string): SignalRecord<S> | undefined;
   /** Every stored record, in id order (the track record filters and sorts them). */
   list(): Iterable<SignalRecord<S>>;
@@ -108,12 +114,14 @@ export function openSignalStore<S extends StoredSignal = StoredSignal>(root: Roo
       }
       return out;
     },
-    async completeOutcome(signalId, result) {
+    async completeOutcome(signalId, result, baseline) {
       await root.transaction(() => {
         const record = records.get(signalId);
         if (record?.outcome == null || record.outcomeDone) return;
-        records.put(signalId, result === undefined ? { ...record, outcomeDone: true }
-          : { ...record, outcomeDone: true, result });
+        records.put(signalId, {
+          ...record, outcomeDone: true, ...(result === undefined ? {} : { result }),
+          ...(baseline === undefined ? {} : { baseline }),
+        });
         dueIndex.remove([record.outcome.dueMs, signalId]);
         pending -= 1;
       });

@@ -2,6 +2,7 @@
 // 4-hour outcomes, filtered and paged, and per-group performance figures. Pure: the caller
 // hands the stored records and "now" (market time).
 import type { SignalRecord } from '../../persistence/signals.js';
+import type { SignalBaseline } from './baseline.js';
 import {
   LOGIC_NAMES, signalTimeMs, type EntrySignal, type SignalOutcome,
 } from './types.js';
@@ -11,7 +12,8 @@ export type PerformanceWindow = (typeof PERFORMANCE_WINDOWS)[number];
 export const WINDOW_MS: Readonly<Record<PerformanceWindow, number>> = Object.freeze({
   '7d': 7 * 86_400_000, '30d': 30 * 86_400_000, '90d': 90 * 86_400_000, 'all': Infinity,
 });
-export const PERFORMANCE_GROUPS = ['grade', 'timeframe', 'logic', 'regime', 'symbol'] as const;
+export const PERFORMANCE_GROUPS = ['grade', 'timeframe', 'logic', 'regime', 'symbol', 'side',
+  'grade_timeframe'] as const;
 export type PerformanceGroup = (typeof PERFORMANCE_GROUPS)[number];
 
 /** A stored signal with its outcome (null until evaluated). */
@@ -20,14 +22,26 @@ export interface TrackedSignal {
   /** Market time the signal was known: the close of its bar. */
   readonly signalMs: number;
   readonly outcome: SignalOutcome | null;
+  /** The same bars' baseline; null until evaluated and for outcomes stored before it existed. */
+  readonly baseline: SignalBaseline | null;
 }
 
-export function trackedSignals(records: Iterable<SignalRecord<EntrySignal>>): TrackedSignal[] {
+/**
+ * The records as tracked signals, oldest first. With `nowMs` (market time), an outcome is
+ * known only from its `evaluated_at` on: the pipeline's market clock can run a minute ahead of
+ * the answers' (the newest recorded minute), and an answer for a moment must not depend on how
+ * far the evaluation had got.
+ */
+export function trackedSignals(records: Iterable<SignalRecord<EntrySignal>>,
+  nowMs = Infinity): TrackedSignal[] {
   const out: TrackedSignal[] = [];
   for (const record of records) {
-    const outcome = record.outcomeDone && record.result !== undefined
+    const stored = record.outcomeDone && record.result !== undefined
       ? record.result as unknown as SignalOutcome : null;
-    out.push({ signal: record.signal, signalMs: signalTimeMs(record.signal), outcome });
+    const outcome = stored !== null && Date.parse(stored.evaluated_at) <= nowMs ? stored : null;
+    const baseline = outcome !== null && record.baseline !== undefined
+      ? record.baseline as unknown as SignalBaseline : null;
+    out.push({ signal: record.signal, signalMs: signalTimeMs(record.signal), outcome, baseline });
   }
   // Oldest first; the id breaks ties so paging is stable.
   return out.sort((a, b) => a.signalMs - b.signalMs ||
@@ -93,12 +107,14 @@ export function resultR(signal: EntrySignal, outcome: SignalOutcome): number {
   return risk > 0 ? sign * (outcome.price_after - entry) / risk : 0;
 }
 
-function groupsOf(signal: EntrySignal, by: PerformanceGroup): string[] {
+export function groupsOf(signal: EntrySignal, by: PerformanceGroup): string[] {
   switch (by) {
     case 'grade': return [signal.grade];
     case 'timeframe': return [signal.timeframe];
     case 'regime': return [signal.regime];
     case 'symbol': return [signal.symbol];
+    case 'side': return [signal.side];
+    case 'grade_timeframe': return [`${signal.grade}/${signal.timeframe}`];
     // A signal backed by several logics counts in each of their groups.
     case 'logic': return LOGIC_NAMES.filter((name) => signal.logics[name]);
   }
