@@ -46,7 +46,8 @@ function answer(ifNoneMatch: string, value: unknown, nowMs: number,
   const body = csv === undefined ? JSON.stringify(value) : csv(value);
   const etag = `"s${createHash('sha1').update(body).digest('base64url').slice(0, 22)}"`;
   const base = { contentType: csv === undefined ? JSON_TYPE : CSV_TYPE,
-    cacheControl: `max-age=${SIGNALS_CADENCE_MS / 1000}`, etag, cadence: String(SIGNALS_CADENCE_MS), lastModified: new Date(nowMs).toUTCString() };
+    cacheControl: `max-age=${SIGNALS_CADENCE_MS / 1000}`, etag,
+    cadence: String(SIGNALS_CADENCE_MS), lastModified: new Date(nowMs).toUTCString() };
   return ok({ ...base, body: etagMatches(ifNoneMatch, etag) ? '' : body });
 }
 
