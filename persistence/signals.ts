@@ -67,6 +67,8 @@ export interface SignalStore<S extends StoredSignal = StoredSignal> {
   /** Every stored record, in id order (the track record filters and sorts them). */
   list(): Iterable<SignalRecord<S>>;
   pendingCount(): number;
+  /** Grows with every write of this process: equal revisions list equal records. */
+  revision(): number;
   /** Drops records claimed before nowMs - retentionMs with no outcome pending; counts them. */
   prune(nowMs: number): Promise<number>;
 }
@@ -83,16 +85,20 @@ export function openSignalStore<S extends StoredSignal = StoredSignal>(root: Roo
   const dueIndex = openTable<number, [number, string]>(root, 'signal-due');
   // Counted once at open, then kept in step with every write of this process.
   let pending = dueIndex.getKeysCount();
+  let revision = 0;
   return {
     async claim(signal, claimedAtMs) {
       const record: SignalRecord<S> = { signal, claimedAtMs, outcome: null, outcomeDone: false };
-      return records.ifNoExists(signal.signal_id, () => {
+      const claimed = await records.ifNoExists(signal.signal_id, () => {
         records.put(signal.signal_id, record);
       });
+      // Counted once the write is visible, so a reader never caches the old list as new.
+      revision += 1;
+      return claimed;
     },
     async scheduleOutcome(signalId, entryEventId, signaledAtMs, dueMs) {
       // Checked inside the write transaction so two schedules of one signal cannot both pass.
-      return root.transaction(() => {
+      const scheduled = await root.transaction(() => {
         const record = records.get(signalId);
         if (record === undefined || record.outcome !== null) return false;
         if (pending >= options.pendingOutcomesMax) return false;
@@ -104,6 +110,8 @@ export function openSignalStore<S extends StoredSignal = StoredSignal>(root: Roo
         pending += 1;
         return true;
       });
+      revision += 1;
+      return scheduled;
     },
     due(nowMs, max) {
       const out: PendingOutcome<S>[] = [];
@@ -125,12 +133,14 @@ export function openSignalStore<S extends StoredSignal = StoredSignal>(root: Roo
         dueIndex.remove([record.outcome.dueMs, signalId]);
         pending -= 1;
       });
+      revision += 1;
     },
     get: (signalId) => records.get(signalId),
     *list() {
       for (const { value } of records.getRange({})) yield value;
     },
     pendingCount: () => pending,
+    revision: () => revision,
     async prune(nowMs) {
       const beforeMs = nowMs - options.retentionMs;
       let deleted = 0;
@@ -143,6 +153,7 @@ export function openSignalStore<S extends StoredSignal = StoredSignal>(root: Roo
           }
         }
       });
+      revision += 1;
       return deleted;
     },
   };

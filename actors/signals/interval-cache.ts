@@ -36,3 +36,8 @@ export function cachedMeanInterval(values: Float64Array, n: number, seed: number
   cache.set(key, interval);
   return interval;
 }
+
+/** Forgets every remembered interval (the bench measures the cost without them). */
+export function clearIntervalCache(): void {
+  cache.clear();
+}
