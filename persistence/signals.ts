@@ -47,6 +47,9 @@ export interface SignalStoreOptions {
   readonly retentionMs: number;
 }
 
+/** Writes remembered for changedSince: a few minutes of outcome evaluation. */
+const CHANGES_MAX = 20_000;
+
 export const defaultSignalStoreOptions: SignalStoreOptions = Object.freeze({
   pendingOutcomesMax: 100_000,
   retentionMs: 180 * 86_400_000,
@@ -69,6 +72,11 @@ export interface SignalStore<S extends StoredSignal = StoredSignal> {
   pendingCount(): number;
   /** Grows with every write of this process: equal revisions list equal records. */
   revision(): number;
+  /**
+   * Ids written after `revision` (to the current one), or null when that is too far back to
+   * say (or records were pruned): then read everything again.
+   */
+  changedSince(revision: number): readonly string[] | null;
   /** Drops records claimed before nowMs - retentionMs with no outcome pending; counts them. */
   prune(nowMs: number): Promise<number>;
 }
@@ -86,6 +94,22 @@ export function openSignalStore<S extends StoredSignal = StoredSignal>(root: Roo
   // Counted once at open, then kept in step with every write of this process.
   let pending = dueIndex.getKeysCount();
   let revision = 0;
+  // The ids of the last writes, oldest first: revision - changes.length + 1 .. revision.
+  let changes: string[] = [];
+  let changesFromRevision = 1;
+  const changed = (signalId: string | null) => {
+    revision += 1;
+    if (signalId === null) {
+      changes = [];
+      changesFromRevision = revision + 1;
+      return;
+    }
+    changes.push(signalId);
+    if (changes.length > CHANGES_MAX) {
+      changes = changes.slice(CHANGES_MAX / 2);
+      changesFromRevision = revision - changes.length + 1;
+    }
+  };
   return {
     async claim(signal, claimedAtMs) {
       const record: SignalRecord<S> = { signal, claimedAtMs, outcome: null, outcomeDone: false };
@@ -93,7 +117,7 @@ export function openSignalStore<S extends StoredSignal = StoredSignal>(root: Roo
         records.put(signal.signal_id, record);
       });
       // Counted once the write is visible, so a reader never caches the old list as new.
-      revision += 1;
+      if (claimed) changed(signal.signal_id);
       return claimed;
     },
     async scheduleOutcome(signalId, entryEventId, signaledAtMs, dueMs) {
@@ -110,7 +134,7 @@ export function openSignalStore<S extends StoredSignal = StoredSignal>(root: Roo
         pending += 1;
         return true;
       });
-      revision += 1;
+      if (scheduled) changed(signalId);
       return scheduled;
     },
     due(nowMs, max) {
@@ -133,7 +157,7 @@ export function openSignalStore<S extends StoredSignal = StoredSignal>(root: Roo
         dueIndex.remove([record.outcome.dueMs, signalId]);
         pending -= 1;
       });
-      revision += 1;
+      changed(signalId);
     },
     get: (signalId) => records.get(signalId),
     *list() {
@@ -141,6 +165,10 @@ export function openSignalStore<S extends StoredSignal = StoredSignal>(root: Roo
     },
     pendingCount: () => pending,
     revision: () => revision,
+    changedSince(since) {
+      if (since < changesFromRevision - 1 || since > revision) return null;
+      return changes.slice(since - changesFromRevision + 1);
+    },
     async prune(nowMs) {
       const beforeMs = nowMs - options.retentionMs;
       let deleted = 0;
@@ -153,7 +181,7 @@ export function openSignalStore<S extends StoredSignal = StoredSignal>(root: Roo
           }
         }
       });
-      revision += 1;
+      if (deleted > 0) changed(null);
       return deleted;
     },
   };

@@ -26,27 +26,51 @@ export interface TrackedSignal {
   readonly baseline: SignalBaseline | null;
 }
 
+/** A stored record as the track record reads it, before "now" decides what is known. */
+export interface StoredTrack {
+  readonly signal: EntrySignal;
+  readonly signalMs: number;
+  readonly outcome: SignalOutcome | null;
+  /** Market time of the outcome's evaluated_at; Infinity without one. */
+  readonly evaluatedMs: number;
+  readonly baseline: SignalBaseline | null;
+}
+
+export function storedTrack(record: SignalRecord<EntrySignal>): StoredTrack {
+  const outcome = record.outcomeDone && record.result !== undefined
+    ? record.result as unknown as SignalOutcome : null;
+  const baseline = outcome !== null && record.baseline !== undefined
+    ? record.baseline as unknown as SignalBaseline : null;
+  return { signal: record.signal, signalMs: signalTimeMs(record.signal), outcome,
+    evaluatedMs: outcome === null ? Infinity : Date.parse(outcome.evaluated_at), baseline };
+}
+
+/** Oldest first; the id breaks ties so paging is stable. */
+export function byTimeThenId(a: { signalMs: number; signal: EntrySignal },
+  b: { signalMs: number; signal: EntrySignal }): number {
+  return a.signalMs - b.signalMs ||
+    (a.signal.signal_id < b.signal.signal_id ? -1 : a.signal.signal_id > b.signal.signal_id ? 1
+      : 0);
+}
+
 /**
- * The records as tracked signals, oldest first. With `nowMs` (market time), an outcome is
- * known only from its `evaluated_at` on: the pipeline's market clock can run a minute ahead of
- * the answers' (the newest recorded minute), and an answer for a moment must not depend on how
- * far the evaluation had got.
+ * Sorted stored tracks as known at `nowMs` (market time): an outcome counts from its
+ * `evaluated_at` on. The pipeline's market clock can run a minute ahead of the answers' (the
+ * newest recorded minute), and an answer for a moment must not depend on how far the
+ * evaluation had got.
  */
+export function trackedAtMs(sorted: readonly StoredTrack[], nowMs: number): TrackedSignal[] {
+  return sorted.map((t) => ({ signal: t.signal, signalMs: t.signalMs,
+    outcome: t.evaluatedMs <= nowMs ? t.outcome : null,
+    baseline: t.evaluatedMs <= nowMs ? t.baseline : null }));
+}
+
+/** The records as tracked signals at `nowMs` (market time; default: all known), oldest first. */
 export function trackedSignals(records: Iterable<SignalRecord<EntrySignal>>,
   nowMs = Infinity): TrackedSignal[] {
-  const out: TrackedSignal[] = [];
-  for (const record of records) {
-    const stored = record.outcomeDone && record.result !== undefined
-      ? record.result as unknown as SignalOutcome : null;
-    const outcome = stored !== null && Date.parse(stored.evaluated_at) <= nowMs ? stored : null;
-    const baseline = outcome !== null && record.baseline !== undefined
-      ? record.baseline as unknown as SignalBaseline : null;
-    out.push({ signal: record.signal, signalMs: signalTimeMs(record.signal), outcome, baseline });
-  }
-  // Oldest first; the id breaks ties so paging is stable.
-  return out.sort((a, b) => a.signalMs - b.signalMs ||
-    (a.signal.signal_id < b.signal.signal_id ? -1 : a.signal.signal_id > b.signal.signal_id ? 1
-      : 0));
+  const stored: StoredTrack[] = [];
+  for (const record of records) stored.push(storedTrack(record));
+  return trackedAtMs(stored.sort(byTimeThenId), nowMs);
 }
 
 export interface SignalFilter {

@@ -117,13 +117,24 @@ test('new fields conform, CSV has them, and history lists what performance count
     assert.equal(perf.json.groups.map((g: { group: string; count: number; evaluated: number }) =>
       [g.group, g.count, g.evaluated]), [['B', 13, 12], ['C', 13, 12]]);
 
+    // A new outcome after the answers were kept: both answers see it (only it is read again).
+    const late = signal(T0 + 30 * HOUR + BAR, 'B', 'long');
+    await evaluate(late, windowBars(late, 100.5));
+    const again = await get(`${t.url}/api/v1/signals/performance?window=7d&groupBy=grade`, pro);
+    assert.equal(again.json.groups.map((g: { group: string; count: number; evaluated: number }) =>
+      [g.group, g.count, g.evaluated]), [['B', 14, 13], ['C', 13, 12]]);
+    const listed = await get(`${t.url}/api/v1/signals/history?grade=B&start=${from}&end=${to}` +
+      '&limit=1000', pro);
+    assert.is(listed.json.signals.filter((s: { outcome: unknown }) => s.outcome !== null).length,
+      13);
+
     const csv = await get(`${t.url}/api/v1/signals/performance?window=7d&format=csv`, pro);
     assert.is(csv.status, 200);
     assert.match(csv.headers.get('content-type') ?? '', /^text\/csv/);
     const lines = csv.text.trimEnd().split('\r\n');
     assert.is(lines[0], PERFORMANCE_CSV_FIELDS.join(','));
     assert.is(lines.length, 3);
-    assert.ok(lines[1].startsWith('B,13,12,'), lines[1]);
+    assert.ok(lines[1].startsWith('B,14,13,'), lines[1]);
   } finally {
     await t.close();
     await store.close();
