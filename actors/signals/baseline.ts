@@ -65,3 +65,16 @@ export function mirroredResultR(signal: EntrySignal, outcome: SignalOutcome,
 export function randomKeepsSide(signalId: string): boolean {
   return ((seedOf(`random-baseline:${signalId}`) >>> 16) & 1) === 1;
 }
+
+// The track record keeps its decoded signals between answers: each one's coin is hashed once.
+const coins = new WeakMap<EntrySignal, boolean>();
+
+/** randomKeepsSide of the signal, remembered with the signal object. */
+export function signalKeepsSide(signal: EntrySignal): boolean {
+  let coin = coins.get(signal);
+  if (coin === undefined) {
+    coin = randomKeepsSide(signal.signal_id);
+    coins.set(signal, coin);
+  }
+  return coin;
+}

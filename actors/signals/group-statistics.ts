@@ -3,7 +3,7 @@
 // trend-direction baselines on the same bars, and the paired edge over the random one.
 import { seedOf } from '../../kernels/seeded-rng.js';
 import { wilsonInterval } from '../../kernels/wilson.js';
-import { mirroredResultR, randomKeepsSide } from './baseline.js';
+import { mirroredResultR, signalKeepsSide } from './baseline.js';
 import { cachedMeanInterval } from './interval-cache.js';
 import { resultR, type TrackedSignal } from './track-record.js';
 
@@ -45,7 +45,7 @@ export function groupStatistics(label: string, evaluated: readonly TrackedSignal
     own[i] = r;
     if (baseline === null) continue;
     const mirrored = mirroredResultR(signal, outcome, baseline.mirror_first_level_hit);
-    const random = randomKeepsSide(signal.signal_id) ? r : mirrored;
+    const random = signalKeepsSide(signal) ? r : mirrored;
     edge[baselineEvaluated] = r - random;
     baselineEvaluated += 1;
     randomSum += random;

@@ -75,6 +75,9 @@ test('t interval from 200: mean +- t(0.975, n-1) s / sqrt(n), tabled quantile', 
   // Tables: t(0.975, 199) = 1.971957, t(0.975, 9) = 2.262157.
   near(studentTQuantile(0.975, 199), 1.971957, 1e-6, 't 199');
   near(studentTQuantile(0.975, 9), 2.262157, 1e-6, 't 9');
+  near(studentTQuantile(0.975, 30), 2.042272, 1e-6, 't 30');
+  near(studentTQuantile(0.975, 1_000), 1.962339, 1e-6, 't 1000');
+  near(studentTQuantile(0.9, 60), 1.295821, 1e-6, 't 60 at 0.9');
   const n = BOOTSTRAP_N_MAX;
   const values = Float64Array.from({ length: n }, (_, i) => (i % 4 === 0 ? 2 : -0.5));
   const mean = values.reduce((s, v) => s + v, 0) / n;
