@@ -30,6 +30,11 @@ export interface SignalRecord<S extends StoredSignal = StoredSignal> {
   readonly outcomeDone: boolean;
   /** The evaluated outcome (actors/signals/types.ts SignalOutcome), once done. */
   readonly result?: Readonly<Record<string, unknown>>;
+  /**
+   * The same bars' baseline (actors/signals/baseline.ts), kept apart from `result` (the
+   * delivered outcome). Absent on outcomes stored before baselines existed.
+   */
+  readonly baseline?: Readonly<Record<string, unknown>>;
 }
 
 export interface SignalStoreOptions {
@@ -41,6 +46,9 @@ export interface SignalStoreOptions {
    */
   readonly retentionMs: number;
 }
+
+/** Writes remembered for changedSince: a few minutes of outcome evaluation. */
+const CHANGES_MAX = 20_000;
 
 export const defaultSignalStoreOptions: SignalStoreOptions = Object.freeze({
   pendingOutcomesMax: 100_000,
@@ -55,12 +63,20 @@ export interface SignalStore<S extends StoredSignal = StoredSignal> {
     Promise<boolean>;
   /** Pending outcomes with dueMs <= nowMs, earliest first, at most `max`. */
   due(nowMs: number, max: number): PendingOutcome<S>[];
-  /** Marks the outcome done, keeping its figures when given. */
-  completeOutcome(signalId: string, result?: Readonly<Record<string, unknown>>): Promise<void>;
+  /** Marks the outcome done, keeping its figures and its baseline when given. */
+  completeOutcome(signalId: string, result?: Readonly<Record<string, unknown>>,
+    baseline?: Readonly<Record<string, unknown>>): Promise<void>;
   get(signalId: string): SignalRecord<S> | undefined;
   /** Every stored record, in id order (the track record filters and sorts them). */
   list(): Iterable<SignalRecord<S>>;
   pendingCount(): number;
+  /** Grows with every write of this process: equal revisions list equal records. */
+  revision(): number;
+  /**
+   * Ids written after `revision` (to the current one), or null when that is too far back to
+   * say (or records were pruned): then read everything again.
+   */
+  changedSince(revision: number): readonly string[] | null;
   /** Drops records claimed before nowMs - retentionMs with no outcome pending; counts them. */
   prune(nowMs: number): Promise<number>;
 }
@@ -77,16 +93,36 @@ export function openSignalStore<S extends StoredSignal = StoredSignal>(root: Roo
   const dueIndex = openTable<number, [number, string]>(root, 'signal-due');
   // Counted once at open, then kept in step with every write of this process.
   let pending = dueIndex.getKeysCount();
+  let revision = 0;
+  // The ids of the last writes, oldest first: revision - changes.length + 1 .. revision.
+  let changes: string[] = [];
+  let changesFromRevision = 1;
+  const changed = (signalId: string | null) => {
+    revision += 1;
+    if (signalId === null) {
+      changes = [];
+      changesFromRevision = revision + 1;
+      return;
+    }
+    changes.push(signalId);
+    if (changes.length > CHANGES_MAX) {
+      changes = changes.slice(CHANGES_MAX / 2);
+      changesFromRevision = revision - changes.length + 1;
+    }
+  };
   return {
     async claim(signal, claimedAtMs) {
       const record: SignalRecord<S> = { signal, claimedAtMs, outcome: null, outcomeDone: false };
-      return records.ifNoExists(signal.signal_id, () => {
+      const claimed = await records.ifNoExists(signal.signal_id, () => {
         records.put(signal.signal_id, record);
       });
+      // Counted once the write is visible, so a reader never caches the old list as new.
+      if (claimed) changed(signal.signal_id);
+      return claimed;
     },
     async scheduleOutcome(signalId, entryEventId, signaledAtMs, dueMs) {
       // Checked inside the write transaction so two schedules of one signal cannot both pass.
-      return root.transaction(() => {
+      const scheduled = await root.transaction(() => {
         const record = records.get(signalId);
         if (record === undefined || record.outcome !== null) return false;
         if (pending >= options.pendingOutcomesMax) return false;
@@ -98,6 +134,8 @@ export function openSignalStore<S extends StoredSignal = StoredSignal>(root: Roo
         pending += 1;
         return true;
       });
+      if (scheduled) changed(signalId);
+      return scheduled;
     },
     due(nowMs, max) {
       const out: PendingOutcome<S>[] = [];
@@ -108,21 +146,29 @@ export function openSignalStore<S extends StoredSignal = StoredSignal>(root: Roo
       }
       return out;
     },
-    async completeOutcome(signalId, result) {
+    async completeOutcome(signalId, result, baseline) {
       await root.transaction(() => {
         const record = records.get(signalId);
         if (record?.outcome == null || record.outcomeDone) return;
-        records.put(signalId, result === undefined ? { ...record, outcomeDone: true }
-          : { ...record, outcomeDone: true, result });
+        records.put(signalId, {
+          ...record, outcomeDone: true, ...(result === undefined ? {} : { result }),
+          ...(baseline === undefined ? {} : { baseline }),
+        });
         dueIndex.remove([record.outcome.dueMs, signalId]);
         pending -= 1;
       });
+      changed(signalId);
     },
     get: (signalId) => records.get(signalId),
     *list() {
       for (const { value } of records.getRange({})) yield value;
     },
     pendingCount: () => pending,
+    revision: () => revision,
+    changedSince(since) {
+      if (since < changesFromRevision - 1 || since > revision) return null;
+      return changes.slice(since - changesFromRevision + 1);
+    },
     async prune(nowMs) {
       const beforeMs = nowMs - options.retentionMs;
       let deleted = 0;
@@ -135,6 +181,7 @@ export function openSignalStore<S extends StoredSignal = StoredSignal>(root: Roo
           }
         }
       });
+      if (deleted > 0) changed(null);
       return deleted;
     },
   };

@@ -128,7 +128,7 @@ export class SignalPipeline {
     try {
       await this.bars.flush();
       const due = await this.scheduler.evaluateDue(this.marketNowMs);
-      for (const { pending, outcome } of due) {
+      for (const { pending, outcome, baseline } of due) {
         // Outcomes of signals no endpoint was sent are evaluated for the track record only.
         const endpoints = pending.entryEventId === '' ? []
           : this.endpointsForSignal(pending.signal);
@@ -136,7 +136,7 @@ export class SignalPipeline {
           if (endpoints.length > 0) {
             await this.deps.webhooks.publish('signal.outcome', { ...outcome }, endpoints);
           }
-          await this.scheduler.complete(pending.signal.signal_id, outcome);
+          await this.scheduler.complete(pending.signal.signal_id, outcome, baseline);
         } catch (error) {
           this.scheduler.release(pending.signal.signal_id);
           throw error;

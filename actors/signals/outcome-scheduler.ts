@@ -3,6 +3,7 @@
 // was down is evaluated at the first call after start.
 import type { BarStore } from '../../persistence/bars.js';
 import type { PendingOutcome, SignalStore } from '../../persistence/signals.js';
+import { evaluateBaseline, type SignalBaseline } from './baseline.js';
 import { evaluateOutcome, OUTCOME_HORIZON_MS } from './outcome.js';
 import { signalTimeMs, type EntrySignal, type SignalOutcome } from './types.js';
 
@@ -27,6 +28,8 @@ export const defaultOutcomeSchedulerOptions: OutcomeSchedulerOptions = Object.fr
 export interface DueOutcome {
   readonly pending: PendingOutcome<EntrySignal>;
   readonly outcome: SignalOutcome;
+  /** The same bars' baseline, for the track record only (not delivered). */
+  readonly baseline: SignalBaseline;
 }
 
 export interface OutcomeScheduler {
@@ -39,8 +42,8 @@ export interface OutcomeScheduler {
    * handed out once per process until `complete` (after the outbox took it) or `release`.
    */
   evaluateDue(nowMarketMs: number): Promise<DueOutcome[]>;
-  /** Marks the outcome done, storing its figures for the track record. */
-  complete(signalId: string, outcome?: SignalOutcome): Promise<void>;
+  /** Marks the outcome done, storing its figures and baseline for the track record. */
+  complete(signalId: string, outcome?: SignalOutcome, baseline?: SignalBaseline): Promise<void>;
   /** Hands an outcome out again at the next evaluateDue (its delivery could not be queued). */
   release(signalId: string): void;
 }
@@ -77,14 +80,17 @@ export function createOutcomeScheduler(signals: SignalStore<EntrySignal>, bars: 
         const outcome = evaluateOutcome(pending.signal, window,
           { entryEventId: pending.entryEventId });
         if (!outcome.complete && nowMarketMs < pending.dueMs + options.graceMs) continue;
+        const before = bars.range(pending.signal.symbol, fromMs - OUTCOME_HORIZON_MS, fromMs);
+        const baseline = evaluateBaseline(pending.signal, window, before);
         handedOut.add(pending.signal.signal_id);
-        out.push({ pending, outcome });
+        out.push({ pending, outcome, baseline });
       }
       return out;
     },
-    async complete(signalId, outcome) {
+    async complete(signalId, outcome, baseline) {
       await signals.completeOutcome(signalId,
-        outcome as unknown as Readonly<Record<string, unknown>> | undefined);
+        outcome as unknown as Readonly<Record<string, unknown>> | undefined,
+        baseline as unknown as Readonly<Record<string, unknown>> | undefined);
       handedOut.delete(signalId);
     },
     release(signalId) {

@@ -2,6 +2,7 @@
 // 4-hour outcomes, filtered and paged, and per-group performance figures. Pure: the caller
 // hands the stored records and "now" (market time).
 import type { SignalRecord } from '../../persistence/signals.js';
+import type { SignalBaseline } from './baseline.js';
 import {
   LOGIC_NAMES, signalTimeMs, type EntrySignal, type SignalOutcome,
 } from './types.js';
@@ -11,7 +12,8 @@ export type PerformanceWindow = (typeof PERFORMANCE_WINDOWS)[number];
 export const WINDOW_MS: Readonly<Record<PerformanceWindow, number>> = Object.freeze({
   '7d': 7 * 86_400_000, '30d': 30 * 86_400_000, '90d': 90 * 86_400_000, 'all': Infinity,
 });
-export const PERFORMANCE_GROUPS = ['grade', 'timeframe', 'logic', 'regime', 'symbol'] as const;
+export const PERFORMANCE_GROUPS = ['grade', 'timeframe', 'logic', 'regime', 'symbol', 'side',
+  'grade_timeframe'] as const;
 export type PerformanceGroup = (typeof PERFORMANCE_GROUPS)[number];
 
 /** A stored signal with its outcome (null until evaluated). */
@@ -20,19 +22,55 @@ export interface TrackedSignal {
   /** Market time the signal was known: the close of its bar. */
   readonly signalMs: number;
   readonly outcome: SignalOutcome | null;
+  /** The same bars' baseline; null until evaluated and for outcomes stored before it existed. */
+  readonly baseline: SignalBaseline | null;
 }
 
-export function trackedSignals(records: Iterable<SignalRecord<EntrySignal>>): TrackedSignal[] {
-  const out: TrackedSignal[] = [];
-  for (const record of records) {
-    const outcome = record.outcomeDone && record.result !== undefined
-      ? record.result as unknown as SignalOutcome : null;
-    out.push({ signal: record.signal, signalMs: signalTimeMs(record.signal), outcome });
-  }
-  // Oldest first; the id breaks ties so paging is stable.
-  return out.sort((a, b) => a.signalMs - b.signalMs ||
+/** A stored record as the track record reads it, before "now" decides what is known. */
+export interface StoredTrack {
+  readonly signal: EntrySignal;
+  readonly signalMs: number;
+  readonly outcome: SignalOutcome | null;
+  /** Market time of the outcome's evaluated_at; Infinity without one. */
+  readonly evaluatedMs: number;
+  readonly baseline: SignalBaseline | null;
+}
+
+export function storedTrack(record: SignalRecord<EntrySignal>): StoredTrack {
+  const outcome = record.outcomeDone && record.result !== undefined
+    ? record.result as unknown as SignalOutcome : null;
+  const baseline = outcome !== null && record.baseline !== undefined
+    ? record.baseline as unknown as SignalBaseline : null;
+  return { signal: record.signal, signalMs: signalTimeMs(record.signal), outcome,
+    evaluatedMs: outcome === null ? Infinity : Date.parse(outcome.evaluated_at), baseline };
+}
+
+/** Oldest first; the id breaks ties so paging is stable. */
+export function byTimeThenId(a: { signalMs: number; signal: EntrySignal },
+  b: { signalMs: number; signal: EntrySignal }): number {
+  return a.signalMs - b.signalMs ||
     (a.signal.signal_id < b.signal.signal_id ? -1 : a.signal.signal_id > b.signal.signal_id ? 1
-      : 0));
+      : 0);
+}
+
+/**
+ * Sorted stored tracks as known at `nowMs` (market time): an outcome counts from its
+ * `evaluated_at` on. The pipeline's market clock can run a minute ahead of the answers' (the
+ * newest recorded minute), and an answer for a moment must not depend on how far the
+ * evaluation had got.
+ */
+export function trackedAtMs(sorted: readonly StoredTrack[], nowMs: number): TrackedSignal[] {
+  return sorted.map((t) => ({ signal: t.signal, signalMs: t.signalMs,
+    outcome: t.evaluatedMs <= nowMs ? t.outcome : null,
+    baseline: t.evaluatedMs <= nowMs ? t.baseline : null }));
+}
+
+/** The records as tracked signals at `nowMs` (market time; default: all known), oldest first. */
+export function trackedSignals(records: Iterable<SignalRecord<EntrySignal>>,
+  nowMs = Infinity): TrackedSignal[] {
+  const stored: StoredTrack[] = [];
+  for (const record of records) stored.push(storedTrack(record));
+  return trackedAtMs(stored.sort(byTimeThenId), nowMs);
 }
 
 export interface SignalFilter {
@@ -93,12 +131,14 @@ export function resultR(signal: EntrySignal, outcome: SignalOutcome): number {
   return risk > 0 ? sign * (outcome.price_after - entry) / risk : 0;
 }
 
-function groupsOf(signal: EntrySignal, by: PerformanceGroup): string[] {
+export function groupsOf(signal: EntrySignal, by: PerformanceGroup): string[] {
   switch (by) {
     case 'grade': return [signal.grade];
     case 'timeframe': return [signal.timeframe];
     case 'regime': return [signal.regime];
     case 'symbol': return [signal.symbol];
+    case 'side': return [signal.side];
+    case 'grade_timeframe': return [`${signal.grade}/${signal.timeframe}`];
     // A signal backed by several logics counts in each of their groups.
     case 'logic': return LOGIC_NAMES.filter((name) => signal.logics[name]);
   }

@@ -3,9 +3,11 @@
 import { createHash } from 'node:crypto';
 import { GRADES, TIMEFRAMES } from '../../core/messages.js';
 import {
-  filterSignals, PERFORMANCE_GROUPS, PERFORMANCE_WINDOWS, signalPerformance, trackedSignals,
-  WINDOW_MS, type TrackedSignal,
+  filterSignals, PERFORMANCE_GROUPS, PERFORMANCE_WINDOWS, WINDOW_MS, type TrackedSignal,
 } from '../../actors/signals/track-record.js';
+import { cachedAnswer, trackedAt, type TrackedStore } from './track-record-cache.js';
+import { performanceReport } from '../../actors/signals/performance-report.js';
+import { performanceCsv } from '../performance-csv.js';
 import type { Outcome, Problem } from '../access-types.js';
 import type { Payload } from '../respond.js';
 import { parseInstant } from '../history-params.js';
@@ -15,13 +17,12 @@ import { etagMatches } from '../request.js';
 import type { Handler } from '../routes.js';
 import { parseSymbol } from '../symbols.js';
 import { historyNowMs, type HistorySource } from './history.js';
-import { fail, JSON_TYPE, ok } from './payloads.js';
-import type { SignalStore } from '../../persistence/signals.js';
-import type { EntrySignal } from '../../actors/signals/types.js';
+import { CSV_TYPE, fail, JSON_TYPE, ok } from './payloads.js';
 
 export const SIGNALS_HISTORY_QUERY = ['symbol', 'timeframe', 'grade', 'start', 'end', 'limit',
   'cursor'];
-export const SIGNALS_PERFORMANCE_QUERY = ['window', 'groupBy'];
+export const SIGNALS_PERFORMANCE_QUERY = ['window', 'groupBy', 'format'];
+export const PERFORMANCE_FORMATS = ['json', 'csv'] as const;
 export const SIGNALS_LIMIT_DEFAULT = 100;
 export const SIGNALS_LIMIT_MAX = 1_000;
 /** Outcomes are evaluated every 5 s: the producer cadence of both answers. */
@@ -30,20 +31,30 @@ const DEFAULT_SPAN_MS = 7 * 86_400_000;
 
 export interface SignalSource extends HistorySource {
   /** The stored signals (a scale-out front holds a mirror of ingest's: only the list). */
-  readonly signals: Pick<SignalStore<EntrySignal>, 'list'>;
+  readonly signals: TrackedStore;
 }
 
 type Parsed<T> = { ok: true; value: T } | { ok: false; problem: Problem };
 const bad = (detail: string): { ok: false; problem: Problem } =>
   ({ ok: false, problem: problems.badRequest(detail) });
 
+/** An answer's bytes with a strong ETag of them. */
+function rendered(value: unknown, nowMs: number, csv?: (value: unknown) => string): Payload {
+  const body = csv === undefined ? JSON.stringify(value) : csv(value);
+  const etag = `"s${createHash('sha1').update(body).digest('base64url').slice(0, 22)}"`;
+  return { contentType: csv === undefined ? JSON_TYPE : CSV_TYPE,
+    cacheControl: `max-age=${SIGNALS_CADENCE_MS / 1000}`, etag,
+    cadence: String(SIGNALS_CADENCE_MS), lastModified: new Date(nowMs).toUTCString(), body };
+}
+
+/** The payload, empty when the client holds it already (304). */
+function answered(ifNoneMatch: string, payload: Payload): Outcome<Payload> {
+  return ok(etagMatches(ifNoneMatch, payload.etag ?? '') ? { ...payload, body: '' } : payload);
+}
+
 /** A JSON answer computed per request, with a strong ETag of its bytes (304 when unchanged). */
 function answer(ifNoneMatch: string, value: unknown, nowMs: number): Outcome<Payload> {
-  const body = JSON.stringify(value);
-  const etag = `"s${createHash('sha1').update(body).digest('base64url').slice(0, 22)}"`;
-  const base = { contentType: JSON_TYPE, cacheControl: `max-age=${SIGNALS_CADENCE_MS / 1000}`,
-    etag, cadence: String(SIGNALS_CADENCE_MS), lastModified: new Date(nowMs).toUTCString() };
-  return ok({ ...base, body: etagMatches(ifNoneMatch, etag) ? '' : body });
+  return answered(ifNoneMatch, rendered(value, nowMs));
 }
 
 const iso = (ms: number) => new Date(ms).toISOString();
@@ -104,7 +115,7 @@ export function signalHistoryHandler(source: SignalSource | null): Handler {
     const toMs = end.value ?? nowMs + 1;
     const fromMs = start.value ?? toMs - DEFAULT_SPAN_MS;
     if (fromMs >= toMs) return fail(problems.badRequest('end must be after start'));
-    const page = filterSignals(trackedSignals(source.signals.list()), {
+    const page = filterSignals(trackedAt(source.signals, nowMs), {
       symbol, timeframe: timeframe.value, grade: grade.value, fromMs, toMs, after: cursor.value,
       limit: limit.value,
     });
@@ -129,13 +140,23 @@ export function signalPerformanceAnswer(source: SignalSource | null, params: Que
   if (!window.ok) return window;
   const groupBy = enumParam(params, 'groupBy', PERFORMANCE_GROUPS, 'grade');
   if (!groupBy.ok) return groupBy;
+  const format = enumParam(params, 'format', PERFORMANCE_FORMATS, 'json');
+  if (!format.ok) return format;
   const nowMs = historyNowMs(source);
+  // The window is [from, to) as /signals/history takes start and end: `to` is its exclusive
+  // end, so the same bounds passed to history list the same signals.
   const toMs = nowMs + 1;
   const fromMs = window.value === 'all' ? 0 : toMs - WINDOW_MS[window.value];
-  const rows = signalPerformance(trackedSignals(source.signals.list()), fromMs, toMs,
-    groupBy.value);
-  return answer(ifNoneMatch, {
-    window: window.value, groupBy: groupBy.value, from: iso(fromMs), to: iso(nowMs),
-    groups: rows, cadenceMs: SIGNALS_CADENCE_MS,
-  }, nowMs);
+  const make = () => {
+    const report = performanceReport(trackedAt(source.signals, nowMs), fromMs, toMs,
+      groupBy.value);
+    return rendered({
+      window: window.value, groupBy: groupBy.value, from: iso(fromMs), to: iso(toMs),
+      groups: report.rows, informationCoefficient: report.informationCoefficient,
+      calibration: report.calibration, multipleComparisons: report.multipleComparisons,
+      cadenceMs: SIGNALS_CADENCE_MS,
+    }, nowMs, format.value === 'csv' ? performanceCsv : undefined);
+  };
+  return answered(ifNoneMatch, cachedAnswer(source.signals, nowMs,
+    `${window.value}:${groupBy.value}:${format.value}`, make));
 }

@@ -84,7 +84,13 @@ export const operations: readonly Operation[] = [
     schema: ref('SignalHistory') }),
   feed({ id: 'getSignalPerformance', path: v1('signals/performance'), tag: 'orderflow',
     key: 'required', plan: 'Pro', burst: 30, summary: 'How the entry signals have done, by group',
-    parameters: ['window', 'groupBy'], schema: ref('SignalPerformance') }),
+    description: 'Per group: hit rate with its Wilson 95 % interval, expectancy in R with a ' +
+      '95 % interval (seeded bootstrap below 200 evaluated, t above), random- and ' +
+      'trend-direction baselines on the same bars, the edge over the random one and whether ' +
+      'it survives Benjamini-Hochberg at 5 %; plus the information coefficient, the grades\' ' +
+      'calibration and the multiple-comparisons note. format=csv: the group rows only.',
+    parameters: ['window', 'groupBy', 'performanceFormat'], schema: ref('SignalPerformance'),
+    alternates: { 'text/csv': { schema: { type: 'string' } } } }),
   { id: 'getOpenApi', path: v1('openapi.json'), tag: 'operations', key: 'none',
     summary: 'This document', parameters: [], schema: { type: 'object' }, feed: false,
     extraResponses: { '304': { $ref: '#/components/responses/NotModified' } } },

@@ -7,7 +7,7 @@ import {
 } from '../history-params.js';
 import { SIGNALS_LIMIT_DEFAULT, SIGNALS_LIMIT_MAX } from '../handlers/signal-history.js';
 import {
-  array, described, int, nullable, num, object, oneOf, str, time, type Schema,
+  array, bool, described, int, nullable, num, object, oneOf, str, time, type Schema,
 } from './schemas-common.js';
 import { entrySignal, outcome } from './webhooks.js';
 
@@ -38,8 +38,10 @@ export const historyParameters: Record<string, Schema> = {
   window: query('window', 'Signals of the last 7, 30 or 90 days (market time), or all kept.',
     { type: 'string', enum: [...PERFORMANCE_WINDOWS], default: '30d' }),
   groupBy: query('groupBy', 'One row per grade, timeframe, logic (a signal counts under each ' +
-    'of its logics), regime or symbol.', { type: 'string', enum: [...PERFORMANCE_GROUPS],
-    default: 'grade' }),
+    'of its logics), regime, symbol, side or grade_timeframe (grade/timeframe, e.g. "A/15m").',
+    { type: 'string', enum: [...PERFORMANCE_GROUPS], default: 'grade' }),
+  performanceFormat: query('format', 'json, or csv (RFC 4180): one line per group with every ' +
+    'field of its row.', { type: 'string', enum: ['json', 'csv'], default: 'json' }),
 };
 
 const n = nullable(num);
@@ -66,7 +68,55 @@ const performanceRow = object({
   avgMaxAdversePct: n,
   expectancyR: described(n, 'Mean result in units of risk: t1 first +r_t1, stop first -1, ' +
     'neither: the 4-hour move.'),
+  hitRateLow: described(n, 'Wilson 95 % interval of hitRate (Wilson 1927).'), hitRateHigh: n,
+  expectancyRLow: described(n, '95 % interval of expectancyR; null below 5 evaluated.'),
+  expectancyRHigh: n,
+  intervalMethod: described(nullable(oneOf(['bootstrap', 't'])), 'Seeded percentile bootstrap ' +
+    '(2,000 resamples) below 200 evaluated, Student t from 200.'),
+  baselineEvaluated: described(int, 'Evaluated signals with a stored baseline (outcomes ' +
+    'stored before baselines existed have none).'),
+  baselineRandomR: described(n, 'Mean R of the same entry, stop and targets on a side chosen ' +
+    'by a coin seeded with the signal id, on the same bars.'),
+  baselineTrendR: described(n, 'Mean R of the same distances on the side of the 4 h before ' +
+    'the signal (its 5m bars\' first open to last close), over trendEvaluated signals.'),
+  trendEvaluated: described(int, 'Signals with a baseline whose 4 h before had a trend.'),
+  edgeR: described(n, 'Mean of (own R - random-direction R), paired per signal.'),
+  edgeRLow: described(n, '95 % interval of edgeR (bootstrap below 200, t from 200); null ' +
+    'below 5.'), edgeRHigh: n,
+  edgePValue: described(n, 'Two-sided p-value of a zero edge, by the interval\'s method.'),
+  edgeSignificant: described(nullable(bool), 'The edge is a discovery after Benjamini-' +
+    'Hochberg at 5 % over the groups compared; null when not compared.'),
 });
+
+const gradeCalibration = object({
+  grade: oneOf(GRADES), evaluated: int, hitRate: n, hitRateLow: n, hitRateHigh: n,
+  expectancyR: n, expectancyRLow: n, expectancyRHigh: n, baselineRandomR: n,
+  enough: described(bool, 'At least evaluatedMin evaluated: part of lettersInOrder.'),
+});
+
+const performanceBlocks = {
+  informationCoefficient: described(object({ n: int, rho: n, low: n, high: n }),
+    'Spearman rank correlation of the score seen from the side (score long, -score short) ' +
+    'with the 4-hour move in the side\'s direction, over the evaluated signals of the window; ' +
+    '95 % interval by Fisher z with se 1.06 / sqrt(n - 3). Null below 5 signals.'),
+  calibration: object({
+    grades: described(array(gradeCalibration), 'A+, A, B, C, D in that order.'),
+    lettersInOrder: described(nullable(bool), 'Expectancy non-increasing from A+ to D over ' +
+      'the grades with enough outcomes; null when fewer than two have enough.'),
+    gradesCompared: int,
+    tooFew: described(array(oneOf(GRADES)), 'Grades with fewer than evaluatedMin evaluated.'),
+    evaluatedMin: int,
+  }),
+  multipleComparisons: object({
+    method: oneOf(['benjamini-hochberg']), falseDiscoveryRate: num,
+    groupsCompared: described(int, 'Groups with an edge interval.'),
+    expectedFalsePositives: described(num, '0.05 x groupsCompared: edges at 95 % expected ' +
+      'by chance alone.'),
+    significantBeforeCorrection: described(int, 'Edges with p < 0.05.'),
+    significantAfterCorrection: described(int, 'Edges that are discoveries after ' +
+      'Benjamini-Hochberg.'),
+  }),
+};
 
 export const historySchemas: Record<string, Schema> = {
   History: object({
@@ -85,6 +135,7 @@ export const historySchemas: Record<string, Schema> = {
   }),
   SignalPerformance: object({
     window: oneOf(PERFORMANCE_WINDOWS), groupBy: oneOf(PERFORMANCE_GROUPS), from: time,
-    to: time, groups: array(performanceRow), cadenceMs: int,
+    to: described(time, 'Exclusive end: start=from and end=to on /signals/history list the ' +
+      'same signals.'), groups: array(performanceRow), ...performanceBlocks, cadenceMs: int,
   }),
 };

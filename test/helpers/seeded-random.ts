@@ -1,13 +1,5 @@
 // A seeded random generator for tests whose cases must be the same on every run.
+import { createSeededRng } from '../../kernels/seeded-rng.js';
 
 /** A small seeded generator (mulberry32) so a failing run can be replayed with its seed. */
-export function seededRandom(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4_294_967_296;
-  };
-}
+export const seededRandom = (seed: number): (() => number) => createSeededRng(seed);

@@ -122,9 +122,10 @@ test('performance figures match outcomes worked out by hand; history filters and
       assert.is((await get(`${t.url}/api/v1/signals/history`,
         { ...pro, 'if-none-match': etag })).status, 304);
 
-      for (const query of ['signals/performance?window=1y', 'signals/performance?groupBy=side',
+      for (const query of ['signals/performance?window=1y', 'signals/performance?groupBy=weekday',
         'signals/history?grade=E', 'signals/history?timeframe=4h', 'signals/history?cursor=x',
-        'signals/history?limit=1001', 'signals/history?start=soon']) {
+        'signals/history?limit=1001', 'signals/history?start=soon',
+        'signals/performance?format=xml']) {
         const r = await get(`${t.url}/api/v1/${query}`, pro);
         assert.is(r.status, 400, query);
         assert.is(r.json.code, 'bad_request');

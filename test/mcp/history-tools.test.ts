@@ -76,6 +76,12 @@ test('get_history pages the recorded points; both tools are gated like REST', as
     assert.not.ok(perf.isError, textOf(perf));
     assert.equal((perf.structuredContent as { groups: unknown[]; groupBy: string }).groups, []);
     assert.match(textOf(perf), /0 groups by regime over 7d/);
+    // The statistics blocks come along (empty here: no signal stored).
+    const blocks = perf.structuredContent as Record<string, Record<string, unknown>>;
+    assert.equal(blocks.informationCoefficient, { n: 0, rho: null, low: null, high: null });
+    assert.is(blocks.calibration.lettersInOrder, null);
+    assert.is(blocks.multipleComparisons.groupsCompared, 0);
+    assert.match(textOf(perf), /groups compared: 0, expected false positives at 95 %: 0/);
     assert.match(textOf(await call(trader, 'get_signal_performance')), /"requiredPlan":"Pro"/);
   } finally {
     for (const { client } of clients) await client.close();

@@ -40,12 +40,21 @@ export const performanceInput = z.strictObject({
   window: z.enum(PERFORMANCE_WINDOWS).default('30d').describe('Signals of the last 7, 30 or ' +
     '90 days, or all kept (default 30d).'),
   groupBy: z.enum(PERFORMANCE_GROUPS).default('grade').describe('One row per grade ' +
-    '(default), timeframe, logic, regime or symbol.'),
+    '(default), timeframe, logic, regime, symbol, side or grade_timeframe.'),
 });
 
 export const performanceOutput = z.looseObject({
   groups: z.array(z.looseObject({ group: z.string() }).describe('count, evaluated, t1Hits, ' +
-    'stopHits, hitRate, avgMovePct, avgMaxFavorablePct, avgMaxAdversePct, expectancyR.')),
+    'stopHits, hitRate (hitRateLow/High: Wilson 95 %), avgMovePct, avgMaxFavorablePct, ' +
+    'avgMaxAdversePct, expectancyR (expectancyRLow/High: 95 %), baselineRandomR, ' +
+    'baselineTrendR, edgeR (edgeRLow/High, edgePValue, edgeSignificant after ' +
+    'Benjamini-Hochberg).')),
+  informationCoefficient: z.looseObject({}).describe('Spearman of the side-relative score ' +
+    'with the 4-hour move: n, rho, low, high.'),
+  calibration: z.looseObject({}).describe('Per grade realised hit rate and expectancy with ' +
+    'intervals; lettersInOrder; tooFew.'),
+  multipleComparisons: z.looseObject({}).describe('groupsCompared, expectedFalsePositives, ' +
+    'significantBeforeCorrection, significantAfterCorrection.'),
 });
 
 function params(entries: Record<string, string | number | undefined>): Map<string, string> {
@@ -83,8 +92,11 @@ export function registerApiHistoryTools(server: McpServer, deps: ToolDeps): void
     description: 'Track record of the graded entry signals over a window, grouped by grade, ' +
       'timeframe, logic, regime or symbol: count, evaluated (4-hour outcome known), t1Hits, ' +
       'stopHits, hitRate (t1 before stop over evaluated), average move, favorable and adverse ' +
-      'excursions (%), expectancyR (mean result in units of risk). Needs the Pro plan or ' +
-      'above; one request of the daily quota.',
+      'excursions (%), expectancyR (mean result in units of risk), with 95 % intervals, ' +
+      'random- and trend-direction baselines on the same bars, the edge over the random one ' +
+      'and whether it survives Benjamini-Hochberg; also the information coefficient, the ' +
+      'grades\' calibration (lettersInOrder) and how many groups were compared. Needs the Pro ' +
+      'plan or above; one request of the daily quota.',
     inputSchema: performanceInput, outputSchema: performanceOutput, annotations: readOnly,
   }, gated(deps, 'get_signal_performance', 'history', (args) => {
     if (deps.data.signalPerformance === undefined) {
@@ -95,6 +107,25 @@ export function registerApiHistoryTools(server: McpServer, deps: ToolDeps): void
     const view = asRow(answer.value, 'signal performance');
     const groups = rowsAt(view, 'groups', 'signal performance');
     return okResult(view, `${groups.length} groups by ${args.groupBy} over ${args.window}\n` +
-      table(groups, ['group', 'count', 'evaluated', 'hitRate', 'avgMovePct', 'expectancyR']));
+      table(groups, ['group', 'count', 'evaluated', 'hitRate', 'avgMovePct', 'expectancyR',
+        'expectancyRLow', 'expectancyRHigh', 'baselineRandomR', 'edgeR', 'edgeSignificant']) +
+      `\n${performanceNote(view)}`);
   }));
+}
+
+/** The answer's blocks beyond the rows, in a line each. */
+function performanceNote(view: Record<string, unknown>): string {
+  const ic = view.informationCoefficient as Record<string, unknown> | undefined;
+  const cal = view.calibration as Record<string, unknown> | undefined;
+  const mc = view.multipleComparisons as Record<string, unknown> | undefined;
+  return [
+    `information coefficient: rho ${String(ic?.rho ?? null)} [${String(ic?.low ?? null)}, ` +
+      `${String(ic?.high ?? null)}] over ${String(ic?.n ?? 0)} signals`,
+    `letters in order: ${String(cal?.lettersInOrder ?? null)} (too few outcomes: ` +
+      `${((cal?.tooFew as string[] | undefined) ?? []).join(', ') || 'none'})`,
+    `groups compared: ${String(mc?.groupsCompared ?? 0)}, expected false positives at 95 %: ` +
+      `${String(mc?.expectedFalsePositives ?? 0)}, significant before/after ` +
+      `Benjamini-Hochberg: ${String(mc?.significantBeforeCorrection ?? 0)}/` +
+      `${String(mc?.significantAfterCorrection ?? 0)}`,
+  ].join('\n');
 }
