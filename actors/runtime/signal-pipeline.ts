@@ -37,7 +37,7 @@ export class SignalPipeline {
   private readonly alertStore;
   private readonly scheduler;
   private readonly engine = createAlertEngine();
-  /** Walk-forward evidence grades, rebuilt from the stored outcomes at start and after prunes. */
+  /** Walk-forward evidence grades, rebuilt from the stored outcomes at start. */
   private readonly grader = new EvidenceGrader();
   private alerts: AlertRecord[] = [];
   private alertsVersion = -1;
@@ -156,10 +156,7 @@ export class SignalPipeline {
 
   async prune(): Promise<void> {
     await this.bars.prune(this.marketNowMs);
-    // The grader forgets what the store dropped, so a restart would give the same grades.
-    if (await this.signals.prune(this.deps.clock.nowMs()) > 0) {
-      this.grader.rebuild(this.signals.list());
-    }
+    await this.signals.prune(this.deps.clock.nowMs());
   }
 
   async close(): Promise<void> {

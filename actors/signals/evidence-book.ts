@@ -36,6 +36,13 @@ export function recordEvidence(book: EvidenceBook, key: string, evaluatedMs: num
     book.columns.set(key, column);
   }
   const at = upperBound(column, evaluatedMs, resultR);
+  if (at === column.timesMs.length) {
+    column.timesMs.push(evaluatedMs);
+    column.results.push(resultR);
+    column.prefix.push(column.prefix[at] + resultR);
+    column.prefixSq.push(column.prefixSq[at] + resultR * resultR);
+    return;
+  }
   column.timesMs.splice(at, 0, evaluatedMs);
   column.results.splice(at, 0, resultR);
   column.prefix.length = at + 1;
@@ -47,18 +54,28 @@ export function recordEvidence(book: EvidenceBook, key: string, evaluatedMs: num
   }
 }
 
-/** Sums of the key's outcomes evaluated strictly before `beforeMs`. */
-export function evidenceBefore(book: EvidenceBook, key: string, beforeMs: number): RSums {
+/** Sums of the key's outcomes evaluated in [fromMs, beforeMs). */
+export function evidenceBetween(book: EvidenceBook, key: string, fromMs: number,
+  beforeMs: number): RSums {
   const column = book.columns.get(key);
   if (column === undefined) return { n: 0, sum: 0, sumSq: 0 };
+  const lo = countBefore(column.timesMs, fromMs);
+  const hi = countBefore(column.timesMs, beforeMs);
+  if (hi <= lo) return { n: 0, sum: 0, sumSq: 0 };
+  return { n: hi - lo, sum: column.prefix[hi] - column.prefix[lo],
+    sumSq: column.prefixSq[hi] - column.prefixSq[lo] };
+}
+
+/** How many times are strictly below `timeMs` (the array is sorted). */
+function countBefore(timesMs: readonly number[], timeMs: number): number {
   let lo = 0;
-  let hi = column.timesMs.length;
+  let hi = timesMs.length;
   while (lo < hi) {
     const mid = (lo + hi) >>> 1;
-    if (column.timesMs[mid] < beforeMs) lo = mid + 1;
+    if (timesMs[mid] < timeMs) lo = mid + 1;
     else hi = mid;
   }
-  return { n: lo, sum: column.prefix[lo], sumSq: column.prefixSq[lo] };
+  return lo;
 }
 
 /** First index whose (time, result) is greater than the given one. */

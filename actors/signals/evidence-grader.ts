@@ -5,9 +5,11 @@
 // webhooks, history, the track record and the scale-out fronts show) carries the final letter.
 import type { Grade } from '../../core/messages.js';
 import {
-  clearEvidenceBook, createEvidenceBook, evidenceBefore, recordEvidence,
+  clearEvidenceBook, createEvidenceBook, evidenceBetween, recordEvidence,
 } from './evidence-book.js';
-import { evidenceLetter, setupKey, shrinkEvidence, type GradeEvidence } from './evidence.js';
+import {
+  EVIDENCE_WINDOW_MS, evidenceLetter, setupKey, shrinkEvidence, type GradeEvidence,
+} from './evidence.js';
 import { lowerGrade } from './grade.js';
 import { resultR } from './track-record.js';
 import type { EntrySignal, SignalOutcome } from './types.js';
@@ -26,8 +28,8 @@ export class EvidenceGrader {
   private readonly book = createEvidenceBook();
 
   /**
-   * Fills the book from every stored outcome (at start, and after a prune): in one sorted pass,
-   * so the sums are those a process that saw them one by one has.
+   * Fills the book from every stored outcome at start: in one sorted pass, so the sums are those
+   * a process that saw them one by one has.
    */
   rebuild(records: Iterable<GradedRecord>): void {
     clearEvidenceBook(this.book);
@@ -47,12 +49,16 @@ export class EvidenceGrader {
     this.add(setupKey(signal), Date.parse(outcome.evaluated_at), resultR(signal, outcome));
   }
 
-  /** The evidence of the signal's setup from outcomes evaluated before its bar opened. */
+  /**
+   * The evidence of the signal's setup from outcomes evaluated in the EVIDENCE_WINDOW_MS before
+   * its bar opened.
+   */
   evidenceFor(signal: EntrySignal): GradeEvidence {
     const beforeMs = Date.parse(signal.bar_time);
     if (!Number.isFinite(beforeMs)) throw new RangeError(`bar_time ${signal.bar_time}`);
-    return shrinkEvidence(evidenceBefore(this.book, setupKey(signal), beforeMs),
-      evidenceBefore(this.book, POOLED, beforeMs));
+    const fromMs = beforeMs - EVIDENCE_WINDOW_MS;
+    return shrinkEvidence(evidenceBetween(this.book, setupKey(signal), fromMs, beforeMs),
+      evidenceBetween(this.book, POOLED, fromMs, beforeMs));
   }
 
   /** The signal with its final grade, `grade_rules`, `grade_basis` and `grade_evidence`. */
@@ -75,10 +81,12 @@ export function applyEvidence(signal: EntrySignal, evidence: GradeEvidence): Ent
   const rules: Grade = signal.grade_rules ?? signal.grade_before_session ?? signal.grade;
   const earned = evidenceLetter(evidence);
   const letter = earned ?? rules;
-  const graded: EntrySignal = {
-    ...signal, grade: letter, grade_rules: rules,
-    grade_basis: earned === null ? 'rules' : 'evidence', grade_evidence: evidence,
-  };
-  if (signal.session !== 'closed') return graded;
-  return { ...graded, grade: lowerGrade(letter), grade_before_session: letter };
+  const closed = signal.session === 'closed';
+  // Object.assign: a spread followed by keys the signal lacks makes V8 reshape the copy slowly.
+  return Object.assign({}, signal, {
+    grade: closed ? lowerGrade(letter) : letter,
+    ...(closed ? { grade_before_session: letter } : {}),
+    grade_rules: rules, grade_basis: earned === null ? 'rules' : 'evidence',
+    grade_evidence: evidence,
+  } as const);
 }

@@ -9,6 +9,12 @@ import { LOGIC_NAMES, type EntrySignal } from './types.js';
 export const EVIDENCE_PRIOR_N = 30;
 /** Evaluated outcomes a setup needs before its evidence replaces the rule grade. */
 export const EVIDENCE_MIN_N = 30;
+/**
+ * Outcomes count for 90 days of market time before the bar (the track record's longest window):
+ * the store keeps 180, so what a restart reads back always covers it, and a store prune never
+ * changes a grade.
+ */
+export const EVIDENCE_WINDOW_MS = 90 * 86_400_000;
 /** Two-sided 95 %: the lower bound is the 2.5 % quantile of the shrunk estimate. */
 export const EVIDENCE_Z = 1.96;
 /** Lowest lower bound (R) of each letter, best first; below the last: D. */

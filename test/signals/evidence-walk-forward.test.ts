@@ -81,6 +81,10 @@ test('changing outcomes evaluated before the bar can change the grade and eviden
   assert.is.not(graded.grade, base.grade);
   assert.is(graded.grade, 'D');
   assert.is.not(graded.evidence!.expectancy_r, base.evidence!.expectancy_r);
+  // Outcomes more than 90 days before the bar have aged out of the evidence.
+  const aged = history().map((row) => (row.evaluatedMs < BAR_MS
+    ? { ...row, evaluatedMs: row.evaluatedMs - 90 * 24 * HOUR } : row));
+  assert.is(pick(gradeWith(aged)).evidence!.n, 0);
   // Removing 11 of the 40 leaves 29: the rule grade stands again.
   const fewer = history().filter((row, i) => row.evaluatedMs >= BAR_MS || i >= 11);
   const rules = pick(gradeWith(fewer));

@@ -6,7 +6,7 @@ import {
   evidenceLetter, gradeFromLowerR, setupKey, shrinkEvidence, type RSums,
 } from '../../actors/signals/evidence.js';
 import {
-  createEvidenceBook, evidenceBefore, recordEvidence,
+  createEvidenceBook, evidenceBetween, recordEvidence,
 } from '../../actors/signals/evidence-book.js';
 import { applyEvidence } from '../../actors/signals/evidence-grader.js';
 import type { EntrySignal } from '../../actors/signals/types.js';
@@ -98,7 +98,7 @@ test('setup: timeframe, regime, true logics and the score sign seen from the sid
   assert.is(setupKey(other), setupKey(long));
 });
 
-test('book: strictly before t; any insertion order gives the same bits', () => {
+test('book: from a time, strictly before another; any insertion order gives the same bits', () => {
   const results = seededResults(200, 3, 0.1);
   const times = results.map((_, i) => T0 + Math.floor(i / 3) * 300_000);
   const inOrder = createEvidenceBook();
@@ -106,12 +106,16 @@ test('book: strictly before t; any insertion order gives the same bits', () => {
   const shuffled = createEvidenceBook();
   for (let i = results.length - 1; i >= 0; i--) recordEvidence(shuffled, 'k', times[i], results[i]);
   for (const atMs of [T0, T0 + 300_000, times[100], times[199], times[199] + 1]) {
-    assert.equal(evidenceBefore(shuffled, 'k', atMs), evidenceBefore(inOrder, 'k', atMs));
+    assert.equal(evidenceBetween(shuffled, 'k', T0, atMs), evidenceBetween(inOrder, 'k', T0, atMs));
   }
-  assert.is(evidenceBefore(inOrder, 'k', T0).n, 0);
-  assert.is(evidenceBefore(inOrder, 'k', T0 + 1).n, 3);
-  assert.is(evidenceBefore(inOrder, 'k', times[199] + 1).n, 200);
-  assert.equal(evidenceBefore(inOrder, 'other', T0 + 1), { n: 0, sum: 0, sumSq: 0 });
+  assert.is(evidenceBetween(inOrder, 'k', -Infinity, T0).n, 0);
+  assert.is(evidenceBetween(inOrder, 'k', -Infinity, T0 + 1).n, 3);
+  assert.is(evidenceBetween(inOrder, 'k', -Infinity, times[199] + 1).n, 200);
+  // A window [from, before): the three at T0 are left out, the sums are the rest's.
+  const rest = evidenceBetween(inOrder, 'k', T0 + 1, times[199] + 1);
+  assert.is(rest.n, 197);
+  assert.ok(Math.abs(rest.sum - results.slice(3).reduce((a, b) => a + b, 0)) < 1e-9);
+  assert.equal(evidenceBetween(inOrder, 'other', T0, T0 + 1), { n: 0, sum: 0, sumSq: 0 });
   assert.throws(() => recordEvidence(inOrder, 'k', Number.NaN, 1), /finite/);
 });
 
