@@ -126,6 +126,14 @@ evidenceSuite('an outcome evaluated live joins the evidence of later signals', a
   }
   pipeline.onOutbound(items);
   assert.is(await pipeline.evaluateOutcomes(), 1);
+  // Its signal.outcome carries the stored (earned) letter, not the rule grade.
+  await eventually(async () => {
+    await webhooks.tick();
+    return receiver.received.some((r) => r.headers['x-service-event'] === 'signal.outcome');
+  }, { message: 'outcome delivered' });
+  const outcome = JSON.parse(receiver.received.find((r) =>
+    r.headers['x-service-event'] === 'signal.outcome')!.body).data;
+  assert.is(outcome.grade, stored(subject.signal_id)!.grade);
   const laterMs = subjectOpenMs + 6 * HOUR;
   sendSignal(eth(laterMs));
   await eventually(() => stored(`ETH-5m-${laterMs}-long`) !== undefined,
