@@ -10,6 +10,7 @@ import { openSignalStore, type SignalStore } from '../../persistence/signals.js'
 import { openAlertStore } from '../../persistence/alerts.js';
 import { TIMEFRAME_MS, type EntrySignal } from '../signals/types.js';
 import { createOutcomeScheduler } from '../signals/outcome-scheduler.js';
+import { EvidenceGrader } from '../signals/evidence-grader.js';
 import {
   buildAlertPayload, createAlertEngine, matchEntrySignalAlerts, type AlertFire, type AlertRecord,
   type ScreenerRow,
@@ -36,6 +37,8 @@ export class SignalPipeline {
   private readonly alertStore;
   private readonly scheduler;
   private readonly engine = createAlertEngine();
+  /** Walk-forward evidence grades, rebuilt from the stored outcomes at start. */
+  private readonly grader = new EvidenceGrader();
   private alerts: AlertRecord[] = [];
   private alertsVersion = -1;
   /** Newest market time seen: outcomes are due in market time (docs/decisions.md). */
@@ -58,6 +61,7 @@ export class SignalPipeline {
     this.signals = openSignalStore<EntrySignal>(deps.root);
     this.alertStore = openAlertStore<AlertRecord>(deps.root);
     this.scheduler = createOutcomeScheduler(this.signals, this.bars);
+    this.grader.rebuild(this.signals.list());
     this.reloadAlerts();
   }
 
@@ -102,7 +106,8 @@ export class SignalPipeline {
       this.marketNowMs = Math.max(this.marketNowMs, item.tsMs);
       if (item.kind === 'bar') this.onBar(item.data as unknown as Bar);
       else if (item.kind === 'entry_signal') {
-        const signal = item.data as unknown as EntrySignal;
+        // Graded before it is claimed: the stored signal, so every view of it, has the letter.
+        const signal = this.grader.grade(item.data as unknown as EntrySignal);
         const past = this.isPast(item.symbol, item.tsMs + TIMEFRAME_MS[signal.timeframe]);
         void this.onSignal(signal, past).catch((error: Error) =>
           this.deps.logger.error('entry signal not delivered', { error: error.message }));
@@ -137,6 +142,7 @@ export class SignalPipeline {
             await this.deps.webhooks.publish('signal.outcome', { ...outcome }, endpoints);
           }
           await this.scheduler.complete(pending.signal.signal_id, outcome, baseline);
+          this.grader.record(pending.signal, outcome);
         } catch (error) {
           this.scheduler.release(pending.signal.signal_id);
           throw error;

@@ -56,7 +56,22 @@ export interface EntrySignal {
   /** Builder markets outside their session only; crypto signals never carry these two. */
   readonly session?: 'closed';
   readonly grade_before_session?: Grade;
+  /**
+   * Set on the main thread before the signal is stored (evidence-grader.ts): the rule grade
+   * (before any session lowering), whether `grade` comes from the rules or from the setup's
+   * evidence, and that evidence. The detector's signal has none of them.
+   */
+  readonly grade_rules?: Grade;
+  readonly grade_basis?: GradeBasis;
+  readonly grade_evidence?: {
+    readonly n: number;
+    readonly expectancy_r: number | null;
+    readonly lower_r: number | null;
+  };
 }
+
+export const GRADE_BASES = ['rules', 'evidence'] as const;
+export type GradeBasis = (typeof GRADE_BASES)[number];
 
 export const FIRST_LEVEL_HITS = ['stop', 't1', 'none', 'both_same_bar'] as const;
 export type FirstLevelHit = (typeof FIRST_LEVEL_HITS)[number];

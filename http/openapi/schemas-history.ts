@@ -130,7 +130,9 @@ export const historySchemas: Record<string, Schema> = {
   SignalHistory: object({
     from: time, to: time, count: int,
     signals: array(object({ ...signalProperties, signaled_at: time, outcome: { oneOf: [
-      outcome, { type: 'null' }] } }, ['session', 'grade_before_session'])),
+      outcome, { type: 'null' }] } },
+    // Signals stored before evidence grades have none of the three.
+    ['session', 'grade_before_session', 'grade_rules', 'grade_basis', 'grade_evidence'])),
     nextCursor: nullable(str), cadenceMs: int,
   }),
   SignalPerformance: object({

@@ -2,10 +2,10 @@
 // headers of a delivery, and the data of each event type with its allowed values.
 import { GRADES, TIMEFRAMES } from '../../core/messages.js';
 import {
-  FIRST_LEVEL_HITS, FLOW_SOURCES, LOGIC_NAMES, SIGNAL_REGIMES,
+  FIRST_LEVEL_HITS, FLOW_SOURCES, GRADE_BASES, LOGIC_NAMES, SIGNAL_REGIMES,
 } from '../../actors/signals/types.js';
 import {
-  bool, described, num, object, oneOf, str, time, type Schema,
+  bool, described, int, nullable, num, object, oneOf, str, time, type Schema,
 } from './schemas-common.js';
 
 const side = oneOf(['long', 'short']);
@@ -20,6 +20,17 @@ export const entrySignal = object({
   price_at_signal: num, chart_url: described(str, 'URL'),
   session: described(oneOf(['closed']), 'Builder markets outside their session only.'),
   grade_before_session: grade,
+  grade_rules: described(oneOf(GRADES), 'The rule grade (count of logics, nudged by the ' +
+    'score), before any session lowering.'),
+  grade_basis: described(oneOf(GRADE_BASES), '"evidence" when the setup had at least 30 ' +
+    'outcomes evaluated before the bar opened and `grade` comes from their lower bound; ' +
+    'else "rules" (`grade` is the rule grade).'),
+  grade_evidence: described(object({
+    n: described(int, "Outcomes of the signal's setup evaluated before its bar opened."),
+    expectancy_r: described(nullable(num), 'Their mean in R shrunk toward the pooled mean ' +
+      'with weight n / (n + 30); null while no outcome at all was evaluated.'),
+    lower_r: described(nullable(num), 'expectancy_r - 1.96 s / sqrt(n + 30); null below 2.'),
+  }), 'Setup: side-relative score sign, true logics, timeframe, regime (docs/signals.md).'),
 }, ['session', 'grade_before_session']);
 
 export const outcome = object({
