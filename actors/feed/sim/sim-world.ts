@@ -40,7 +40,8 @@ export function simWorld(seed: number, walletsTracked = WALLETS_TRACKED_DEFAULT,
   const liquid = markets.filter((m) => !m.isDelisted && m.dex === '')
     .sort((a, b) => b.baseVolumeUsd - a.baseVolumeUsd).slice(0, 40);
   const world: SimWorld = { seed, informedShare, markets,
-    bySymbol: new Map(markets.map((m) => [m.symbol, m])), wallets, picker: new WalletPicker(wallets), liquid };
+    bySymbol: new Map(markets.map((m) => [m.symbol, m])), wallets,
+    picker: new WalletPicker(wallets), liquid };
   if (worlds.size >= WORLDS_MAX) worlds.delete(worlds.keys().next().value as string);
   worlds.set(key, world);
   return world;
