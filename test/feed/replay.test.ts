@@ -74,6 +74,12 @@ test('bad lines name the field and value', () => {
   assert.match(String(decodeLine(JSON.stringify({ ...base, type: 'quote' }))), /type/);
   assert.match(String(decodeLine('{"type":"book","symbol":"B","tsMs":1,"bids":[1],"asks":[]}')),
     /bids/);
+  const ctx = { type: 'ctx', symbol: 'BTC', tsMs: 5, markPx: 1, prevDayPx: 1, dayNtlVlm: 0,
+    openInterest: 0, fundingRate: 0, oraclePx: null, midPx: null };
+  const marked = decodeLine(JSON.stringify({ ...ctx, beforeFill: true }));
+  assert.ok(typeof marked !== 'string' && marked.type === 'ctx' && marked.beforeFill === true);
+  assert.match(String(decodeLine(JSON.stringify({ ...ctx, beforeFill: 'yes' }))),
+    /beforeFill: expected true or absent \(was "yes"\)/);
 });
 
 test('replay twice at max speed gives the same events as recorded, per shard', async () => {

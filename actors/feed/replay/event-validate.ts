@@ -40,6 +40,10 @@ function eventError(e: Record<string, unknown>): string | null {
     case 'book':
       return levelsError(e.bids, 'bids') ?? levelsError(e.asks, 'asks');
     case 'ctx':
+      // A recorded live start carries its pre-backfill contexts marked; nothing else is a mark.
+      if (e.beforeFill !== undefined && e.beforeFill !== true) {
+        return was('beforeFill', 'true or absent', e.beforeFill);
+      }
       return ctxError(e, '');
     case 'gap':
       return isStr(e.reason) ? null : was('reason', 'a string', e.reason);
