@@ -17,8 +17,14 @@ export type Verdict =
 
 type Headers = Readonly<Record<string, string | string[] | undefined>>;
 
+/** Header names are case-insensitive (RFC 9110): frameworks hand them over in any case. */
 function header(headers: Headers, name: string): string | undefined {
-  const value = headers[name] ?? headers[name.toLowerCase()];
+  const wanted = name.toLowerCase();
+  let value = headers[wanted];
+  if (value === undefined) {
+    const key = Object.keys(headers).find((k) => k.toLowerCase() === wanted);
+    value = key === undefined ? undefined : headers[key];
+  }
   return Array.isArray(value) ? value[0] : value;
 }
 

@@ -35,6 +35,21 @@ test('a real delivery verifies; tampering, staleness and wrong secrets do not', 
   }
 });
 
+test('header names match in any case, as HTTP defines them', async () => {
+  const h = await startHarness();
+  try {
+    await h.publish({ a: 1 });
+    const r = h.rx.received[0];
+    const titled = Object.fromEntries(Object.entries(r.headers).map(([k, v]) =>
+      [k.split('-').map((w) => w.charAt(0).toUpperCase() + w.slice(1)).join('-'), v]));
+    assert.ok('X-Service-Signature' in titled);
+    assert.equal(verifyDelivery([h.secret], titled, r.body, new SeenEvents(), nowSec),
+      { ok: true, eventId: r.headers['x-service-event-id'], duplicate: false });
+  } finally {
+    await h.close();
+  }
+});
+
 test('after a rotation, a receiver holding either secret accepts the delivery', async () => {
   const h = await startHarness();
   try {
