@@ -44,6 +44,11 @@ export function parseWebhookUrl(raw: string, allowPrivate: boolean): URL | Webho
     return webhookErrors.invalidUrl(raw, expected);
   }
   const protocols = allowPrivate ? ['https:', 'http:'] : ['https:'];
+  if (url.protocol === 'http:' && !allowPrivate) {
+    // A local test receiver is plain http: say which setting allows it, not only that it failed.
+    return webhookErrors.invalidUrl(raw,
+      `${expected}; http needs ORDERFLOW_ALLOW_PRIVATE_WEBHOOKS=1 (for local receivers)`);
+  }
   if (!protocols.includes(url.protocol)) return webhookErrors.invalidUrl(raw, expected);
   if (url.username !== '' || url.password !== '') {
     return webhookErrors.invalidUrl(raw, `${expected} without user:password`);

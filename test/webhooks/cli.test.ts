@@ -45,7 +45,8 @@ test('CLI writes reach a running supervisor: add, test, deliveries, rotate', asy
     const refusedHttp = await orderflow(['webhooks', 'add', '--key', prefix, '--url', rx.url,
       '--data-dir', dataDir]);
     assert.is(refusedHttp.code, 1);
-    assert.match(refusedHttp.stderr, /url must be an absolute https URL \(was "http:/);
+    assert.match(refusedHttp.stderr, /url must be an absolute https URL; http needs /);
+    assert.match(refusedHttp.stderr, /ORDERFLOW_ALLOW_PRIVATE_WEBHOOKS=1 .*\(was "http:/);
     const allow = { ORDERFLOW_ALLOW_PRIVATE_WEBHOOKS: '1' };
     const added = await orderflow(['webhooks', 'add', '--key', prefix, '--url', rx.url, '--json',
       '--data-dir', dataDir], allow);
