@@ -26,6 +26,8 @@ export interface Answer {
   readonly status: number;
   readonly etag: string | null;
   readonly body: string;
+  /** The body as sent (Arrow's stream is not text). */
+  readonly bytes: Buffer;
 }
 
 export interface HistoryDeployment {
@@ -56,8 +58,9 @@ export async function startHistoryDeployment(ingestEnv: Record<string, string> =
   const get = async (base: string, path: string): Promise<Answer> => {
     const response = await fetch(`${base}${path}`, { headers: auth,
       signal: AbortSignal.timeout(10_000) });
+    const bytes = Buffer.from(await response.arrayBuffer());
     return { status: response.status, etag: response.headers.get('etag'),
-      body: Buffer.from(await response.arrayBuffer()).toString() };
+      body: bytes.toString(), bytes };
   };
   const startRole = async (args: string[], extra: Record<string, string> = {}, ready = true) => {
     const service = await startServeProcess([...args, '--limits', 'off'], { ...env, ...extra });
