@@ -9,7 +9,7 @@ import type { UniverseFeedEvent } from '../actors/universe/universe-feed.js';
 import { openStore, type Store } from '../persistence/store.js';
 import { SnapshotStore } from '../http/snapshots.js';
 import { startHttpServer } from '../http/server.js';
-import { arrowLibrary, arrowReady } from '../http/history-formats.js';
+import { preloadArrow } from '../http/history-formats.js';
 import { createAccessControl } from '../http/access.js';
 import { createSharedAccessControl } from '../http/shared-access.js';
 import { mcpMounts } from './scale-out/front-service.js';
@@ -342,7 +342,7 @@ async function startFront(p: Parts, assigned: Promise<void>) {
       // client that waited for 200 never meets not_tracked or a missing signals entry.
       pairs: p.tracked.symbols.length > 0 && views.unpublishedCount() === 0,
       mcp: mcp.loaded(),
-      arrow: arrowLibrary() !== null,
+      arrow: arrowLoaded(),
       // Every tracked pair has published after the simulator's warm-up (its market hours before
       // the start): its numbers rest on that history from the first answer. A shard publishes a
       // pair only once its warm-up reached the start (shard-actor.ts skips warming pairs). Not
@@ -370,7 +370,7 @@ async function startFront(p: Parts, assigned: Promise<void>) {
   const mcpAfter = p.warmupEndMs > 0 ? assigned.catch(() => {}) : undefined;
   const mcp = mcpMounts(access, snapshots, clock, p.log, historySource, mcpAfter);
   // The Arrow library loads as the MCP module does, so the first Arrow history answer is not 503.
-  void (mcpAfter ?? Promise.resolve()).then(() => arrowReady());
+  const arrowLoaded = preloadArrow(mcpAfter);
   const dashboard = createDashboardFor({ config, clock, store, keys, access, webhooks: p.webhooks,
     shared: p.shared ?? undefined, logger: p.log.child({ component: 'dashboard' }) });
   const http = await startHttpServer({

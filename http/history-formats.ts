@@ -119,6 +119,14 @@ export async function arrowReady(): Promise<void> {
   await arrowLoading;
 }
 
+/** Loads the Arrow library once `after` settles (at once without it); the answer says whether it
+ *  has, for /readyz: a client that waited for ready gets Arrow at its first request, not 503. */
+export function preloadArrow(after?: Promise<void>): () => boolean {
+  // A failed import shows as the check staying false (and the Arrow answers as 503).
+  void (after ?? Promise.resolve()).then(() => arrowReady()).catch(() => {});
+  return () => arrow !== null;
+}
+
 export function historyArrow(lib: ArrowModule, body: HistoryBody): Uint8Array {
   const columns: Record<string, unknown> = {
     t: lib.vectorFromArray(body.points.map((p) => p.tMs), new lib.TimestampMillisecond('UTC')),

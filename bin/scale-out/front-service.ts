@@ -11,6 +11,7 @@ import { startHttpServer } from '../../http/server.js';
 import { createSharedAccessControl } from '../../http/shared-access.js';
 import { createMcpData } from '../../http/mcp-data.js';
 import { createLazyMounts } from '../../http/mcp-lazy.js';
+import { preloadArrow } from '../../http/history-formats.js';
 import type { AccessControl } from '../../http/access-types.js';
 import { createDashboardFor } from '../dashboard.js';
 import { PropagationHistogram } from './propagation-histogram.js';
@@ -78,6 +79,8 @@ export async function startFrontService(config: ServiceConfig, deps: FrontDeps):
     log.child({ component: 'history' }),
     { ...copyOptionsDefault, pointsMax: copyChunkPoints(process.env) });
   const mcp = mcpMounts(access, snapshots, clock, log, history.source);
+  // As on one box (service.ts): the first Arrow history answer after ready is not 503.
+  const arrowLoaded = preloadArrow();
   // The dashboard's pages and account API; accounts and sessions from Redis, so a session made
   // on any front (or ingest) holds here. Endpoints and alerts stay ingest's (docs/scale-out.md).
   const dashboard = createDashboardFor({ config, clock, store, keys: shared.keys, access,
@@ -88,6 +91,7 @@ export async function startFrontService(config: ServiceConfig, deps: FrontDeps):
       snapshots: subscriber.loaded() && snapshots.get('screener') !== undefined,
       ingest: subscriber.fresh(),
       mcp: mcp.loaded(),
+      arrow: arrowLoaded(),
     };
     // History still being copied from ingest does not hold the front back: it answers what it
     // has (the rest as gaps, as ingest answers outside its retention) and says what is missing.

@@ -41,7 +41,8 @@ export const opsSchemas: Record<string, Schema> = {
     ready: bool,
     checks: { type: 'object', additionalProperties: bool,
       description: 'Each check: universe, shards, snapshots, pairs, mcp, arrow, warmup, ' +
-        "past (the warm-up's bars, signals and history points are written), backfill." },
+        "past (the warm-up's bars, signals and history points are written), backfill; on a " +
+        'scale-out front: redis, snapshots, ingest, mcp, arrow.' },
     detail: {
       type: 'object', additionalProperties: { type: 'string' },
       description: 'What a check has to say beyond true or false, keyed by check: `backfill` ' +

@@ -26,6 +26,8 @@ export interface Answer {
   readonly status: number;
   readonly etag: string | null;
   readonly body: string;
+  /** The body as sent (Arrow's stream is not text). */
+  readonly bytes: Buffer;
 }
 
 export interface HistoryDeployment {
@@ -56,8 +58,9 @@ export async function startHistoryDeployment(ingestEnv: Record<string, string> =
   const get = async (base: string, path: string): Promise<Answer> => {
     const response = await fetch(`${base}${path}`, { headers: auth,
       signal: AbortSignal.timeout(10_000) });
+    const bytes = Buffer.from(await response.arrayBuffer());
     return { status: response.status, etag: response.headers.get('etag'),
-      body: Buffer.from(await response.arrayBuffer()).toString() };
+      body: bytes.toString(), bytes };
   };
   const startRole = async (args: string[], extra: Record<string, string> = {}, ready = true) => {
     const service = await startServeProcess([...args, '--limits', 'off'], { ...env, ...extra });
@@ -82,6 +85,14 @@ export async function startHistoryDeployment(ingestEnv: Record<string, string> =
   { timeoutMs: 10_000, message: 'the key holds on ingest' });
   const sameAnswers = async (front: ServiceProcess, paths: readonly string[], message: string) => {
     await eventually(async () => {
+      // While the front copies from ingest its history ETags carry the chunk count
+      // (history-copy.ts), so no page matches before the copy ends; a new front's copy starts
+      // a moment after its ready (its first stream read) and on a busy machine outlasted a 30 s
+      // comparison (asks to the lower-priority ingest time out and back off): the wait covers
+      // the copy, and a failure says whether it was still under way.
+      const copying = (JSON.parse((await get(front.baseUrl, '/readyz')).body) as
+        { detail?: { history?: string } }).detail?.history;
+      if (copying !== undefined) throw new Error(`the front's copy is under way: ${copying}`);
       for (const path of paths) {
         const [a, b] = await Promise.all([get(ingest.baseUrl, path), get(front.baseUrl, path)]);
         if (a.status !== b.status || a.etag !== b.etag || a.body !== b.body) {
@@ -90,7 +101,7 @@ export async function startHistoryDeployment(ingestEnv: Record<string, string> =
         }
       }
       return true;
-    }, { timeoutMs: 30_000, intervalMs: 250, message });
+    }, { timeoutMs: 120_000, intervalMs: 250, message });
   };
   // The warm-up's past is written after /readyz (docs/scale-out.md), later still for an ingest at
   // its lower CPU priority on a busy machine: waited for, not assumed.

@@ -2,13 +2,15 @@
 // one ingest with an hour of simulator warm-up recorded, and a front started after it. The
 // front answers /api/v1/history/*, /api/v1/signals/history and /performance with the same
 // status, bytes and ETag as ingest (from its own store, filled from ingest's stream), also for
-// CSV and the errors, and again after a restart from where it stopped.
+// CSV and the errors, and again after a restart from where it stopped; a new front answers
+// Arrow from its first request after /readyz turns ready.
 import { spawnSync } from 'node:child_process';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { tempDir } from '../helpers/eventually.js';
+import { tableFromIPC } from 'apache-arrow';
+import { eventually, tempDir } from '../helpers/eventually.js';
 import {
-  historyPaths, startHistoryDeployment, type HistoryDeployment,
+  historyPaths, startHistoryDeployment, type Answer, type HistoryDeployment,
 } from '../helpers/history-deployment.js';
 import { binPath, type ServiceProcess } from '../helpers/service-process.js';
 
@@ -68,6 +70,25 @@ test('a restarted front resumes from its place in the stream', async () => {
   const { fromIso, toIso } = await recordedRange();
   front = await startFront();
   await sameAnswers(allPaths(fromIso, toIso), 'same history after the front restarted');
+});
+
+// What a user sees: a fresh front's Arrow library is loaded by the time its /readyz says 200,
+// so the first Arrow request, sent in the same moment, is not 503 (the test does not warm it up).
+test("a new front's first Arrow answer, right at its ready, is 200", async () => {
+  const fresh = await deployment.startRole(['--role', 'front', '--data-dir', await tempDir()],
+    {}, false);
+  let first: Answer | null = null;
+  await eventually(async () => {
+    if (fresh.child.exitCode !== null) throw new Error(fresh.stderr().slice(-800));
+    if ((await get(fresh.baseUrl, '/readyz')).status !== 200) return false;
+    first = await get(fresh.baseUrl, '/api/v1/history/BTC?interval=1h&format=arrow');
+    return true;
+  }, { timeoutMs: 60_000, message: 'the new front ready' });
+  fresh.child.kill('SIGTERM');
+  await fresh.exited;
+  const answer = first as Answer | null;
+  assert.is(answer?.status, 200, answer?.body);
+  assert.is(tableFromIPC(answer!.bytes).schema.fields[0]?.name, 't');
 });
 
 test('a bad history backlog stops serve with a message and exit code 2', () => {
