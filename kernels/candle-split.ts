@@ -9,8 +9,18 @@ import { checkOption } from './check.js';
 import { asDoubleFields } from './double-fields.js';
 import { normalCdf } from './distributions.js';
 
-/** Prints a candle becomes at most: open, first extreme, second extreme, close. */
-export const CANDLE_PRINTS_MAX = 4;
+/**
+ * Prints a candle becomes at most: the opening tick, then open, first extreme, second extreme,
+ * close.
+ */
+export const CANDLE_PRINTS_MAX = 5;
+/**
+ * The opening tick's share of the candle's volume: a print too small to move any flow figure.
+ * The first print of a candle closes the bars before it, and the pair is snapshotted for their
+ * signals with that print folded in; were it the open leg's BVC print (sold when the candle
+ * rose), every bar's score would see the next candle's direction (docs/feeds.md, Warm start).
+ */
+const OPENING_TICK_SHARE = 1e-9;
 /** Candles the volatility estimate averages over (an EWMA of this span; a day of 5 minutes). */
 const SIGMA_SPAN_CANDLES = 288;
 const DAY_MS = 86_400_000;
@@ -60,9 +70,10 @@ export function resetCandleSplit(s: CandleSplit): void {
 }
 
 /**
- * Splits one candle into prints at openMs + k * min(intervalMs, 4 min) / 4 (k = 0..3): up
- * candles go open -> low -> high -> close, down ones open -> high -> low -> close; moves down sold,
- * moves up bought, so bars, CVD and Kyle's signed flow see the BVC split. Returns the count.
+ * Splits one candle into prints at openMs + k * min(intervalMs, 4 min) / 4 (k = 0..3), after an
+ * opening tick at the open that tells nothing of the candle: up candles go open -> low -> high
+ * -> close, down ones open -> high -> low -> close; moves down sold, moves up bought, so bars,
+ * CVD and Kyle's signed flow see the BVC split. Returns the count.
  */
 export function splitCandle(s: CandleSplit, openMs: number, intervalMs: number, open: number,
   high: number, low: number, close: number, volume: number): number {
@@ -92,7 +103,10 @@ export function splitCandle(s: CandleSplit, openMs: number, intervalMs: number, 
   const sell = volume - buy;
   const up = close >= open;
   s.count = 0;
-  const step = Math.min(intervalMs, PRINT_SPAN_MS) / CANDLE_PRINTS_MAX;
+  const step = Math.min(intervalMs, PRINT_SPAN_MS) / 4;
+  // Its side alternates with the candle's place on its grid: nothing about the candle's path.
+  push(s, openMs, open, volume * OPENING_TICK_SHARE,
+    Math.floor(openMs / intervalMs) % 2 === 0 ? 1 : -1);
   push(s, openMs, open, up ? sell / 2 : buy / 2, up ? -1 : 1);
   push(s, openMs + step, up ? low : high, up ? sell / 2 : buy / 2, up ? -1 : 1);
   push(s, openMs + 2 * step, up ? high : low, up ? buy / 2 : sell / 2, up ? 1 : -1);

@@ -29,7 +29,7 @@ export interface FlowInformation {
   readonly bySymbol: readonly { symbol: string; correlation: number; trades: number }[];
 }
 
-function pearson(xs: readonly number[], ys: readonly number[]): number {
+export function pearson(xs: readonly number[], ys: readonly number[]): number {
   const n = xs.length;
   let mx = 0;
   let my = 0;

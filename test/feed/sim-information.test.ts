@@ -4,8 +4,10 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { INFORMED_SHARE_DEFAULT } from '../../actors/feed/sim/catalogue.js';
+import { referencePx } from '../../actors/feed/sim/market-model.js';
+import { simWorld } from '../../actors/feed/sim/sim-world.js';
 import {
-  measureCandleInformation, measureFlowInformation,
+  measureCandleInformation, measureFlowInformation, pearson,
 } from '../../bench/lib/flow-information.js';
 
 const START_MS = Date.UTC(2026, 1, 6);
@@ -34,5 +36,33 @@ test('warm-up candles: a 5-minute move (their split flow) predicts the next 4 h 
     assert.ok(informed > 0.035, `informed world: ${informed}`);
     assert.ok(Math.abs(none) < 0.02, `null world: ${none}`);
   });
+
+/** Correlation of each past `lagMs` return with the next 4 h one (vol-scaled), pooled. */
+function pastAgainstNext(informedShare: number, lagMs: number): { corr: number; n: number } {
+  const world = simWorld(1, undefined, informedShare);
+  const xs: number[] = [];
+  const ys: number[] = [];
+  for (const m of world.markets.filter((market) => !market.isDelisted).slice(0, 40)) {
+    const px = (tMs: number) => Math.log(referencePx(1, m, tMs));
+    for (let t = START_MS; t < START_MS + 120 * 86_400_000; t += 4 * 3_600_000) {
+      xs.push((px(t) - px(t - lagMs)) / m.dailyVol);
+      ys.push((px(t + 4 * 3_600_000) - px(t)) / m.dailyVol);
+    }
+  }
+  return { corr: pearson(xs, ys), n: xs.length };
+}
+
+test('null world: nothing pulls prices back, so no past move predicts the next 4 h', () => {
+  // 40 pairs x 120 days, one 4 h step apart (28,800 pairs of returns, 1 / sqrt(n) = 0.006).
+  // With the fundamental bounded around its reference (window ends drawn independently, jumps
+  // given back over their window) the past 72 h predicted the next 4 h at -0.070, 24 h at
+  // -0.044: the fading that paid. A martingale from the reference instant gives ~0.
+  for (const lagH of [4, 24, 72]) {
+    const { corr, n } = pastAgainstNext(0, lagH * 3_600_000);
+    assert.ok(Math.abs(corr) < 3.5 / Math.sqrt(n), `past ${lagH} h against next 4 h: ${corr}`);
+  }
+  // The informed world's continuation (news learned over an hour) stays.
+  assert.ok(pastAgainstNext(INFORMED_SHARE_DEFAULT, 4 * 3_600_000).corr > 0.04);
+});
 
 test.run();

@@ -2,15 +2,22 @@
 // Brownian path plus jumps, each a pure function of (seed, symbol, time) so every thread, every
 // start and every warm-up sees the same value at the same instant. Prices learn it through order
 // flow (pair-sim.ts) as in Kyle (1985) and Glosten-Milgrom (1985); the candle warm-up uses the
-// price such learning gives on average (`discoveredLog`).
+// price such learning gives on average (`discoveredLog`). Both parts are martingales from the
+// reference instant: nothing pulls a price back, so in the null world no past move, flow or
+// score predicts the next one.
 import { hashUnit } from './rng.js';
 
 const DAY_MS = 86_400_000;
 const MINUTE_MS = 60_000;
 /** Bridge levels: the window halves this many times, down to tents two minutes wide. */
 const LEVELS = 13;
-/** One window of the bridge: 2^13 minutes (5.7 days), pinned at both ends. */
+/** One window of the bridge: 2^13 minutes (5.7 days), its ends steps of a random walk. */
 export const windowMs = MINUTE_MS * 2 ** LEVELS;
+/**
+ * The window holding the reference prices' instant (reference-prices.ts: 2026-02-06 12:54 UTC):
+ * both parts start from 0 at its open and walk from there, forward and backward in time.
+ */
+const ANCHOR_WINDOW = Math.floor(Date.UTC(2026, 1, 6, 12, 54) / windowMs);
 /** Jump slots per window (4.3 h each), each holding at most one jump. */
 const SLOTS = 32;
 const slotMs = windowMs / SLOTS;
@@ -43,17 +50,17 @@ function unitDraw(seed: number, stream: number, a: number, b: number): number {
 }
 
 /**
- * The Brownian part at tMs (Levy-Ciesielski construction): window ends drawn independently with
- * the variance that makes their differences Brownian, and between them a bridge of tents, one
- * per level. Increments are independent, so no horizon's past return predicts its next one.
+ * The Brownian part at tMs (Levy-Ciesielski construction): window ends a random walk from the
+ * anchor window (windowEnds), and between them a bridge of tents, one per level. Increments are
+ * independent at every horizon, so no horizon's past return predicts its next one.
  */
 export function brownianLog(seed: number, market: FundamentalMarket, tMs: number): number {
   const sigma = market.dailyVol * Math.sqrt(1 - JUMP_VARIANCE_SHARE);
   const window = Math.floor(tMs / windowMs);
   const u = (tMs - window * windowMs) / windowMs;
-  const endSd = sigma * Math.sqrt(WINDOW_DAYS / 2);
-  const left = endSd * unitDraw(seed, market.stream, window, 1);
-  const right = endSd * unitDraw(seed, market.stream, window + 1, 1);
+  const ends = windowEnds(seed, market);
+  const left = ends.brownianAt(window);
+  const right = ends.brownianAt(window + 1);
   let x = left + (right - left) * u;
   let cells = 1;
   for (let level = 0; level < LEVELS; level++) {
@@ -66,6 +73,72 @@ export function brownianLog(seed: number, market: FundamentalMarket, tMs: number
     cells *= 2;
   }
   return x;
+}
+
+/**
+ * Both parts at each window's open, summed from the anchor window (0 there): the Brownian ends
+ * step by independent draws of a window's variance, the jumps by each window's total. Kept per
+ * market and seed, extended as far as asked (a year is 64 windows).
+ */
+class WindowEnds {
+  /** Index i: window ANCHOR_WINDOW + i (forward) or ANCHOR_WINDOW - i (backward). */
+  private readonly brownianFwd = [0];
+  private readonly jumpsFwd = [0];
+  private readonly brownianBack = [0];
+  private readonly jumpsBack = [0];
+  private readonly stepSd: number;
+
+  constructor(private readonly seed: number, private readonly market: FundamentalMarket) {
+    this.stepSd = market.dailyVol * Math.sqrt((1 - JUMP_VARIANCE_SHARE) * WINDOW_DAYS);
+  }
+
+  brownianAt(window: number): number {
+    this.reach(window);
+    return window >= ANCHOR_WINDOW ? this.brownianFwd[window - ANCHOR_WINDOW]
+      : this.brownianBack[ANCHOR_WINDOW - window];
+  }
+
+  jumpsAt(window: number): number {
+    this.reach(window);
+    return window >= ANCHOR_WINDOW ? this.jumpsFwd[window - ANCHOR_WINDOW]
+      : this.jumpsBack[ANCHOR_WINDOW - window];
+  }
+
+  private reach(window: number): void {
+    const { seed, market } = this;
+    while (ANCHOR_WINDOW + this.brownianFwd.length - 1 < window) {
+      const from = ANCHOR_WINDOW + this.brownianFwd.length - 1;
+      this.brownianFwd.push(this.brownianFwd[this.brownianFwd.length - 1] +
+        this.stepSd * unitDraw(seed, market.stream, from, 1));
+      this.jumpsFwd.push(this.jumpsFwd[this.jumpsFwd.length - 1] +
+        windowJumps(seed, market, from).total);
+    }
+    while (ANCHOR_WINDOW - (this.brownianBack.length - 1) > window) {
+      const to = ANCHOR_WINDOW - (this.brownianBack.length - 1);
+      this.brownianBack.push(this.brownianBack[this.brownianBack.length - 1] -
+        this.stepSd * unitDraw(seed, market.stream, to - 1, 1));
+      this.jumpsBack.push(this.jumpsBack[this.jumpsBack.length - 1] -
+        windowJumps(seed, market, to - 1).total);
+    }
+  }
+}
+
+/** Each market's walks, keyed by seed (a market object is one (stream, vol)). */
+const endsCache = new WeakMap<FundamentalMarket, Map<number, WindowEnds>>();
+
+function windowEnds(seed: number, market: FundamentalMarket): WindowEnds {
+  let bySeed = endsCache.get(market);
+  if (!bySeed) {
+    bySeed = new Map();
+    endsCache.set(market, bySeed);
+  }
+  let ends = bySeed.get(seed);
+  if (!ends) {
+    ends = new WindowEnds(seed, market);
+    if (bySeed.size >= 4) bySeed.delete(bySeed.keys().next().value as number);
+    bySeed.set(seed, ends);
+  }
+  return ends;
 }
 
 /** The jumps of one window: times and log sizes (0 where a slot has none), and their sum. */
@@ -112,14 +185,11 @@ function windowJumps(seed: number, market: FundamentalMarket, window: number): W
   return jumps;
 }
 
-/**
- * The jump part at tMs: the window's jumps so far, less their total spread evenly over the
- * window (so the path is pinned at window ends and stays a pure function of time).
- */
+/** The jump part at tMs: every jump since the anchor window's open (before it: less them). */
 export function jumpLog(seed: number, market: FundamentalMarket, tMs: number): number {
   const window = Math.floor(tMs / windowMs);
   const jumps = windowJumps(seed, market, window);
-  let x = -jumps.total * ((tMs - window * windowMs) / windowMs);
+  let x = windowEnds(seed, market).jumpsAt(window);
   for (let slot = 0; slot < SLOTS && jumps.timesMs[slot] <= tMs; slot++) x += jumps.sizes[slot];
   return x;
 }
