@@ -1,0 +1,60 @@
+// Small things a new user meets first, in a real browser (Debian's chromium) against the real
+// front: the key form's Plan select starts at the account's plan, also after a key is made.
+import { mkdirSync } from 'node:fs';
+import { suite } from 'uvu';
+import * as assert from 'uvu/assert';
+import type { Browser as Chromium, Page } from 'puppeteer-core';
+import { launchChromium } from './chromium.js';
+import { startDashboardServer, type DashboardServer } from './dashboard-server.js';
+
+/** The page's globals, as seen from code that runs inside it (this file has no DOM types). */
+declare const document: any;
+
+const cuts = suite('dashboard paper cuts');
+const SHOTS = new URL('../.screenshots/', import.meta.url).pathname;
+const PASSWORD = 'correct horse battery';
+let service: DashboardServer;
+let chromium: Chromium;
+let page: Page;
+
+async function go(path: string): Promise<void> {
+  await page.goto(service.baseUrl + path, { waitUntil: 'networkidle2' });
+}
+
+cuts.before(async () => {
+  mkdirSync(SHOTS, { recursive: true });
+  service = await startDashboardServer();
+  await service.createAccount('pro@example.com', PASSWORD, 'Pro');
+  chromium = await launchChromium();
+  page = await chromium.newPage();
+  await page.setViewport({ width: 1280, height: 860 });
+  await go('/');
+  await page.waitForSelector('#email');
+  await page.type('#email', 'pro@example.com');
+  await page.type('#password', PASSWORD);
+  await page.click('button[type=submit]');
+  await page.waitForSelector('header.top nav', { timeout: 20_000 });
+});
+
+cuts.after(async () => {
+  await chromium?.close();
+  await service?.close();
+});
+
+const planShown = () => page.$eval('#key-plan', (el: any) => el.value as string);
+
+cuts('API Keys: the Plan select starts at the account plan, and again after a key', async () => {
+  await go('/keys');
+  await page.waitForSelector('#key-plan');
+  assert.is(await planShown(), 'Pro');
+  await page.type('#key-label', 'bot');
+  await page.click('form.inline button[type=submit]');
+  await page.waitForSelector('[data-secret]');
+  await page.waitForSelector('[data-prefix]');
+  assert.is(await page.$eval('tbody tr td:nth-child(3)', (el: any) => el.textContent), 'Pro');
+  assert.is(await planShown(), 'Pro', 'the form, reset for the next key, starts at Pro again');
+  assert.is(await page.$eval('#key-label', (el: any) => el.value), '');
+  assert.ok(await page.evaluate(() => document.activeElement !== null));
+});
+
+cuts.run();
