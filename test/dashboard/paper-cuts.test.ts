@@ -1,5 +1,6 @@
 // Small things a new user meets first, in a real browser (Debian's chromium) against the real
-// front: the key form's Plan select starts at the account's plan, also after a key is made.
+// front: the key form's Plan select starts at the account's plan, also after a key is made;
+// the page's icon is served.
 import { mkdirSync } from 'node:fs';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
@@ -55,6 +56,17 @@ cuts('API Keys: the Plan select starts at the account plan, and again after a ke
   assert.is(await planShown(), 'Pro', 'the form, reset for the next key, starts at Pro again');
   assert.is(await page.$eval('#key-label', (el: any) => el.value), '');
   assert.ok(await page.evaluate(() => document.activeElement !== null));
+});
+
+cuts('a favicon: the page links it, and both icon paths answer 200 with an image', async () => {
+  const href = await page.$eval('link[rel=icon]', (el: any) => el.getAttribute('href'));
+  assert.is(href, '/favicon.svg');
+  for (const path of ['/favicon.svg', '/favicon.ico']) {
+    const response = await fetch(service.baseUrl + path);
+    assert.is(response.status, 200, path);
+    assert.match(response.headers.get('content-type') ?? '', /^image\//, path);
+    assert.match(await response.text(), /^<svg /, path);
+  }
 });
 
 cuts.run();
