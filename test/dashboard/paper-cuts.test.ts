@@ -1,12 +1,14 @@
 // Small things a new user meets first, in a real browser (Debian's chromium) against the real
 // front: the key form's Plan select starts at the account's plan, also after a key is made;
-// the page's icon is served.
+// the page's icon is served; a wide table on a phone scrolls under its first column.
 import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import type { Browser as Chromium, Page } from 'puppeteer-core';
 import { launchChromium } from './chromium.js';
 import { startDashboardServer, type DashboardServer } from './dashboard-server.js';
+import { putMarketFixture } from './market-fixture.js';
 
 /** The page's globals, as seen from code that runs inside it (this file has no DOM types). */
 declare const document: any;
@@ -26,6 +28,7 @@ cuts.before(async () => {
   mkdirSync(SHOTS, { recursive: true });
   service = await startDashboardServer();
   await service.createAccount('pro@example.com', PASSWORD, 'Pro');
+  putMarketFixture(service.snapshots, Date.now());
   chromium = await launchChromium();
   page = await chromium.newPage();
   await page.setViewport({ width: 1280, height: 860 });
@@ -67,6 +70,30 @@ cuts('a favicon: the page links it, and both icon paths answer 200 with an image
     assert.match(response.headers.get('content-type') ?? '', /^image\//, path);
     assert.match(await response.text(), /^<svg /, path);
   }
+});
+
+/** Left edges (CSS px) of the first row's first two cells and of the table's scroller. */
+const rowEdges = () => page.$eval('.table-wrap', (wrap: any) => {
+  const cells = wrap.querySelectorAll('tbody tr:first-child td');
+  return { wrap: wrap.getBoundingClientRect().left as number,
+    first: cells[0].getBoundingClientRect().left as number,
+    second: cells[1].getBoundingClientRect().left as number,
+    scrollable: wrap.scrollWidth - wrap.clientWidth as number };
+});
+
+cuts('a phone: the market table scrolls sideways and its first column stays', async () => {
+  await page.setViewport({ width: 390, height: 844 });
+  await go('/market');
+  await page.waitForSelector('.table-wrap tbody tr td');
+  const before = await rowEdges();
+  assert.ok(before.scrollable > 40, `the table is wider than the phone (${before.scrollable})`);
+  await page.$eval('.table-wrap', (wrap: any) => { wrap.scrollLeft = 120; });
+  const after = await rowEdges();
+  assert.ok(after.second < before.second - 100, 'the other columns moved');
+  assert.ok(Math.abs(after.first - before.first) < 1, `first column: ${before.first} then ` +
+    `${after.first}`);
+  await page.screenshot({ path: join(SHOTS, 'market-phone-scrolled.png') });
+  await page.setViewport({ width: 1280, height: 860 });
 });
 
 cuts.run();
