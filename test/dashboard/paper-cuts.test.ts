@@ -11,7 +11,7 @@ import { startDashboardServer, type DashboardServer } from './dashboard-server.j
 import { putMarketFixture } from './market-fixture.js';
 
 /** The page's globals, as seen from code that runs inside it (this file has no DOM types). */
-declare const document: any;
+declare const document: any, localStorage: any;
 
 const cuts = suite('dashboard paper cuts');
 const SHOTS = new URL('../.screenshots/', import.meta.url).pathname;
@@ -93,6 +93,15 @@ cuts('a phone: the market table scrolls sideways and its first column stays', as
   assert.ok(Math.abs(after.first - before.first) < 1, `first column: ${before.first} then ` +
     `${after.first}`);
   await page.screenshot({ path: join(SHOTS, 'market-phone-scrolled.png') });
+  // The other theme: the sticky cells stay opaque over the scrolled ones.
+  const theme = await page.evaluate(() => document.documentElement.dataset.theme as string);
+  await page.evaluate((t: string) => localStorage.setItem('orderflow.theme', t),
+    theme === 'dark' ? 'light' : 'dark');
+  await go('/market');
+  await page.waitForSelector('.table-wrap tbody tr td');
+  await page.$eval('.table-wrap', (wrap: any) => { wrap.scrollLeft = 120; });
+  assert.ok(Math.abs((await rowEdges()).first - before.first) < 1, 'the other theme too');
+  await page.screenshot({ path: join(SHOTS, 'market-phone-scrolled-other-theme.png') });
   await page.setViewport({ width: 1280, height: 860 });
 });
 
