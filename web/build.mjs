@@ -2,7 +2,7 @@
 // index.html that loads them (no inline script, nothing from another host). Run by npm's
 // postinstall, so `npm ci` in a fresh clone leaves the pages ready to serve.
 import { build } from 'esbuild';
-import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { copyFileSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -19,6 +19,8 @@ const result = await build({
 const outputs = Object.keys(result.metafile.outputs).map((path) => basename(path));
 const js = outputs.find((name) => name.endsWith('.js'));
 const css = outputs.find((name) => name.endsWith('.css'));
+// The icon keeps a fixed name: browsers ask for it before (and without) reading the page.
+copyFileSync(join(here, 'public', 'favicon.svg'), join(dist, 'favicon.svg'));
 writeFileSync(join(dist, 'index.html'), `<!doctype html>
 <html lang="en">
 <head>
@@ -26,6 +28,7 @@ writeFileSync(join(dist, 'index.html'), `<!doctype html>
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <meta name="color-scheme" content="dark light">
 <title>orderflow</title>
+<link rel="icon" href="/favicon.svg" type="image/svg+xml">
 <link rel="stylesheet" href="/assets/${css}">
 <script type="module" src="/assets/${js}"></script>
 </head>

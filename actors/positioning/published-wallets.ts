@@ -2,6 +2,7 @@
 // was built from and encoded only when a request asks: the HTTP store mounts this as the
 // `wallets/<address>` family.
 import type { LazyViewListener, WatchedViewSource } from '../../core/view-meta.js';
+import { stringifyRounded } from '../../core/json-numbers.js';
 import { isoMs } from '../views/encode.js';
 import type { WalletRecord } from './types.js';
 import { buildWalletView } from './views.js';
@@ -14,7 +15,7 @@ export function withFreshness(json: string, updatedAtMs: number, cadenceMs: numb
 /** The wallet view's JSON (item of the wallets view); null before the wallet's first state. */
 export function walletJson(record: WalletRecord): string | null {
   const view = buildWalletView(record);
-  return view === null ? null : JSON.stringify(view);
+  return view === null ? null : stringifyRounded(view);
 }
 
 /** One wallet's published view: what a snapshot entry holds, less the bytes and validators. */

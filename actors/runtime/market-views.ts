@@ -7,7 +7,7 @@ import type { ViewMeta } from '../../core/view-meta.js';
 export { spliceField } from '../views/splice-field.js';
 import { viewName } from '../topics.js';
 import { spliceField } from '../views/splice-field.js';
-import { encodeFeedView, fundingAnnualizedPct } from '../views/encode.js';
+import { encodeFeedView, encodeJson, fundingAnnualizedPct } from '../views/encode.js';
 import { pairDetail, screenerRow, HOME_FUNDING_INTERVAL_HOURS, type ScreenerRow }
   from '../views/pair-detail.js';
 
@@ -227,7 +227,7 @@ export class MarketViews {
       };
     }
     // Signals are keyed per pair, so freshness travels in headers, not in the body.
-    const bytes = new TextEncoder().encode(JSON.stringify(body));
+    const bytes = encodeJson(body);
     this.putBytesIfChanged('signals', bytes, updatedAtMs, this.cadenceMs, body);
     this.signalsSymbols = symbols;
   }

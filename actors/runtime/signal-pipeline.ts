@@ -43,6 +43,11 @@ export class SignalPipeline {
   private alertsVersion = -1;
   /** Newest market time seen: outcomes are due in market time (docs/decisions.md). */
   private marketNowMs = 0;
+  /**
+   * Per pair, the newest market time its items carried: a warm-up or a backfill moves pairs
+   * forward in slices, so one pair's bars can trail the newest pair's time by hours.
+   */
+  private readonly pairNowMs = new Map<string, number>();
   private evaluating = false;
   /**
    * Market time the simulator's warm-up ends: bars, signals and alert state before it are the
@@ -94,6 +99,19 @@ export class SignalPipeline {
     } else if (liveFromMs === undefined) this.liveFromMs.set(symbol, null);
   }
 
+  /**
+   * Market time up to which a pair's 5m bars are all in: its own while it catches up (warm-up,
+   * first fill), so an outcome does not give up on bars still to come; once it runs live, the
+   * shared market time (a quiet pair's missing bars are then truly missing). A pair not seen
+   * by this process (pending from before a restart) has the shared time, as before.
+   */
+  private barsUntilMs(symbol: string): number {
+    const pairMs = this.pairNowMs.get(symbol);
+    if (pairMs === undefined) return this.marketNowMs;
+    const catchingUp = pairMs < this.warmupEndMs || this.liveFromMs.get(symbol) === null;
+    return catchingUp ? pairMs : Math.max(pairMs, this.marketNowMs);
+  }
+
   /** Closed at `closeMs`: inside the warm-up, or before the pair's first fill went live. */
   private isPast(symbol: string, closeMs: number): boolean {
     if (closeMs <= this.warmupEndMs) return true;
@@ -104,6 +122,9 @@ export class SignalPipeline {
   onOutbound(items: readonly PairOutbound[]): void {
     for (const item of items) {
       this.marketNowMs = Math.max(this.marketNowMs, item.tsMs);
+      if (item.tsMs > (this.pairNowMs.get(item.symbol) ?? -Infinity)) {
+        this.pairNowMs.set(item.symbol, item.tsMs);
+      }
       if (item.kind === 'bar') this.onBar(item.data as unknown as Bar);
       else if (item.kind === 'entry_signal') {
         // Graded before it is claimed: the stored signal, so every view of it, has the letter.
@@ -132,7 +153,8 @@ export class SignalPipeline {
     this.evaluating = true;
     try {
       await this.bars.flush();
-      const due = await this.scheduler.evaluateDue(this.marketNowMs);
+      const due = await this.scheduler.evaluateDue(this.marketNowMs,
+        (symbol) => this.barsUntilMs(symbol));
       for (const { pending, outcome, baseline } of due) {
         // Outcomes of signals no endpoint was sent are evaluated for the track record only.
         const endpoints = pending.entryEventId === '' ? []

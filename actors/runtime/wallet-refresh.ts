@@ -1,6 +1,7 @@
 // One rebuild of the wallet views (smart money, wallets, each wallet, each tracked pair's
 // smart-money split and liquidation map) as a generator that yields after every small unit of
 // work, so that runSliced can spread 10,000 wallets over many short event-loop turns.
+import { stringifyRounded } from '../../core/json-numbers.js';
 import type { AssetCtx, MarketMeta } from '../../core/messages.js';
 import { viewName } from '../topics.js';
 import { buildLiquidationMap } from '../positioning/liquidation-map.js';
@@ -122,7 +123,7 @@ function* putPairViews(t: WalletRefreshTarget, bySymbol: ReadonlyMap<string, Wal
   for (const symbol of tracked) {
     const holders = bySymbol.get(symbol) ?? [];
     const { smartMoney } = buildPairPositioning(symbol, holders, []);
-    t.smartMoney.set(symbol, JSON.stringify(smartMoney));
+    t.smartMoney.set(symbol, stringifyRounded(smartMoney));
     yield; // the most held pairs have thousands of holders: two units each
     const market = marketBySymbol.get(symbol);
     if (market && market.ctx.markPx > 0) {

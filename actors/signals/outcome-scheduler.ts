@@ -4,7 +4,7 @@
 import type { BarStore } from '../../persistence/bars.js';
 import type { PendingOutcome, SignalStore } from '../../persistence/signals.js';
 import { evaluateBaseline, type SignalBaseline } from './baseline.js';
-import { evaluateOutcome, OUTCOME_HORIZON_MS } from './outcome.js';
+import { entryEventIdOf, evaluateOutcome, OUTCOME_HORIZON_MS } from './outcome.js';
 import { signalTimeMs, type EntrySignal, type SignalOutcome } from './types.js';
 
 export interface OutcomeSchedulerOptions {
@@ -40,8 +40,11 @@ export interface OutcomeScheduler {
   /**
    * Evaluates the due outcomes whose window is complete or whose grace has passed. Each is
    * handed out once per process until `complete` (after the outbox took it) or `release`.
+   * `barsUntilMs(symbol)`: market time up to which the symbol's bars are all in (default
+   * nowMarketMs); an incomplete window's grace counts from it, not from the newest pair's time.
    */
-  evaluateDue(nowMarketMs: number): Promise<DueOutcome[]>;
+  evaluateDue(nowMarketMs: number, barsUntilMs?: (symbol: string) => number):
+    Promise<DueOutcome[]>;
   /** Marks the outcome done, storing its figures and baseline for the track record. */
   complete(signalId: string, outcome?: SignalOutcome, baseline?: SignalBaseline): Promise<void>;
   /** Hands an outcome out again at the next evaluateDue (its delivery could not be queued). */
@@ -63,7 +66,7 @@ export function createOutcomeScheduler(signals: SignalStore<EntrySignal>, bars: 
       return signals.scheduleOutcome(signal.signal_id, entryEventId, signaledAtMs, dueMs);
     },
     due,
-    async evaluateDue(nowMarketMs) {
+    async evaluateDue(nowMarketMs, barsUntilMs = () => nowMarketMs) {
       const ready = due(nowMarketMs);
       if (ready.length === 0) return [];
       await bars.flush();
@@ -78,8 +81,9 @@ export function createOutcomeScheduler(signals: SignalStore<EntrySignal>, bars: 
         const fromMs = signalTimeMs(pending.signal);
         const window = bars.range(pending.signal.symbol, fromMs, pending.dueMs);
         const outcome = evaluateOutcome(pending.signal, window,
-          { entryEventId: pending.entryEventId });
-        if (!outcome.complete && nowMarketMs < pending.dueMs + options.graceMs) continue;
+          { entryEventId: entryEventIdOf(pending.entryEventId) });
+        if (!outcome.complete &&
+          barsUntilMs(pending.signal.symbol) < pending.dueMs + options.graceMs) continue;
         const before = bars.range(pending.signal.symbol, fromMs - OUTCOME_HORIZON_MS, fromMs);
         const baseline = evaluateBaseline(pending.signal, window, before);
         handedOut.add(pending.signal.signal_id);

@@ -12,8 +12,16 @@ export const OUTCOME_BAR_MS = 300_000;
 export const OUTCOME_WINDOW_BARS = OUTCOME_HORIZON_MS / OUTCOME_BAR_MS;
 
 export interface OutcomeMeta {
-  /** Id of the entry_signal.created event the outcome follows. */
-  readonly entryEventId: string;
+  /** Id of the entry_signal.created event the outcome follows; null when none was sent. */
+  readonly entryEventId: string | null;
+}
+
+/**
+ * The outcome's entry_event_id from a stored schedule's id, where '' marks "no event sent"
+ * (the schedule's encoding, and what outcomes stored before null was used carry).
+ */
+export function entryEventIdOf(stored: string | null | undefined): string | null {
+  return stored === undefined || stored === null || stored === '' ? null : stored;
 }
 
 /** Bars with signal <= openMs and openMs + 5 min <= signal + 4 h, oldest first. */
@@ -30,7 +38,7 @@ export function outcomeWindow(signal: EntrySignal, bars5m: readonly Bar[]): Bar[
 }
 
 export function evaluateOutcome(signal: EntrySignal, bars5m: readonly Bar[],
-  meta: OutcomeMeta = { entryEventId: '' }): SignalOutcome {
+  meta: OutcomeMeta = { entryEventId: null }): SignalOutcome {
   const sign = signal.side === 'long' ? 1 : -1;
   const { entry, stop, t1, t2 } = signal.plan;
   if (!isValidPlan(signal.plan, sign)) throw new Error(`invalid plan in ${signal.signal_id}`);
@@ -60,7 +68,7 @@ export function evaluateOutcome(signal: EntrySignal, bars5m: readonly Bar[],
   const pct = (price: number) => (sign * (price - entry) / entry) * 100;
   const signalMs = signalTimeMs(signal);
   return {
-    entry_event_id: meta.entryEventId,
+    entry_event_id: entryEventIdOf(meta.entryEventId),
     signal_id: signal.signal_id,
     symbol: signal.symbol,
     timeframe: signal.timeframe,

@@ -37,8 +37,11 @@ export interface StoredTrack {
 }
 
 export function storedTrack(record: SignalRecord<EntrySignal>): StoredTrack {
-  const outcome = record.outcomeDone && record.result !== undefined
+  const stored = record.outcomeDone && record.result !== undefined
     ? record.result as unknown as SignalOutcome : null;
+  // Outcomes stored before null marked "no event sent" carry '': read once per record, here.
+  const outcome = stored === null || stored.entry_event_id !== '' ? stored
+    : { ...stored, entry_event_id: null };
   const baseline = outcome !== null && record.baseline !== undefined
     ? record.baseline as unknown as SignalBaseline : null;
   return { signal: record.signal, signalMs: signalTimeMs(record.signal), outcome,

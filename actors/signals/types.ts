@@ -78,7 +78,8 @@ export type FirstLevelHit = (typeof FIRST_LEVEL_HITS)[number];
 
 /** signal.outcome data (spec section 6) plus `complete` and `t2_touched_any` (ANALYTICS 10). */
 export interface SignalOutcome {
-  readonly entry_event_id: string;
+  /** The entry_signal.created event's id; null when no event was sent (the track record only). */
+  readonly entry_event_id: string | null;
   readonly signal_id: string;
   readonly symbol: string;
   readonly timeframe: Timeframe;

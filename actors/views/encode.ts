@@ -1,4 +1,6 @@
-// Serializing a view once per change: JSON bytes with the freshness fields every feed carries.
+// Serializing a view once per change: JSON bytes with the freshness fields every feed carries,
+// figures to 10 significant digits (core/json-numbers.ts), rounded here once per build.
+import { stringifyRounded } from '../../core/json-numbers.js';
 
 const encoder = new TextEncoder();
 
@@ -48,7 +50,7 @@ export function encodeFeedView(body: Record<string, unknown>, updatedAtMs: numbe
 }
 
 function feedJson(body: Record<string, unknown>, updatedAtMs: number, cadenceMs: number): string {
-  return JSON.stringify({ ...body, updatedAt: isoMs(updatedAtMs), cadenceMs });
+  return stringifyRounded({ ...body, updatedAt: isoMs(updatedAtMs), cadenceMs });
 }
 
 /**
@@ -61,7 +63,7 @@ export function encodeFeedViewAfter(head: string, rest: Record<string, unknown>,
 }
 
 export function encodeJson(value: unknown): Uint8Array {
-  return encoder.encode(JSON.stringify(value));
+  return encoder.encode(stringifyRounded(value));
 }
 
 /** Annualized funding in percent on the venue's real settlement interval (docs/decisions.md). */

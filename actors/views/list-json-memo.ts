@@ -6,13 +6,16 @@
 // Comparing the columns with the last call's copy costs a few hundred number comparisons; the
 // text is rebuilt only when they differ, so the bytes are always those of the points given.
 
+import { jsonNumberRounded } from '../../core/json-numbers.js';
+
 /** One element's JSON text from row `i` of the columns. */
 export type RowJson = (columns: readonly Float64Array[], i: number) => string;
 
-/** A number as JSON.stringify writes it: null for NaN and the infinities. */
-export function jsonNumber(x: number): string {
-  return Number.isFinite(x) ? String(x) : 'null';
-}
+/**
+ * A number as the views' JSON writes it (10 significant digits, core/json-numbers.ts): null for
+ * NaN and the infinities.
+ */
+export const jsonNumber = jsonNumberRounded;
 
 const same = (a: number, b: number) => a === b || (a !== a && b !== b);
 

@@ -17,7 +17,9 @@ const usage = `usage: orderflow keys <subcommand> [options]
   create --plan PLAN [--subscription-start YYYY-MM-DD] [--label L] [--json]
         Create a key and print it. The full key is shown this once and never stored.
         --json prints {"key","prefix","plan"}.
-  list [--json]              Every key: prefix, plan, status, created, subscription, label.
+  list [--json] [--sessions] Every key: prefix, plan, status, created, subscription, label.
+        Dashboard sessions' own keys (made at each sign-in, revoked with the session) are
+        listed only with --sessions.
   revoke PREFIX              Revoke a key (PREFIX is ofk_ + 8 hex, as list shows it).
   set-plan PREFIX PLAN       Move a key to another plan.
 
@@ -101,13 +103,23 @@ function formatTable(records: readonly KeyRecord[]): string {
   return [line(header), ...rows.map(line)].join('\n') + '\n';
 }
 
+/** A dashboard session's own key: the account it counts for is on its record. */
+const isSessionKey = (record: KeyRecord) => record.sessionAccountId !== undefined;
+
 async function list(argv: readonly string[], io: CommandIo): Promise<number> {
-  const { values } = parseOptions(argv, { ...dataDirOption, json: { type: 'boolean' } });
+  const { values } = parseOptions(argv, { ...dataDirOption, json: { type: 'boolean' },
+    sessions: { type: 'boolean' } });
   const dataDir = dataDirOf(values['data-dir'], io);
   // Listing an existing data directory that has no store yet shows no keys and creates nothing.
-  const records = existsSync(dataDir) && !existsSync(join(dataDir, 'store')) &&
+  const stored = existsSync(dataDir) && !existsSync(join(dataDir, 'store')) &&
     !io.env.ORDERFLOW_REDIS_URL ? []
     : await withKeyAdmin(values['data-dir'], io, async (keys) => keys.list(), false);
+  const records = values.sessions ? stored : stored.filter((record) => !isSessionKey(record));
+  const hidden = stored.length - records.length;
+  if (hidden > 0) {
+    io.stderr(`${hidden} dashboard session key${hidden === 1 ? '' : 's'} not listed ` +
+      '(--sessions lists them)\n');
+  }
   if (values.json) io.stdout(JSON.stringify(records.map(recordJson)) + '\n');
   else if (records.length === 0) io.stdout('no keys yet (create one with: orderflow keys create ' +
     '--plan PLAN)\n');

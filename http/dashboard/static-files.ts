@@ -17,6 +17,8 @@ export const PAGE_PATHS = [
   '/', '/signin', '/market', '/signals', '/funding', '/keys', '/alerts', '/usage', '/chart',
 ] as const;
 export const PAIR_PAGE_PREFIX = '/pair/';
+/** The icon's paths: the page links the first; browsers ask for the second unprompted. */
+export const FAVICON_PATHS = ['/favicon.svg', '/favicon.ico'] as const;
 
 const TYPES: Readonly<Record<string, string>> = {
   '.js': 'text/javascript; charset=utf-8', '.css': 'text/css; charset=utf-8',
@@ -40,6 +42,7 @@ function load(path: string): StaticFile {
 export class StaticFiles {
   private readonly assets = new Map<string, StaticFile>();
   private readonly page: StaticFile | undefined;
+  private readonly icon: StaticFile | undefined;
 
   constructor(distDir: string, private readonly trusted: TrustCheck) {
     const assetsDir = join(distDir, 'assets');
@@ -50,6 +53,8 @@ export class StaticFiles {
     }
     const index = join(distDir, 'index.html');
     this.page = existsSync(index) ? load(index) : undefined;
+    const icon = join(distDir, 'favicon.svg');
+    this.icon = existsSync(icon) ? load(icon) : undefined;
   }
 
   get built(): boolean {
@@ -59,6 +64,10 @@ export class StaticFiles {
   register(app: RouteRegistrar): void {
     app.get('/assets/*', this.serveAsset);
     app.head('/assets/*', this.serveAsset);
+    for (const path of FAVICON_PATHS) {
+      app.get(path, this.serveIcon);
+      app.head(path, this.serveIcon);
+    }
     for (const path of [...PAGE_PATHS, `${PAIR_PAGE_PREFIX}*`]) {
       app.get(path, this.servePage);
       app.head(path, this.servePage);
@@ -74,6 +83,19 @@ export class StaticFiles {
     }
     ex.send(200, file.type, file.body, [
       ['Cache-Control', 'public, max-age=31536000, immutable'], ['ETag', file.etag],
+    ]);
+  };
+
+  /** The SVG icon at both paths (browsers take an SVG body at /favicon.ico by its type). */
+  private readonly serveIcon = (res: HttpResponse, req: HttpRequest): void => {
+    const ex = new Exchange(res, req, this.trusted);
+    const icon = this.icon;
+    if (icon === undefined) {
+      return ex.send(404, 'text/plain; charset=utf-8', 'not found\n',
+        [['Cache-Control', 'no-store']]);
+    }
+    ex.send(200, icon.type, icon.body, [
+      ['Cache-Control', 'public, max-age=86400'], ['ETag', icon.etag],
     ]);
   };
 

@@ -1,6 +1,7 @@
 // GET /api/v1/signals/history and /api/v1/signals/performance: the stored entry signals with
 // their 4-hour outcomes, and per-group figures over a window (docs/decisions.md "History").
 import { createHash } from 'node:crypto';
+import { stringifyRounded } from '../../core/json-numbers.js';
 import { GRADES, TIMEFRAMES } from '../../core/messages.js';
 import {
   filterSignals, PERFORMANCE_GROUPS, PERFORMANCE_WINDOWS, WINDOW_MS, type TrackedSignal,
@@ -40,7 +41,7 @@ const bad = (detail: string): { ok: false; problem: Problem } =>
 
 /** An answer's bytes with a strong ETag of them. */
 function rendered(value: unknown, nowMs: number, csv?: (value: unknown) => string): Payload {
-  const body = csv === undefined ? JSON.stringify(value) : csv(value);
+  const body = csv === undefined ? stringifyRounded(value) : csv(value);
   const etag = `"s${createHash('sha1').update(body).digest('base64url').slice(0, 22)}"`;
   return { contentType: csv === undefined ? JSON_TYPE : CSV_TYPE,
     cacheControl: `max-age=${SIGNALS_CADENCE_MS / 1000}`, etag,

@@ -9,7 +9,7 @@ import { SIGNALS_LIMIT_DEFAULT, SIGNALS_LIMIT_MAX } from '../handlers/signal-his
 import {
   array, bool, described, int, nullable, num, object, oneOf, str, time, type Schema,
 } from './schemas-common.js';
-import { entrySignal, outcome } from './webhooks.js';
+import { entrySignal, storedOutcome } from './webhooks.js';
 
 const query = (name: string, description: string, schema: Schema) =>
   ({ name, in: 'query', required: false, description, schema });
@@ -130,7 +130,7 @@ export const historySchemas: Record<string, Schema> = {
   SignalHistory: object({
     from: time, to: time, count: int,
     signals: array(object({ ...signalProperties, signaled_at: time, outcome: { oneOf: [
-      outcome, { type: 'null' }] } },
+      storedOutcome, { type: 'null' }] } },
     // Signals stored before evidence grades have none of the three.
     ['session', 'grade_before_session', 'grade_rules', 'grade_basis', 'grade_evidence'])),
     nextCursor: nullable(str), cadenceMs: int,

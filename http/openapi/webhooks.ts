@@ -33,8 +33,10 @@ export const entrySignal = object({
   }), 'Setup: side-relative score sign, true logics, timeframe, regime (docs/signals.md).'),
 }, ['session', 'grade_before_session']);
 
-export const outcome = object({
-  entry_event_id: str, signal_id: str, symbol: str, timeframe: oneOf(TIMEFRAMES), side, grade,
+const outcomeProperties = {
+  entry_event_id: described(str, 'Id of the entry_signal.created event this outcome follows: ' +
+    'a delivery always carries it.'),
+  signal_id: str, symbol: str, timeframe: oneOf(TIMEFRAMES), side, grade,
   horizon: oneOf(['4h']),
   signaled_at: described(time, "Market time: the close of the signal's bar."),
   evaluated_at: described(time, 'Market time: signaled_at plus exactly the 4 h horizon.'),
@@ -42,9 +44,21 @@ export const outcome = object({
   price_after: num, move_pct: num, max_favorable_pct: num,
   max_adverse_pct: described(num, 'Worst excursion, <= 0.'),
   first_level_hit: oneOf(FIRST_LEVEL_HITS), t2_hit: bool,
-  complete: described(bool, 'false when fewer than the 48 window bars were stored.'),
+  complete: described(bool, 'false when fewer than the 48 window bars were stored (`bars` ' +
+    'says how many): the pair had no trade in some 5 minutes (a closed session) or the window ' +
+    "lies in the simulator warm-up's hourly candles. Final either way, not a pending state."),
   t2_touched_any: bool,
-});
+  bars: described(int, 'Window bars the figures came from: 48 when complete.'),
+};
+
+/** signal.outcome's data: sent only for a signal whose entry event was sent. */
+export const outcome = object(outcomeProperties);
+
+/** An outcome as /signals/history lists it: kept for every signal, sent or not. */
+export const storedOutcome = object({ ...outcomeProperties,
+  entry_event_id: described(nullable(str), 'Id of the entry_signal.created event this outcome ' +
+    'follows; null when no event was sent (no alert matched, or the signal closed during the ' +
+    'warm-up or a backfill).') }, ['bars']);
 
 const alertTriggered = object({
   alert_kind: oneOf(['price', 'screener', 'sweep', 'delta_flip', 'drawing']),

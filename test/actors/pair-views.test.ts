@@ -1,8 +1,10 @@
 // A pair's views serialized with the CVD histories' text kept between publishes
 // (actors/views/list-json-memo.ts) are byte for byte what JSON.stringify makes of the same
-// snapshot: on the first publish, on publishes where nothing moved, after an interval closed
-// (a point added, the window slid), after a value in the middle changed (a restored state) and
-// with non-finite numbers; and a list that shrinks is not served from the longer text.
+// snapshot, figures rounded alike (core/json-numbers.ts): on the first publish, on publishes
+// where nothing moved, after an interval closed (a point added, the window slid), after a value
+// in the middle changed (a restored state) and with non-finite numbers; and a list that
+// shrinks is not served from the longer text.
+import { stringifyRounded } from '../../core/json-numbers.js';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { createPairAnalytics, onTrade } from '../../kernels/pair-analytics.js';
@@ -42,7 +44,7 @@ function plainViews(symbol: string, s: PairAnalyticsSnapshot, addresses: WhaleAd
   }
   const cvd = { symbol, cvd: s.cvd, history, basis: f.basis, stale: f.stale,
     asOf: iso(f.asOfMs), ...fresh };
-  return { 'deep-view': JSON.stringify(deep), cvd: JSON.stringify(cvd) };
+  return { 'deep-view': stringifyRounded(deep), cvd: stringifyRounded(cvd) };
 }
 
 function tradedSnapshot(): PairAnalyticsSnapshot {

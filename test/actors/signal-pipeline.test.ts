@@ -9,7 +9,7 @@ import { ManualClock } from '../../core/clock.js';
 import { silentLogger } from '../../core/logger.js';
 import type { Bar } from '../../core/messages.js';
 import { SignalPipeline } from '../../actors/runtime/signal-pipeline.js';
-import { signalTimeMs, type EntrySignal } from '../../actors/signals/types.js';
+import { signalTimeMs } from '../../actors/signals/types.js';
 import type { AlertRecord } from '../../actors/signals/alerts.js';
 import { eventIdForSignal } from '../../actors/webhooks/ids.js';
 import { createWebhookSupervisor, type WebhookSupervisor } from
@@ -17,6 +17,7 @@ import { createWebhookSupervisor, type WebhookSupervisor } from
 import { openAlertStore, newAlertId } from '../../persistence/alerts.js';
 import { openStore, type Store } from '../../persistence/store.js';
 import { eventually, tempDir } from '../helpers/eventually.js';
+import { entrySignalAt } from './entry-signal-fixture.js';
 
 const pipelineSuite = suite('signal pipeline');
 const barMs = 300_000;
@@ -28,15 +29,7 @@ let pipeline: SignalPipeline;
 let receiver: Server;
 const clock = new ManualClock(Date.UTC(2026, 10, 22));
 
-const signal: EntrySignal = {
-  signal_id: `BTC-5m-${signalOpenMs}-long`, symbol: 'BTC', timeframe: '5m', side: 'long',
-  grade: 'B', score: 40, bar_time: new Date(signalOpenMs).toISOString(), regime: 'trending',
-  confirmed: true, flow_source: 'absorption',
-  logics: { liquidity_grab: true, flow_rejection: false, absorption: true, cvd_divergence: false,
-    structure_shift: false, level_confluence: false },
-  plan: { entry: 100, stop: 98, t1: 103, t2: 106, r_t1: 1.5, r_t2: 3 },
-  price_at_signal: 100,
-};
+const signal = entrySignalAt('BTC', signalOpenMs);
 
 function bar(openMs: number, low: number, high: number, close: number): Bar {
   return { symbol: 'BTC', timeframe: '5m', openMs, open: close, high, low, close, volume: 1,

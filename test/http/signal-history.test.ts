@@ -139,4 +139,42 @@ test('performance figures match outcomes worked out by hand; history filters and
     }
   });
 
+test('entry_event_id is null without an entry event, for outcomes stored with "" too',
+  async () => {
+    const dir = await tempDir();
+    const clock = new ManualClock(T0 + 2 * 24 * HOUR);
+    const store = await openStore({ dataDir: dir, clock, watchKeys: false });
+    const signals = openSignalStore<EntrySignal>(store.root);
+    // An outcome stored by an earlier version (""), one made now (no event), one that was sent.
+    const stored: [EntrySignal, string | null][] = [
+      [signal(1, 'long', 'A'), ''], [signal(3, 'long', 'B'), null], [signal(4, 'long', 'B'),
+        'evt_0123456789abcdef01234567']];
+    for (const [s, id] of stored) {
+      await signals.claim(s, clock.nowMs());
+      const signalMs = Date.parse(s.bar_time) + BAR;
+      await signals.scheduleOutcome(s.signal_id, id ?? '', signalMs, signalMs + 4 * HOUR);
+      const outcome = evaluateOutcome(s, windowBars(s, {}), { entryEventId: id });
+      await signals.completeOutcome(s.signal_id, id === '' ? { ...outcome, entry_event_id: '' }
+        : outcome as unknown as Record<string, unknown>);
+    }
+    const t = await startTestServer({ nowMs: clock.nowMs(), signals });
+    try {
+      const all = await get(`${t.url}/api/v1/signals/history`, bearer(t.keyOf.Pro));
+      assert.is(all.status, 200, all.text);
+      assert.equal(all.json.signals.map((s: any) => s.outcome.entry_event_id),
+        [null, null, 'evt_0123456789abcdef01234567']);
+      const spec = await get(`${t.url}/api/v1/openapi.json`, {});
+      const history = spec.json.components.schemas.SignalHistory.properties.signals.items;
+      const listed = history.properties.outcome.oneOf[0].properties.entry_event_id;
+      assert.equal(listed.type, ['string', 'null']);
+      const sent = spec.json.webhooks.signalOutcome.post.requestBody.content['application/json']
+        .schema.properties.data.properties.entry_event_id;
+      assert.is(sent.type, 'string', 'a delivery always carries the id');
+    } finally {
+      await t.close();
+      await store.close();
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
+
 test.run();

@@ -1,6 +1,7 @@
 // The main thread's wallet views rebuilt in slices: byte-identical to the pure builders, only
 // changed wallets re-published, views of wallets that left the tracker dropped, one at a time;
 // each wallet's own view served lazily through the real snapshot store, same bytes and ETag.
+import { stringifyRounded } from '../../core/json-numbers.js';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { silentLogger } from '../../core/logger.js';
@@ -71,7 +72,7 @@ function expected(tracker: WalletTracker, nowMs: number): Map<string, string> {
   }
   for (const symbol of tracked) {
     const holders = records.filter((r) => r.state?.positions.some((p) => p.symbol === symbol));
-    out.set(`smartMoney/${symbol}`, JSON.stringify(buildPairPositioning(symbol, holders, [])
+    out.set(`smartMoney/${symbol}`, stringifyRounded(buildPairPositioning(symbol, holders, [])
       .smartMoney));
     const market = markets.find((m) => m.symbol === symbol)!;
     out.set(`liquidation-map/${symbol}`, encode(buildLiquidationMap(symbol, market.ctx.markPx,

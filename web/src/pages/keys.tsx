@@ -6,6 +6,15 @@ import { Secret, Status } from '../ui.js';
 
 const PLANS = ['Free', 'Trial', 'Starter', 'Trader', 'Pro', 'Whale', 'API'];
 
+/**
+ * Clears the form for the next key. A reset alone would select the first plan (Free): Preact
+ * sets `selected` as a property, so no option carries the default that reset() returns to.
+ */
+function resetForm(form: HTMLFormElement, plan: string): void {
+  form.reset();
+  (form.elements.namedItem('plan') as HTMLSelectElement).value = plan;
+}
+
 export function Keys(props: { plan: string }) {
   const [keys, setKeys] = useState<any[] | null>(null);
   const [error, setError] = useState<string | null>(null);
@@ -21,7 +30,7 @@ export function Keys(props: { plan: string }) {
         { plan: fields.get('plan'), label: fields.get('label') });
       setShown(created.key);
       setError(null);
-      (event.target as HTMLFormElement).reset();
+      resetForm(event.target as HTMLFormElement, props.plan);
       await load();
     } catch (e) {
       setError((e as Error).message);
