@@ -14,8 +14,10 @@ const HOUR_MS = 3_600_000;
 
 /** Per grade: evaluated signals, share reaching t1 first, score from the side. */
 export const GRADE_PLAN: Record<Grade, { evaluated: number; t1Share: number; score: number }> = {
-  'A+': { evaluated: 6, t1Share: 0.6, score: 85 }, 'A': { evaluated: 40, t1Share: 0.6, score: 70 },
-  'B': { evaluated: 80, t1Share: 0.45, score: 50 }, 'C': { evaluated: 120, t1Share: 0.3, score: 30 },
+  'A+': { evaluated: 6, t1Share: 0.6, score: 85 },
+  'A': { evaluated: 40, t1Share: 0.6, score: 70 },
+  'B': { evaluated: 80, t1Share: 0.45, score: 50 },
+  'C': { evaluated: 120, t1Share: 0.3, score: 30 },
   'D': { evaluated: 0, t1Share: 0, score: 10 },
 };
 

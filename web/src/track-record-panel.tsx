@@ -3,7 +3,8 @@
 // baseline, the information coefficient, whether the letters are in order and how many groups
 // were compared (docs/signals.md "Track record statistics").
 import * as f from './format.js';
-import { IntervalBar, ScaleAxis, scaleOf } from './interval-bar.js';
+import { IntervalBar, ScaleAxis } from './interval-bar.js';
+import { scaleOf, type Scale } from './interval-scale.js';
 import {
   comparisonsNote, gradeRows, interval, lettersInOrder, noOutcomes, percent, signedR, tooFew,
   type GradeRow, type Performance,
@@ -27,7 +28,7 @@ function barLabel(row: GradeRow): string {
     `${signedR(row.baselineRandomR)} R`;
 }
 
-function Row(props: { row: GradeRow; scale: ReturnType<typeof scaleOf>; min: number }) {
+function Row(props: { row: GradeRow; scale: Scale; min: number }) {
   const { row, scale } = props;
   const head = <>
     <th scope="row" class="grade">{row.grade}</th>

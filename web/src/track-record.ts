@@ -14,7 +14,7 @@ export interface TrackGroup {
 }
 
 export interface Calibration {
-  grades: (TrackGroup & { grade: string; enough: boolean })[];
+  grades: (Omit<TrackGroup, 'count'> & { grade: string; enough: boolean })[];
   lettersInOrder: boolean | null; gradesCompared: number; tooFew: string[];
   evaluatedMin: number;
 }
