@@ -18,7 +18,7 @@ import * as assert from 'uvu/assert';
 import type { Browser as Chromium, Page } from 'puppeteer-core';
 import { eventually } from '../helpers/eventually.js';
 import { binPath } from '../helpers/service-process.js';
-import { launchChromium } from './chromium.js';
+import { axeFindings as axeOf, launchChromium } from './chromium.js';
 import {
   Browser, startDashboardServer, startReceiver, type DashboardServer,
 } from './dashboard-server.js';
@@ -26,7 +26,6 @@ import { putMarketFixture } from './market-fixture.js';
 
 const ui = suite('dashboard in chromium');
 const SHOTS = new URL('../.screenshots/', import.meta.url).pathname;
-const AXE = new URL('../../node_modules/axe-core/axe.min.js', import.meta.url).pathname;
 const PASSWORD = 'correct horse battery';
 let service: DashboardServer;
 let dataDir: string;
@@ -45,15 +44,8 @@ async function go(path: string): Promise<void> {
   await page.goto(service.baseUrl + path, { waitUntil: 'networkidle2' });
 }
 
-/** axe-core's serious and critical findings on the page as it is now (none expected). */
-async function axeFindings(): Promise<string[]> {
-  // Evaluated through the debugger protocol, which the page's CSP does not govern.
-  await page.evaluate(readFileSync(AXE, 'utf8'));
-  return page.evaluate(async () => {
-    const result = await (window as any).axe.run(document, { resultTypes: ['violations'] });
-    return result.violations.filter((v: any) => ['serious', 'critical'].includes(v.impact))
-      .map((v: any) => `${v.id}: ${v.nodes.map((n: any) => n.target.join(' ')).join(', ')}`);
-  });
+function axeFindings(): Promise<string[]> {
+  return axeOf(page);
 }
 
 async function text(selector: string): Promise<string> {

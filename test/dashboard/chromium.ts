@@ -1,8 +1,12 @@
 // Debian's chromium for the browser tests: installed with apt-get when missing (CI runs as
 // root on a fresh machine), then launched headless through puppeteer-core.
 import { execFileSync } from 'node:child_process';
-import { existsSync } from 'node:fs';
-import puppeteer, { type Browser } from 'puppeteer-core';
+import { existsSync, readFileSync } from 'node:fs';
+import puppeteer, { type Browser, type Page } from 'puppeteer-core';
+
+/** The page's globals, as seen from code that runs inside it (this file has no DOM types). */
+declare const document: unknown, window: { axe: { run(...args: unknown[]): Promise<any> } };
+const AXE = new URL('../../node_modules/axe-core/axe.min.js', import.meta.url).pathname;
 
 const CANDIDATES = ['/usr/bin/chromium', '/usr/bin/chromium-browser'];
 
@@ -31,5 +35,16 @@ export function launchChromium(): Promise<Browser> {
   return puppeteer.launch({
     executablePath: chromiumPath(), headless: true,
     args: ['--no-sandbox', '--disable-dev-shm-usage', '--disable-gpu', '--no-first-run'],
+  });
+}
+
+/** axe-core's serious and critical findings on the page as it is now (none expected). */
+export async function axeFindings(page: Page): Promise<string[]> {
+  // Evaluated through the debugger protocol, which the page's CSP does not govern.
+  await page.evaluate(readFileSync(AXE, 'utf8'));
+  return page.evaluate(async () => {
+    const result = await window.axe.run(document, { resultTypes: ['violations'] });
+    return result.violations.filter((v: any) => ['serious', 'critical'].includes(v.impact))
+      .map((v: any) => `${v.id}: ${v.nodes.map((n: any) => n.target.join(' ')).join(', ')}`);
   });
 }

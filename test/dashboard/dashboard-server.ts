@@ -14,6 +14,9 @@ import type { Dashboard } from '../../http/dashboard/index.js';
 import { startHttpServer, type HttpServer } from '../../http/server.js';
 import { SnapshotStore } from '../../http/snapshots.js';
 import { openAccountStore } from '../../persistence/account-store.js';
+import { openHistoryStore } from '../../persistence/history.js';
+import { openSignalStore, type SignalStore } from '../../persistence/signals.js';
+import type { EntrySignal } from '../../actors/signals/types.js';
 import { hashPassword } from '../../persistence/passwords.js';
 import { openStore, type Store } from '../../persistence/store.js';
 import type { Plan } from '../../core/messages.js';
@@ -27,13 +30,15 @@ export interface DashboardServer {
   readonly snapshots: SnapshotStore;
   readonly http: HttpServer;
   readonly dashboard: Dashboard;
+  /** The stored entry signals behind /signals/history and /performance, when asked for. */
+  readonly signals: SignalStore<EntrySignal> | null;
   createAccount(email: string, password: string, plan: Plan): Promise<void>;
   close(): Promise<void>;
 }
 
 export async function startDashboardServer(
   options: { clock?: Clock; signupOpen?: boolean; trustProxy?: string[];
-    sessionSweepMs?: number } = {},
+    sessionSweepMs?: number; trackRecord?: boolean } = {},
 ): Promise<DashboardServer> {
   const clock = options.clock ?? systemClock;
   const dataDir = join(await tempDir('orderflow-dash-'), 'data');
@@ -47,12 +52,17 @@ export async function startDashboardServer(
   const snapshots = new SnapshotStore();
   const dashboard = createDashboardFor({ config, clock, store, access, webhooks,
     logger: silentLogger, sessionSweepMs: options.sessionSweepMs });
+  // Without a signal store the track record answers 503, as on a service still starting.
+  const signals = options.trackRecord ? openSignalStore<EntrySignal>(store.root) : null;
+  const history = signals === null ? undefined
+    : { store: openHistoryStore(store.root), signals, clock };
   const http = await startHttpServer({ config, clock, logger: silentLogger, snapshots,
-    keys: store.keys, usage: store.usage, access, dashboard,
+    keys: store.keys, usage: store.usage, access, dashboard, history,
     readiness: () => ({ ready: true, checks: {} }) });
   const accounts = openAccountStore(store.root);
   return {
     baseUrl: `http://127.0.0.1:${http.port}`, dataDir, store, webhooks, snapshots, http, dashboard,
+    signals,
     async createAccount(email, password, plan) {
       await accounts.create({ email, plan, passwordDigest: await hashPassword(password) },
         clock.nowMs());

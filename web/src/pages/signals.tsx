@@ -1,7 +1,8 @@
 // Signals: the live entry signals per pair, and the track record once history exists.
 import { ApiError, data } from '../api.js';
 import * as f from '../format.js';
-import { byGrade, expectancy, hitRate } from '../track-record.js';
+import { TrackRecordPanel } from '../track-record-panel.js';
+import type { Performance } from '../track-record.js';
 import { Link, SortTable, Status, usePoll, type Column } from '../ui.js';
 
 type Signal = Record<string, any> & { symbol: string };
@@ -33,18 +34,18 @@ export function Signals() {
   const live = usePoll(() => data('/api/v1/signals'), 10_000);
   const record = usePoll(async () => {
     try {
-      return await data('/api/v1/signals/performance?window=30d&groupBy=grade');
+      return await data<Performance>('/api/v1/signals/performance?window=30d&groupBy=grade');
     } catch (error) {
-      if (error instanceof ApiError && error.problem.status === 404) return { groups: [] };
+      if (error instanceof ApiError && error.problem.status === 404) return { groups: [] } as Performance;
       // Not computed yet (a service just started): a state of the service, not an error.
       if (error instanceof ApiError && error.problem.status === 503) {
-        return { groups: [], computing: true };
+        return { groups: [], computing: true } as Performance;
       }
       throw error;
     }
   }, 60_000);
   const rows = flatten(live.value);
-  const groups: any[] = record.value?.groups ?? [];
+  const answer = record.value;
   return (
     <main id="main">
       <header class="page-head"><h1>Signals</h1></header>
@@ -52,24 +53,13 @@ export function Signals() {
         empty={live.value && rows.length === 0 ? 'No live signal right now.' : undefined} />
       {rows.length > 0 && <SortTable caption="Live signals" rows={rows} columns={columns}
         rowKey={(s) => s.symbol} initial="score" />}
-      <h2>Track record (30 days)</h2>
-      <Status error={record.error}
-        empty={record.value && groups.length === 0 ? (record.value.computing
-          ? 'The track record is being computed (the service has just started); this page asks ' +
-            'again within a minute.'
-          : 'No track record yet: it fills in as signals are evaluated.') : undefined} />
-      {groups.length > 0 && (
-        <div class="table-wrap"><table>
-          <caption class="sr-only">Track record by grade</caption>
-          <thead><tr><th scope="col">Grade</th><th scope="col" class="num">Signals</th>
-            <th scope="col" class="num">Evaluated</th><th scope="col" class="num">Hit rate</th>
-            <th scope="col" class="num">Expectancy</th></tr></thead>
-          <tbody>{byGrade(groups).map((g) => (
-            <tr><td>{g.group ?? g.key}</td><td class="num">{f.num(g.count, 0)}</td>
-              <td class="num">{f.num(g.evaluated, 0)}</td>
-              <td class="num">{hitRate(g)}</td><td class="num">{expectancy(g)}</td></tr>
-          ))}</tbody>
-        </table></div>)}
+      <section aria-labelledby="track-title">
+      <h2 id="track-title">Track record (30 days)</h2>
+      <Status error={record.error} loading={!answer && !record.error}
+        empty={answer?.computing ? 'The track record is being computed (the service has just ' +
+          'started); this page asks again within a minute.' : undefined} />
+      {answer && !answer.computing && <TrackRecordPanel answer={answer} />}
+      </section>
     </main>
   );
 }
