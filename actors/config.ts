@@ -6,7 +6,7 @@ import { INFORMED_SHARE_DEFAULT } from './feed/sim/catalogue.js';
 
 /** Bounds on every queue, buffer and table (TigerStyle "a limit on everything"). */
 export const limits = Object.freeze({
-  /** Orderflow-tracked pairs (spec section 8). */
+  /** Orderflow-tracked pairs (docs/decisions.md, "Feeds and freshness"). */
   trackedPairsMax: 100,
   /** A tracked pair leaves the set only below this rank (hysteresis, docs/decisions.md). */
   trackedRankExitMax: 110,

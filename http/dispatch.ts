@@ -1,5 +1,5 @@
 // The request pipeline: read the request, route it, then credentials -> identity -> burst guard
-// -> plan gate -> snapshot bytes (or 304) -> daily quota -> answer (ARCHITECTURE.md).
+// -> plan gate -> snapshot bytes (or 304) -> daily quota -> answer (docs/architecture.md).
 import type { HttpRequest, HttpResponse } from 'uWebSockets.js';
 import { limits } from '../actors/config.js';
 import type { Logger } from '../core/logger.js';

@@ -1,31 +1,16 @@
 // The tidy test: keeps the layering and the house style that a reviewer would otherwise police.
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { dirname, join, relative } from 'node:path';
+import { repoFilesWith as sourceFilesWith, repoRoot as root } from './helpers/repo-files.js';
 
-const root = new URL('..', import.meta.url).pathname;
 const sourceFolders = [
   'core', 'actors', 'kernels', 'http', 'persistence', 'bin', 'bench', 'test', 'examples',
 ];
 
 function sourceFiles(folder: string): string[] {
   return sourceFilesWith(folder, /\.(ts|js)$/);
-}
-
-function sourceFilesWith(folder: string, pattern: RegExp): string[] {
-  const dir = join(root, folder);
-  let entries: string[];
-  try {
-    entries = readdirSync(dir);
-  } catch {
-    return [];
-  }
-  return entries.flatMap((entry) => {
-    const path = join(dir, entry);
-    if (statSync(path).isDirectory()) return sourceFilesWith(relative(root, path), pattern);
-    return pattern.test(entry) ? [relative(root, path)] : [];
-  });
 }
 
 const files = sourceFolders.flatMap(sourceFiles);
