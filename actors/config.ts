@@ -30,7 +30,7 @@ export const limits = Object.freeze({
    * A shard whose event loop shows no progress (shard-board.ts) for this long is hung and
    * restarted; a crash is seen at once, by the worker's exit. Progress is a counter the worker
    * bumps from a timer, which work cannot queue behind as it could a ping: a busy shard on a
-   * loaded machine is slow, not dead (a 5 s ping restarted busy shards in a loop, issue 34).
+   * loaded machine is slow, not dead, and a ping would have it restarted in a loop.
    */
   shardStallTimeoutMs: 10_000,
   /** The first restart's delay; each failure within the window doubles it, up to the max. */
