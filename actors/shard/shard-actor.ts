@@ -86,7 +86,7 @@ const firstPublishDelayMs = 150;
 /**
  * Pairs whose warm-up ended while others still warm publish in groups at most this far apart:
  * their first views (days of CVD history) are built and applied then, not all in the last
- * publish, which /readyz waits for (bench/README.md, Warm start, session 6).
+ * publish, which /readyz waits for (bench/log/2026-11-26-warm-start-views-first.md).
  */
 const warmedPublishMs = 150;
 /** How often the shard shows the supervisor its event loop turns (shard-board.ts). */

@@ -1,9 +1,10 @@
 // The process's CPU priority (`--nice N`, ORDERFLOW_NICE; docs/scale-out.md, "One box, several
 // roles"). Ingest's bursts (its shards, its main thread's cadence work, V8's GC helper threads)
 // can hold every core of a box for milliseconds at a time; Redis and the fronts, woken by a
-// snapshot message, then wait for a core behind them (bench/README.md, session 8). At a
-// lower priority ingest still gets every core nobody else wants, but a woken Redis or front
-// runs first. So `--role ingest` lowers itself by default; one box (`all`) and fronts do not.
+// snapshot message, then wait for a core behind them
+// (bench/log/2026-11-26-propagation-ingest-priority.md). At a lower priority ingest still gets
+// every core nobody else wants, but a woken Redis or front runs first. So `--role ingest`
+// lowers itself by default; one box (`all`) and fronts do not.
 import { spawnSync } from 'node:child_process';
 import { readdirSync } from 'node:fs';
 import { getPriority, setPriority } from 'node:os';

@@ -43,7 +43,7 @@ export const batchBytesMax = 64 * 1024;
  * A batch also leaves once its first frame has waited this long: with patches a turn's views no
  * longer fill 64 KB (a shard's 150 views are ~30 KB of patches), and a turn that diffs and puts
  * them takes milliseconds, which its first views would otherwise wait on ingest
- * (bench/README.md, session 9).
+ * (bench/log/2026-11-26-propagation-patches.md).
  */
 export const batchWaitMsMax = 0.25;
 

@@ -149,7 +149,7 @@ export class SnapshotSubscriber {
     // message's bytes (each socket read is a new buffer; views are never mutated). A copy would
     // not make the front's mark-compacts rarer either: V8 counts the ArrayBuffer bytes made
     // since the last one against the old generation's limit, and every byte received is
-    // already one socket read's (bench/README.md, session 8).
+    // already one socket read's (bench/log/2026-11-26-propagation-fronts-cost.md).
     this.store.put(frame.name, body, {
       version: ++this.version, updatedAtMs: frame.updatedAtMs, cadenceMs: frame.cadenceMs,
       etag: frame.etag,
