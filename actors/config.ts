@@ -6,7 +6,7 @@ import { INFORMED_SHARE_DEFAULT } from './feed/sim/catalogue.js';
 
 /** Bounds on every queue, buffer and table (TigerStyle "a limit on everything"). */
 export const limits = Object.freeze({
-  /** Orderflow-tracked pairs (spec section 8). */
+  /** Orderflow-tracked pairs (docs/decisions.md, "Feeds and freshness"). */
   trackedPairsMax: 100,
   /** A tracked pair leaves the set only below this rank (hysteresis, docs/decisions.md). */
   trackedRankExitMax: 110,
@@ -30,7 +30,7 @@ export const limits = Object.freeze({
    * A shard whose event loop shows no progress (shard-board.ts) for this long is hung and
    * restarted; a crash is seen at once, by the worker's exit. Progress is a counter the worker
    * bumps from a timer, which work cannot queue behind as it could a ping: a busy shard on a
-   * loaded machine is slow, not dead (a 5 s ping restarted busy shards in a loop, issue 34).
+   * loaded machine is slow, not dead, and a ping would have it restarted in a loop.
    */
   shardStallTimeoutMs: 10_000,
   /** The first restart's delay; each failure within the window doubles it, up to the max. */

@@ -45,7 +45,7 @@ const tape = (() => {
 })();
 const { ts, price, size, side } = tape;
 /**
- * VPIN's bucket volume as the service sets it (ANALYTICS.md: V = ADV / 50): the tape's own
+ * VPIN's bucket volume as the service sets it (docs/analytics.md: V = ADV / 50): the tape's own
  * volume per day over 50. A much smaller V completes a bucket every few dozen trades and
  * measures the t-digest of vpinLevel far more often than a real pair ever updates it.
  */

@@ -262,7 +262,7 @@ async function startUniverse(p: Parts): Promise<void> {
 
 /**
  * Hands each shard its pairs' smart-money split once the wallets are rebuilt: the shard closes
- * their deep views with it, so the main thread stores them as sent (issue 21). A pair the shard
+ * their deep views with it, so the main thread stores them as sent. A pair the shard
  * has no split for yet is closed on this thread, as before.
  */
 function pushSmartMoney(p: Parts): void {
@@ -312,10 +312,10 @@ function startTimers(p: Parts): NodeJS.Timeout[] {
 }
 
 /**
- * The HTTP front. `assigned` settles once the shards have their pairs: with a warm-up to run the
- * MCP module (~0.15 s of this thread) loads after it, while the shards warm up, so it does not
- * hold back their boot and the start of their warm-up; without one it loads at once, its load
- * being then on the way to /readyz.
+ * The HTTP front. `assigned` settles once the shards have their pairs: with a warm-up to run,
+ * the MCP module (a noticeable load on this thread) loads after it, while the shards warm up,
+ * so it does not hold back their boot and the start of their warm-up; without one it loads at
+ * once, its load being then on the way to /readyz.
  */
 async function startFront(p: Parts, assigned: Promise<void>) {
   const { config, clock, store, snapshots, views } = p;

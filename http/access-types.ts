@@ -2,7 +2,7 @@
 // whether the burst guard, the daily quota and the plan let them through, and the problem if not.
 import type { KeyRecord, Plan } from '../core/messages.js';
 
-/** Endpoints as the plan table knows them (spec section 4, docs/decisions.md). */
+/** Endpoints as the plan table knows them (docs/decisions.md, "Plans and access"). */
 export const ENDPOINTS = [
   'screener', 'pair', 'signals', 'smart-money', 'deep-view', 'funding-arb', 'usage', 'cvd',
   'liquidation-map', 'wallets', 'export', 'history',

@@ -6,7 +6,7 @@ import { httpBounds } from './bounds.js';
 
 export const BURST_WINDOW_MS = 60_000;
 
-/** Requests per rolling minute by scope (spec section 8, docs/decisions.md). */
+/** Requests per rolling minute by scope (docs/decisions.md, "Quotas and time"). */
 export const burstLimitByScope: Readonly<Record<BurstScope, number>> = Object.freeze({
   'deep-view': 10, 'cvd': 10, 'history': 30, 'v1': 60, 'mcp': 60, 'mcp-public': 60,
 });

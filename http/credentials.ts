@@ -27,22 +27,53 @@ function checkFormat(key: string, source: string): PickedKey {
 }
 
 /**
- * The first spelling present wins: Authorization: Bearer, then x-api-key, then api_key.
- * A present but invalid first spelling is malformed; it never falls back to the next one.
+ * The spellings of a key in the order they are read: Authorization: Bearer, then x-api-key,
+ * then the api_key query parameter. The first one sent is used, and a present but invalid one
+ * is malformed: it never falls back to the next (docs/decisions.md, "Plans and access").
  */
-export function pickKey(credentials: Credentials): PickedKey {
-  const { authorization, xApiKey, queryKey } = credentials;
-  if (authorization !== undefined) {
-    const match = /^Bearer +(\S+)$/i.exec(authorization);
-    if (!match) {
-      return { kind: 'malformed', detail: 'Authorization must be "Bearer <API_KEY>" ' +
-        `(was ${describe(authorization.split(' ')[0] ?? '')} ...)` };
-    }
-    return checkFormat(match[1]!, 'Authorization');
+export const keySpellings = ['authorization', 'xApiKey', 'queryKey'] as const;
+export type Spelling = typeof keySpellings[number];
+
+/** The spelling a key is read from: the first one sent, or undefined when none was. */
+export function firstSent(credentials: Credentials): Spelling | undefined {
+  for (const spelling of keySpellings) {
+    if (credentials[spelling] !== undefined) return spelling;
   }
-  if (xApiKey !== undefined) return checkFormat(xApiKey.trim(), 'x-api-key');
-  if (queryKey !== undefined) return checkFormat(queryKey, 'api_key');
-  return { kind: 'none' };
+  return undefined;
+}
+
+/** What a request offers for a key; a later spelling is read only when no earlier one was sent. */
+export type CredentialSource = Readonly<Record<Exclude<Spelling, 'queryKey'>, string | undefined>>;
+
+/**
+ * Fills `into` with the credentials the precedence reads: the first spelling sent, the later
+ * ones left undefined and never read from `source` (a header read costs a call into uWS).
+ */
+export function readCredentials(source: CredentialSource, queryKey: string | undefined,
+  into: { -readonly [K in Spelling]: string | undefined }): Credentials {
+  let found = false;
+  for (const spelling of keySpellings) {
+    const value: string | undefined =
+      found ? undefined : spelling === 'queryKey' ? queryKey : source[spelling];
+    into[spelling] = value;
+    found ||= value !== undefined;
+  }
+  return into;
+}
+
+/** The key of the first spelling sent (keySpellings), its format checked. */
+export function pickKey(credentials: Credentials): PickedKey {
+  const spelling = firstSent(credentials);
+  if (spelling === undefined) return { kind: 'none' };
+  const sent = credentials[spelling]!;
+  if (spelling === 'xApiKey') return checkFormat(sent.trim(), 'x-api-key');
+  if (spelling === 'queryKey') return checkFormat(sent, 'api_key');
+  const match = /^Bearer +(\S+)$/i.exec(sent);
+  if (!match) {
+    return { kind: 'malformed', detail: 'Authorization must be "Bearer <API_KEY>" ' +
+      `(was ${describe(sent.split(' ')[0] ?? '')} ...)` };
+  }
+  return checkFormat(match[1]!, 'Authorization');
 }
 
 /** A well-formed key as sent, with what the key directory is looked up and checked by. */
@@ -56,8 +87,6 @@ export interface ReadKey {
   readonly prefix: string;
 }
 
-type Spelling = 'authorization' | 'xApiKey' | 'queryKey';
-
 /**
  * pickKey, then the digest of a well-formed key, memoized on the credential as sent: polling
  * clients send the same header each time, so a hit skips the pattern checks and the SHA-256.
@@ -70,12 +99,11 @@ export function createKeyReader(): (credentials: Credentials) =>
     authorization: new Map(), xApiKey: new Map(), queryKey: new Map(),
   };
   return (credentials) => {
-    // The spelling pickKey will use: the first one present (docs/decisions.md priority).
-    const spelling: Spelling = credentials.authorization !== undefined ? 'authorization'
-      : credentials.xApiKey !== undefined ? 'xApiKey' : 'queryKey';
-    const sent = credentials[spelling];
+    const spelling = firstSent(credentials);
+    if (spelling === undefined) return { kind: 'none' };
+    const sent = credentials[spelling]!;
     const memo = memos[spelling];
-    const hit = sent === undefined ? undefined : memo.get(sent);
+    const hit = memo.get(sent);
     if (hit !== undefined) return hit;
     const picked = pickKey(credentials);
     if (picked.kind !== 'key') return picked;
@@ -83,7 +111,7 @@ export function createKeyReader(): (credentials: Credentials) =>
       digest: createHash('sha256').update(picked.key, 'utf8').digest('hex'),
       prefix: picked.key.slice(0, KEY_PREFIX_LENGTH) };
     if (memo.size >= httpBounds.keyDigestsMax) memo.clear();
-    memo.set(sent!, read);
+    memo.set(sent, read);
     return read;
   };
 }

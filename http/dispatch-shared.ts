@@ -7,6 +7,7 @@ import type {
   AccessControl, BurstScope, Endpoint, Identity, Outcome, Problem, SharedLimits,
 } from './access-types.js';
 import type { Cors } from './cors.js';
+import { readCredentials } from './credentials.js';
 import type { HttpMetrics } from './metrics.js';
 import type { QueryParams } from './query.js';
 import { etagMatches, type RequestInfo } from './request.js';
@@ -47,10 +48,9 @@ export class SharedRouteFlow {
     endpoint: Endpoint, scope: BurstScope): void {
     const { access, shared } = this.deps;
     const { route, segment } = match;
-    const { authorization } = info;
-    const xApiKey = authorization === undefined ? info.xApiKey : undefined;
-    const found = access.identify({ authorization, xApiKey, queryKey: params.get('api_key') },
-      info);
+    const credentials = readCredentials(info, params.get('api_key'),
+      { authorization: undefined, xApiKey: undefined, queryKey: undefined });
+    const found = access.identify(credentials, info);
     if (!found.ok) return this.deps.fail(res, info, route.name, found.problem,
       this.deps.rateHeaders(null, null));
     const identity = found.value;

@@ -1,5 +1,5 @@
 // The request pipeline: read the request, route it, then credentials -> identity -> burst guard
-// -> plan gate -> snapshot bytes (or 304) -> daily quota -> answer (ARCHITECTURE.md).
+// -> plan gate -> snapshot bytes (or 304) -> daily quota -> answer (docs/architecture.md).
 import type { HttpRequest, HttpResponse } from 'uWebSockets.js';
 import { limits } from '../actors/config.js';
 import type { Logger } from '../core/logger.js';
@@ -8,6 +8,7 @@ import type {
 } from './access-types.js';
 import type { TrustCheck } from './client-ip.js';
 import type { Cors } from './cors.js';
+import { readCredentials } from './credentials.js';
 import type { FrontGuard } from './front-guard.js';
 import type { HttpMetrics } from './metrics.js';
 import { problems } from './problems.js';
@@ -159,13 +160,7 @@ class Dispatcher {
   private admit(res: HttpResponse, info: RequestInfo, route: Route, scope: BurstScope,
     endpoint: Endpoint, queryKey: string | undefined): Identity | undefined {
     const { access } = this.deps;
-    // x-api-key is read only when it can matter: Authorization wins when sent (docs/decisions.md).
-    const { authorization } = info;
-    const { credentials } = this;
-    credentials.authorization = authorization;
-    credentials.xApiKey = authorization === undefined ? info.xApiKey : undefined;
-    credentials.queryKey = queryKey;
-    const found = access.identify(credentials, info);
+    const found = access.identify(readCredentials(info, queryKey, this.credentials), info);
     if (!found.ok) {
       this.fail(res, info, route.name, found.problem);
       return undefined;

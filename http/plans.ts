@@ -1,5 +1,5 @@
 // The plan table: which plan reaches which endpoint, and the daily quota each plan gets, with
-// the Whale grandfathering window (spec sections 4 and 8, docs/decisions.md "Plans and access").
+// the Whale grandfathering window (docs/decisions.md, "Plans and access").
 import type { Plan } from '../core/messages.js';
 import type { Endpoint } from './access-types.js';
 import { romeMidnightMs } from '../core/rome-time.js';
@@ -31,7 +31,7 @@ export function planReaches(plan: Plan, endpoint: Endpoint): boolean {
   return required === null || planAtLeast(plan, required);
 }
 
-/** Requests per Rome day (spec section 8). */
+/** Requests per Rome day (docs/api.md, "Quotas and limits"). */
 export const dailyLimitByPlan: Readonly<Record<Plan, number>> = Object.freeze({
   Free: 20, Trial: 500, Starter: 500, Trader: 2_000, Pro: 5_000, Whale: 2_000, API: 50_000,
 });

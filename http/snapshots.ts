@@ -30,8 +30,8 @@ const lazyBytesMax = 8 * 1024 * 1024;
 
 /**
  * The HTTP-date of a time, kept for the last second asked: the views of one cadence share their
- * second, and `toUTCString` cost ~1.6 µs a put (a scale-out front and ingest put hundreds of
- * views a turn: bench/README.md, propagation).
+ * second, and a scale-out front and ingest put hundreds of views a turn, each `toUTCString` a
+ * cost.
  */
 let dateSecond = NaN;
 let dateText = '';
@@ -78,8 +78,8 @@ export function entryOf(body: Uint8Array | Buffer, meta: ViewMeta): ViewEntry {
 
 export class SnapshotStore {
   private readonly entries = new Map<string, ViewEntry>();
-  // Why lazy families: 10,000 wallet views held as bytes with their validators were ~25 MB on
-  // the main thread, rebuilt (and hashed) every refresh whether anyone asked or not.
+  // Why lazy families: thousands of wallet views held as bytes with their validators would sit
+  // on the main thread, rebuilt (and hashed) every refresh whether anyone asked or not.
   private readonly mounts: [prefix: string, source: LazyViewSource][] = [];
   private readonly built = new LRUCache<string, ViewEntry>({
     max: lazyEntriesMax, maxSize: lazyBytesMax,

@@ -1,4 +1,4 @@
-// Absorption events (operational definition of ANALYTICS.md section 7): in a window W, heavy
+// Absorption events (docs/analytics.md, "Absorption"): in a window W, heavy
 // one-sided aggression (notional >= N_min, imbalance beyond +-0.3) that fails to move price
 // more than m bps its way. N_min is the trailing 95th percentile of one-sided window notional
 // (past windows only), a fixed fallback until enough windows were seen.

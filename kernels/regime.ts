@@ -1,4 +1,4 @@
-// Market regime from closed 5-minute bars (ANALYTICS.md section 8), checked in this order:
+// Market regime from closed 5-minute bars (docs/analytics.md, "Regime"), checked in this order:
 // squeeze (Bollinger inside Keltner), trending (efficiency ratio >= 0.30), volatile (realized
 // volatility at or above its trailing 90th percentile), else ranging; unknown (null) without
 // enough bars.

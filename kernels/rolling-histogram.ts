@@ -7,7 +7,7 @@
 //   edge 2^(minExponent + octaves). In between, each octave [2^e, 2^(e+1)) is cut into k equal
 //   sub-bins (k a power of two), so a value's bin is read straight off its IEEE-754 bits: the
 //   exponent and the top log2(k) mantissa bits. No log and no search on the push path (a
-//   binary search over the edges cost ~3x more: its branches are unpredictable).
+//   binary search over the edges costs more: its branches are unpredictable).
 import { checkOption, reject } from './check.js';
 
 export interface RollingHistogram {

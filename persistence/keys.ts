@@ -59,7 +59,7 @@ export interface KeyTables {
   readonly meta: Database<unknown, string>;
 }
 
-/** Pair assertion on a record before a write and after a read (STYLE.md 5). */
+/** Pair assertion on a record before a write and after a read: corruption never spreads. */
 export function assertKeyRecord(record: KeyRecord): void {
   const ok = isKeyPrefix(record.prefix) && /^[0-9a-f]{64}$/.test(record.digest) &&
     isPlan(record.plan) && Number.isFinite(record.createdAtMs) &&

@@ -128,8 +128,8 @@ function holdEventLoop(ms: number): void {
 
 /**
  * Connects both clients; does not wait for Redis (a front starts and serves without it).
- * ioredis is loaded here, not with the service: a single box never needs it, and its ~100
- * modules took 100-190 ms of the main thread at every start (measured on this 2-core VM).
+ * ioredis is loaded here, not with the service: a single box never needs it, and its modules
+ * would cost the main thread time at every start.
  */
 export async function openRedisLink(url: string, logger: Logger,
   options: RedisLinkOptions = {}): Promise<RedisLink> {

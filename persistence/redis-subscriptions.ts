@@ -24,8 +24,8 @@ export class Subscriptions {
 
   constructor(private readonly client: Redis, private readonly logger: Logger) {
     // Only `messageBuffer`: with any 'message' listener on the connection, ioredis decodes every
-    // message as UTF-8 first, and the snapshot channel carries ~64 KB batches of binary frames
-    // many times a second (3-5 ms per 600 KB batch, measured: bench/README.md).
+    // message as UTF-8 first, and the snapshot channel carries batches of binary frames many
+    // times a second, all of which would be decoded for nothing.
     client.on('messageBuffer', (channel: Buffer, message: Buffer) => {
       const listeners = this.channels.get(channel.toString('latin1'));
       if (listeners !== undefined) for (const listener of listeners) listener(message);

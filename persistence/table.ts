@@ -1,5 +1,5 @@
 // Named tables inside the one lmdb environment, all encoded with msgpackr `moreTypes: true`
-// (without it msgpackr silently corrupts Float64Array; DEPENDENCIES.md).
+// (without it msgpackr silently corrupts Float64Array).
 import type { Database, RootDatabase } from 'lmdb';
 import { Packr } from 'msgpackr';
 

@@ -1,31 +1,16 @@
 // The tidy test: keeps the layering and the house style that a reviewer would otherwise police.
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { dirname, join, relative } from 'node:path';
+import { repoFilesWith as sourceFilesWith, repoRoot as root } from './helpers/repo-files.js';
 
-const root = new URL('..', import.meta.url).pathname;
 const sourceFolders = [
   'core', 'actors', 'kernels', 'http', 'persistence', 'bin', 'bench', 'test', 'examples',
 ];
 
 function sourceFiles(folder: string): string[] {
   return sourceFilesWith(folder, /\.(ts|js)$/);
-}
-
-function sourceFilesWith(folder: string, pattern: RegExp): string[] {
-  const dir = join(root, folder);
-  let entries: string[];
-  try {
-    entries = readdirSync(dir);
-  } catch {
-    return [];
-  }
-  return entries.flatMap((entry) => {
-    const path = join(dir, entry);
-    if (statSync(path).isDirectory()) return sourceFilesWith(relative(root, path), pattern);
-    return pattern.test(entry) ? [relative(root, path)] : [];
-  });
 }
 
 const files = sourceFolders.flatMap(sourceFiles);
@@ -152,6 +137,32 @@ test('no source, test, bench or doc refers to a folder beside the checkout', () 
   for (const file of [...files, ...docs, 'package.json', '.ci/run']) {
     const text = readFileSync(join(root, file), 'utf8');
     assert.not.match(text, outsideRef, `${file} refers to a folder outside the repository`);
+  }
+});
+
+/** The folders directly inside `folder` (the repository's own, not installed or built ones). */
+const foldersIn = (folder: string) => readdirSync(join(root, folder), { withFileTypes: true })
+  .filter((e) => e.isDirectory() && !['node_modules', '.git', 'data', 'dist'].includes(e.name))
+  .map((e) => e.name);
+
+test("README's Layout lists every top-level folder", () => {
+  const readme = readFileSync(join(root, 'README.md'), 'utf8');
+  const layout = readme.slice(readme.indexOf('## Layout'));
+  for (const folder of foldersIn('.')) {
+    assert.match(layout, new RegExp(`^${folder.replace('.', '\\.')}/ `, 'm'),
+      `README's Layout does not list ${folder}/`);
+  }
+});
+
+// Tests that span rooms: the whole service, the command line, and what tests share.
+const crossCuttingTests = ['e2e', 'cli', 'helpers', 'fixtures'];
+
+test('every test folder is named after the room it tests', () => {
+  const rooms = new Set([...foldersIn('.'),
+    ...['actors', 'http', 'bin'].flatMap((folder) => foldersIn(folder))]);
+  for (const folder of foldersIn('test')) {
+    assert.ok(rooms.has(folder) || crossCuttingTests.includes(folder),
+      `test/${folder}/ names no source folder`);
   }
 });
 

@@ -31,9 +31,9 @@ export class PublishedWallet {
 }
 
 /**
- * Why records, not bytes: with 10,000 wallets, a Buffer, an ETag and an entry for each (~25 MB)
- * and their JSON (~11 MB) were held on the main thread, and made again on every refresh, for
- * views rarely asked for; the record is held anyway. Bounded by the tracker: a refresh drops the
+ * Why records, not bytes: a Buffer, an ETag and an entry for each of thousands of wallets would
+ * be held on the main thread, and made again on every refresh, for views rarely asked for; the
+ * record is held anyway. Bounded by the tracker: a refresh drops the
  * wallets it no longer tracks (retainOnly).
  */
 export class PublishedWallets implements WatchedViewSource {

@@ -1,10 +1,9 @@
 // Loads comedy from an esbuild bundle, and makes its threaded actors start from another.
 //
-// Why: comedy is ~210 CommonJS files to resolve and read on the main thread (~0.3 s), and it
+// Why: comedy is a few hundred CommonJS files to resolve and read on the main thread, and it
 // starts every threaded actor's worker from its own lib/threaded-actor-worker.js, which requires
-// several hundred (babel-polyfill's core-js, bluebird, winston, underscore...): resolving and
-// reading them was the largest part of a shard worker's boot (measured: ~330 ms per worker to
-// require it, ~130 ms for an esbuild bundle of the same entry, on a loaded 2-core box). comedy
+// several hundred more (babel-polyfill's core-js, bluebird, winston, underscore...): resolving
+// and reading them is most of a shard worker's boot, and one bundle is read at once. comedy
 // has no option for the worker's script, and it takes the Worker class from worker_threads once,
 // when its module loads: so the class it sees is a subclass that swaps that one script for the
 // worker bundle, in place only while comedy loads.

@@ -1,5 +1,5 @@
 // A promise with a deadline: no caller of a shard ever waits forever (comedy's sendAndReceive
-// hangs after its worker exits; DEPENDENCIES.md).
+// hangs after its worker exits).
 
 export class DeadlineError extends Error {
   constructor(what: string, timeoutMs: number) {

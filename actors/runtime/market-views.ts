@@ -181,8 +181,8 @@ export class MarketViews {
 
   /**
    * `refresh` as small steps, for `runSliced` (bin/service.ts): one market's pair detail a
-   * step, then the screener, then the signals view. Run in one callback it held the main thread
-   * 5-9 ms each cadence (more under load), and every poll in flight waited for it (issue 21).
+   * step, then the screener, then the signals view. Run in one callback it would hold the main
+   * thread for milliseconds each cadence, and every poll in flight would wait for it.
    * A publish applied between two steps stores its own pair detail; its screener row joins at
    * the next refresh, as it would have done had it arrived after this one.
    */

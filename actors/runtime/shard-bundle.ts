@@ -1,19 +1,19 @@
 // Builds the code a shard worker runs into one CommonJS file with esbuild. A worker inherits no
 // loader hooks, so TypeScript must be turned into JavaScript for it; one bundle does that once
 // instead of transpiling every module in every worker, and scope-hoists the kernels, where tsx's
-// require hook turned every imported binding into a getter call (measured 1.5-3.7x slower
-// kernels). The bundle is cached by content (core/bundle-cache.js): a start with unchanged
-// sources skips the build (~0.1-0.3 s).
+// require hook turns every imported binding into a getter call on the kernels' hot paths. The
+// bundle is cached by content (core/bundle-cache.js): a start with unchanged sources skips the
+// build.
 //
 // comedy requires an actor's module in the parent too, only to name the actor when no name is
-// given (we always give one): loading the whole bundle there cost the main thread ~0.3-0.6 s of
+// given (we always give one): loading the whole bundle there would slow the main thread's
 // start-up. The supervisor answers that require itself (supervisor.ts); should the bundle still
 // be required on the main thread, it stops at its first line and exports an empty class (a
 // CommonJS module may return early); only a worker runs the shard.
 //
 // The source map is a separate file: a worker applies none unless Node runs with
 // --enable-source-maps (setSourceMapsEnabled on the main thread does not reach workers), and an
-// inline map made the file ~3.5x larger for every worker to read and scan at boot.
+// inline map would make the file several times larger for every worker to read at boot.
 import { cachedBundle } from '../../core/bundle-cache.js';
 
 let built: Promise<string> | null = null;

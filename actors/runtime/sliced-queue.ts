@@ -1,9 +1,9 @@
 // Main-thread work that arrives as messages (the shards' publishes), applied in arrival order in
 // slices of about `sliceMs` (sliced.ts), so one message never holds the event loop for long.
 //
-// Why: a shard's publish carries ~50 pairs; storing their views, splicing and hashing the deep
-// views and rebuilding each pair detail took 3-5 ms in one task on a quiet machine (several
-// times that under load), and every poll that arrived meanwhile waited for all of it.
+// Why: a shard's publish carries dozens of pairs; storing their views, splicing and hashing the
+// deep views and rebuilding each pair detail in one task would make every poll that arrived
+// meanwhile wait for all of it.
 import { runSliced } from './sliced.js';
 
 export class SlicedQueue<T> {

@@ -1,17 +1,15 @@
 // The shards' outputs that go to the store (closed bars and entry signals, 1-minute history
 // points), written in small batches after the views they came with, so readiness and polls do
-// not wait for them. A warm-up's first publish carries its whole past: ~30,000 bars and signals
-// and ~65,000 history points a shard, about a second of lmdb writes on the main thread, which
-// /readyz used to wait behind though it needs only the views.
+// not wait for them. A warm-up's first publish carries its whole past, tens of thousands of
+// bars, signals and history points a shard: lmdb writes that /readyz does not need.
 import { performance } from 'node:perf_hooks';
 import { endSlice } from './sliced.js';
 import { SlicedQueue } from './sliced-queue.js';
 
 /**
  * What one turn's writes may cost the main thread, the store work they queue for a microtask
- * included: the items per turn follow it. A fixed 500 a turn held the loop 10-100 ms a turn at
- * start (a warm-up's history points and bars under load: bench/README.md, issue 21's fourth
- * pass), while a steady cadence brings a few dozen items.
+ * included: the items per turn follow it, since a fixed count that suits a steady cadence's few
+ * dozen items holds the loop far too long with a warm-up's past under load.
  */
 const turnTargetMs = 2;
 /** Bounds of the items per turn: the first turn's, the least and the most. */

@@ -108,8 +108,8 @@ export async function startActorRuntime(options: {
     sigtermHandler?: () => void;
   };
   // comedy loads a threaded actor's module on this thread too, only to name the actor (we name
-  // every shard) before it creates the worker: the shard bundle's ~0.6 MB and its source map
-  // were read and compiled here (~50 ms) on the way to each start's first worker.
+  // every shard) before it creates the worker: the shard bundle and its source map would be
+  // read and compiled here on the way to each start's first worker.
   const requireModule = system.require.bind(system);
   system.require = (modulePath) =>
     (modulePath === `/${shardBundle}` ? ShardActorOnMain : requireModule(modulePath));

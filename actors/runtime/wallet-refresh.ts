@@ -73,10 +73,9 @@ export function* refreshWalletViews(t: WalletRefreshTarget, nowMs: number,
 
 /**
  * The wallets view, `{"wallets":[...],"count":N}`, each wallet encoded in sorted order straight
- * into one Buffer: nothing per wallet outlives its slice. Before, every wallet's JSON was kept
- * between refreshes (~11 MB with 10,000 wallets) and the body was joined, copied and concatenated
- * (3x its size in garbage per refresh, most of it promoted while the slices ran). Every wallet
- * with trades shows decayed flow, so its JSON changed on each refresh anyway.
+ * into one Buffer: nothing per wallet outlives its slice, and the body is not joined, copied
+ * and concatenated (garbage the collector would promote while the slices run). Every wallet
+ * with trades shows decayed flow, so its JSON changes on each refresh anyway.
  */
 function* putWalletsView(t: WalletRefreshTarget, items: WalletRecord[], nowMs: number):
   Generator<void> {
@@ -95,7 +94,7 @@ function* putWalletsView(t: WalletRefreshTarget, items: WalletRecord[], nowMs: n
   const body = out.finish();
   t.listBytesHint = body.byteLength;
   yield;
-  // The store hashes the whole body for its ETag (~11 MB with 10,000 wallets): a unit of its
+  // The store hashes the whole body for its ETag (megabytes with many wallets): a unit of its
   // own. No `data`: nothing derives variants from this view, and 10,000 view objects would be
   // live heap (the front parses the body if a variant is ever needed).
   t.putBytes('wallets', body, undefined, nowMs);

@@ -33,7 +33,7 @@ export default class PairActor {
     this.state = 'running';
   }
 
-  /** Applies every queued event. A corrupt event faults the pair (crash-only, STYLE.md 5). */
+  /** Applies every queued event. A corrupt event faults the pair (crash-only: it restarts). */
   drain(): number {
     if (this.state !== 'running') return 0;
     try {

@@ -89,7 +89,7 @@ const carryStateFields = ['kyleLambda', 'score', 'direction'] as const;
 const bookLevelsMax = BOOK_LEVELS_MAX;
 /** Whale addresses kept for the deep view's list (matches the kernel's list bound). */
 const whaleAddressesMax = 64;
-/** VPIN buckets per day: V = ADV / 50 (ANALYTICS.md 2.3). */
+/** VPIN buckets per day: V = ADV / 50 (docs/analytics.md, "VPIN"). */
 const vpinBucketsPerDay = 50;
 
 /** V in base units from the venue's 24h notional at its mark; 0 while unknown. */

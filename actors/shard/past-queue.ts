@@ -1,4 +1,4 @@
-// A shard's past, held until the main thread asks for it (issue 18, warm start).
+// A shard's past, held until the main thread asks for it (docs/decisions.md, Warm start).
 //
 // Why: a warm-up's first publish carries the whole week a shard's pairs went through: ~30,000
 // closed bars and entry signals and 14,000-20,000 history points. Sent with the views, the main
@@ -17,7 +17,7 @@ import type { ShardPairStates } from './pair-state.js';
 
 /** A batch with at least this many bars, signals and history points is held (a warm-up's). */
 export const pastHoldItemsMin = 2_000;
-/** Items per chunk: reading one is ~10-20 ms of the main thread's structured clone. */
+/** Items per chunk: small enough that the main thread's structured clone of one stays short. */
 export const pastChunkItems = 1_000;
 /** Held messages at most; beyond it (a main thread that stopped pulling) they are sent. */
 export const pastHeldMessagesMax = 1_000;

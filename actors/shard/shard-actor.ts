@@ -86,7 +86,7 @@ const firstPublishDelayMs = 150;
 /**
  * Pairs whose warm-up ended while others still warm publish in groups at most this far apart:
  * their first views (days of CVD history) are built and applied then, not all in the last
- * publish, which /readyz waits for (bench/README.md, Warm start, session 6).
+ * publish, which /readyz waits for (bench/log/2026-11-26-warm-start-views-first.md).
  */
 const warmedPublishMs = 150;
 /** How often the shard shows the supervisor its event loop turns (shard-board.ts). */
@@ -231,8 +231,8 @@ export default class ShardActor {
       this.contexts.delete(symbol);
     }
     this.keepContexts(message.contexts);
-    // Created concurrently: each creation is mostly waiting on comedy's promise hops (~9 ms
-    // apiece in turn; 50 pairs at start took ~0.45 s).
+    // Created concurrently: each creation is mostly waiting on comedy's promise hops, which in
+    // turn would add up over a shard's pairs.
     const added = [...wanted].filter((s) => !this.pairs.has(s));
     await Promise.all(added.map((s) => this.addPair(s)));
     const states = message.states ?? {};
@@ -341,9 +341,9 @@ export default class ShardActor {
         symbol, mailbox, cadenceMs: this.params.cadenceMs, context: this.contexts.get(symbol),
       },
     });
-    // Each pair saves at its own time in the period: a shard saving its fifty pairs' states in
-    // one publish deflated ~25 MB in one go, ~400 ms of both cores once a minute, and the
-    // views of that publish (and every other process on the box) waited behind it.
+    // Each pair saves at its own time in the period: a shard saving all its pairs' states in one
+    // publish would deflate them in one go, and that publish's views (and every other process
+    // on the box) would wait behind it.
     const offsetMs = this.saveEveryMs * ((this.pairsAdded++ * saveSpread) % 1);
     this.pairs.set(symbol, { ref, mailbox, nextSaveAtMs: Date.now() + offsetMs,
       firstSaveDue: true, published: false });

@@ -7,7 +7,7 @@ export const ALERT_KINDS = [
 ] as const;
 export type AlertKind = (typeof ALERT_KINDS)[number];
 
-/** Screener fields an alert can watch (the Pair fields of spec section 2, fundingAnnualized %). */
+/** Screener fields an alert can watch (the screener row's fields, fundingAnnualized %). */
 export const SCREENER_FIELDS = [
   'price', 'change24h', 'volume24h', 'openInterest', 'fundingRate', 'fundingAnnualized',
 ] as const;

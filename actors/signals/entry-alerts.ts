@@ -6,7 +6,7 @@ import type { AlertOf, AlertRecord } from './alert-types.js';
 import { gradeMeets } from './grade.js';
 import type { EntrySignal } from './types.js';
 
-/** Entry signals are a Pro feature (spec section 6); Whale and API include it. */
+/** Entry signals are a Pro feature (docs/webhooks.md); Whale and API include it. */
 export const ENTRY_SIGNAL_PLAN_MIN: Plan = 'Pro';
 
 export { planAtLeast };

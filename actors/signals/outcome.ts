@@ -1,5 +1,5 @@
 // The 4-hour outcome of an entry signal from 5-minute bars, with the exact window and touch
-// rules of ANALYTICS.md section 10. Pure: no I/O, no clock.
+// rules of docs/signals.md, "2. Outcomes". Pure: no I/O, no clock.
 import type { Bar } from '../../core/messages.js';
 import { isValidPlan } from './plan.js';
 import {

@@ -12,7 +12,7 @@ const round2 = (value: number) => Math.round(value * 100) / 100;
  * stopBufferFractionMin x entry). R = entry - stop. t1 is the last unconsumed swing high when
  * it lies between t1SwingRiskMin and t1SwingRiskMax R away, else entry + t1RiskMultiple R;
  * t2 = entry + t2RiskMultiple R, moved out to t1 if nearer. Short mirrors it.
- * Returns null when the numbers cannot make a valid plan (ANALYTICS.md 10 validation).
+ * Returns null when the numbers cannot make a valid plan (docs/signals.md, "Plan levels").
  */
 export function buildPlan(state: TimeframeState, bar: Bar, sign: number,
   options: DetectorOptions): SignalPlan | null {

@@ -1,4 +1,4 @@
-// The data of the entry_signal.created and signal.outcome events (spec section 6), snake_case
+// The data of the entry_signal.created and signal.outcome events (docs/webhooks.md), snake_case
 // as on the wire, plus the enumerations the OpenAPI document lists for them.
 import type { Grade, Timeframe } from '../../core/messages.js';
 
@@ -76,7 +76,7 @@ export type GradeBasis = (typeof GRADE_BASES)[number];
 export const FIRST_LEVEL_HITS = ['stop', 't1', 'none', 'both_same_bar'] as const;
 export type FirstLevelHit = (typeof FIRST_LEVEL_HITS)[number];
 
-/** signal.outcome data (spec section 6) plus `complete` and `t2_touched_any` (ANALYTICS 10). */
+/** signal.outcome data plus `complete` and `t2_touched_any` (docs/signals.md, "2. Outcomes"). */
 export interface SignalOutcome {
   /** The entry_signal.created event's id; null when no event was sent (the track record only). */
   readonly entry_event_id: string | null;

@@ -27,7 +27,8 @@ export function assignShards(symbols: readonly string[], shardCount: number,
   }
   // Builder-dex markets first, spread evenly on their own: their warm-up is the longest (their
   // sessions reach back weeks for a week of trading), and a shard that holds most of them ends
-  // its warm-up last while the other's core idles (bench/README.md, Warm start, session 5).
+  // its warm-up last while the other's core idles
+  // (bench/log/2026-11-26-warm-start-builders-first.md).
   pending.sort((a, b) => Number(isBuilderDex(b)) - Number(isBuilderDex(a)) ||
     hashString(a) - hashString(b) || (a < b ? -1 : 1));
   const builders = new Array<number>(shardCount).fill(0);

@@ -15,9 +15,9 @@ const dayPrefixesMax = 4096;
 
 /**
  * ISO 8601 UTC with milliseconds, the time format of every feed body: exactly
- * Date#toISOString, ~5x faster (150 against 770 ns here; views write a few hundred a publish:
- * bench/README.md, "View encoding and state saves"). The date part is kept per day; the time
- * is arithmetic.
+ * Date#toISOString, several times faster (views write a few hundred a publish:
+ * bench/log/2026-11-27-view-encoding-and-state-saves.md). The date part is kept per day; the
+ * time is arithmetic.
  */
 export function isoMs(epochMs: number): string {
   // Fractions, NaN and the far range: the Date path (same truncation, same RangeError).

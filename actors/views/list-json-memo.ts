@@ -1,8 +1,8 @@
 // The JSON text of a list held in typed-array columns (a pair's CVD history), kept between
 // publishes: the history gains a point only when an interval closes (a minute for 1m, an hour
 // for 1h), yet every publish (one a second per pair) serialized all of its points again, ISO
-// times included: most of a shard's serialization time (bench/README.md, "View encoding and
-// state saves").
+// times included: most of a shard's serialization time
+// (bench/log/2026-11-27-view-encoding-and-state-saves.md).
 // Comparing the columns with the last call's copy costs a few hundred number comparisons; the
 // text is rebuilt only when they differ, so the bytes are always those of the points given.
 

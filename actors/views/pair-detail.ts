@@ -20,7 +20,7 @@ export interface ScreenerRow {
   readonly stale: boolean;
 }
 
-/** A screener row. Delisted markets report zero volume and open interest (spec section 1). */
+/** A screener row. Delisted markets report zero volume and open interest. */
 export function screenerRow(market: MarketMeta & { ctx: AssetCtx },
   summary: PairSummary | undefined, tracked: boolean, stale: boolean): ScreenerRow {
   const { ctx } = market;

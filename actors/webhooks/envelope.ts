@@ -1,4 +1,4 @@
-// The event envelope (spec section 6) and the outbox records made from it when an event is
+// The event envelope (docs/webhooks.md) and the outbox records made from it when an event is
 // published: the body is serialized once here and never again.
 import type { DeliveryRecord, OutboxEvent, WebhookEventType } from '../../persistence/outbox.js';
 import { webhookErrors } from './errors.js';

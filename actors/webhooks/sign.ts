@@ -1,5 +1,5 @@
 // Delivery signatures: HMAC-SHA256 over `<timestamp>.<raw body>`, keyed by the whole secret
-// string (prefix included) as UTF-8, lower-case hex (spec section 6, docs/decisions.md).
+// string (prefix included) as UTF-8, lower-case hex (docs/webhooks.md, docs/decisions.md).
 import { createHmac } from 'node:crypto';
 
 /** The lower-case hex HMAC of one secret; the header value is `v1=` + this. */

@@ -4,7 +4,7 @@
 // same redis-server, takes each one's delay from the wall clock both read. What a message waits
 // here (the publisher's and the subscriber's wake-ups, Redis's turn, the cores taken by the rest
 // of the box, the hypervisor waking an idle virtual core) any code pays; the deployment's
-// figures over it are the code's share (bench/README.md, "Scale-out propagation, session 11").
+// figures over it are the code's share (bench/log/2026-11-27-propagation-latency-profile.md).
 import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { Redis } from 'ioredis';

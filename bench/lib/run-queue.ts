@@ -3,7 +3,7 @@
 // the number of times it got a core; docs of the kernel, "scheduler statistics"). A thread that
 // waits there is ready to work and nothing of its own holds it: on a box shared with ingest's
 // bursts this is the share of a front's or Redis's tail that is the machine's, not the code's
-// (bench/README.md, "Scale-out propagation, session 10").
+// (bench/log/2026-11-27-propagation-front-waits.md).
 import { readdirSync, readFileSync } from 'node:fs';
 
 export interface RunQueueSample {

@@ -1,10 +1,10 @@
 // The process's CPU priority (`--nice N`, ORDERFLOW_NICE; docs/scale-out.md, "One box, several
-// roles"). Ingest's bursts (its shards, its main thread's cadence work, V8's four GC helper
-// threads) can hold every core of a box for 10-20 ms at a time; Redis and the fronts, woken by
-// a snapshot message, then wait for a core behind them (`perf sched`: redis-server woken and
-// kept off both cores 15 ms while ingest's threads ran; bench/README.md, session 8). At a
-// lower priority ingest still gets every core nobody else wants, but a woken Redis or front
-// runs first. So `--role ingest` lowers itself by default; one box (`all`) and fronts do not.
+// roles"). Ingest's bursts (its shards, its main thread's cadence work, V8's GC helper threads)
+// can hold every core of a box for milliseconds at a time; Redis and the fronts, woken by a
+// snapshot message, then wait for a core behind them
+// (bench/log/2026-11-26-propagation-ingest-priority.md). At a lower priority ingest still gets
+// every core nobody else wants, but a woken Redis or front runs first. So `--role ingest`
+// lowers itself by default; one box (`all`) and fronts do not.
 import { spawnSync } from 'node:child_process';
 import { readdirSync } from 'node:fs';
 import { getPriority, setPriority } from 'node:os';
@@ -66,7 +66,7 @@ export const REALTIME_PRIORITY = 1;
 /**
  * Whether a front runs at the real-time round-robin policy (`--realtime`, ORDERFLOW_REALTIME=1;
  * docs/scale-out.md, "Latency profile"). Linux lets a woken normal thread take a busy core only
- * at the running thread's next scheduler tick (4 ms at 250 Hz) in the measured cases; a woken
+ * at the running thread's next scheduler tick (milliseconds at the usual tick rates); a woken
  * real-time thread takes it at once. Only a front: its one main thread sleeps between messages
  * and requests, where ingest's shards and the one box's would hold the cores they take.
  */

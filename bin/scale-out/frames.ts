@@ -6,9 +6,9 @@
 //   batch: [ f64 BE sent at (ms) | [ u32 BE frame length | frame ] ... ]
 //
 // A put's header is binary (putHeaderMarker; layout at writePutHeader): a front reads it with a
-// few fixed-offset reads where JSON.parse of the same ~200 bytes took ~3 µs a view (measured;
-// bench/README.md). Beats and deletions, rare, keep a JSON header (it starts with '{'); a front
-// still reads a put with a JSON header, as ingest wrote them before.
+// few fixed-offset reads, far cheaper than JSON.parse of the same bytes for every view. Beats
+// and deletions, rare, keep a JSON header (it starts with '{'); a front still reads a put with
+// a JSON header, as ingest wrote them before.
 
 export interface FrameStamp {
   /** When the publishing ingest started: a restarted ingest's frames win over older ones. */

@@ -40,9 +40,9 @@ export interface CopyChunk {
 /** Points one chunk holds at most (~140 bytes each in msgpack: ~140 KB a chunk). */
 export const copyChunkPointsMax = 1_000;
 /**
- * Points a front asks for by default: ~70 KB, read and packed on ingest in ~3-5 ms and applied
- * on the front in as much. 1,000-point chunks copied ~1.1x faster with twice the event-loop
- * delay, 250-point ones ~1.5x slower (bench/README.md, "History copy").
+ * Points a front asks for by default: a chunk short to read and pack on ingest and to apply on
+ * the front; larger ones barely copy faster and hold the event loop longer, smaller ones copy
+ * slower (bench/README.md, "History copy").
  */
 export const copyChunkPointsDefault = 500;
 

@@ -123,8 +123,8 @@ export function startHistoryFollower(config: ServiceConfig, root: RootDatabase,
   };
 
   // One entry a slice at most (its store write runs in a microtask the slice's clock does not
-  // see): a front catching up a backlog (the warm-up's week, 200 entries a read) held its event
-  // loop ~0.5 s a read, and the snapshot frames waited behind it (bench/README.md).
+  // see): a front catching up a backlog (the warm-up's week, many entries a read) would hold
+  // its event loop for the whole read, and the snapshot frames would wait behind it.
   function* applyEach(answer: [Buffer, [Buffer, Buffer[]][]][]): Generator<unknown> {
     for (const [, entries] of answer) {
       for (const [id, fields] of entries) {

@@ -40,7 +40,7 @@ const opHeadBytes = 4;
 const opCopyBytes = 8;
 
 /** A run is first followed byte by byte this far: most runs at a changed value are short, and a
- *  native compare costs ~0.3-0.5 us a call. */
+ *  native compare has a fixed cost a call. */
 const looseBytes = 64;
 
 /** Whether `a` from `i` and `b` from `j` agree over `bytes` (a native compare). */

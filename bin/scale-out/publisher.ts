@@ -43,7 +43,7 @@ export const batchBytesMax = 64 * 1024;
  * A batch also leaves once its first frame has waited this long: with patches a turn's views no
  * longer fill 64 KB (a shard's 150 views are ~30 KB of patches), and a turn that diffs and puts
  * them takes milliseconds, which its first views would otherwise wait on ingest
- * (bench/README.md, session 9).
+ * (bench/log/2026-11-26-propagation-patches.md).
  */
 export const batchWaitMsMax = 0.25;
 
@@ -276,8 +276,8 @@ export class SnapshotPublisher {
       this.flushScheduled = true;
       // A microtask: once the task that put the views (a slice of a shard's publish, a timer)
       // has run, not a turn of the event loop later (setImmediate: through the next timers and
-      // poll phases, I/O callbacks and the collector's tasks first). One view at a time p99
-      // 4.3 -> 2.9 ms in the bench (bench/README.md).
+      // poll phases, I/O callbacks and the collector's tasks first), which fronts would see as
+      // propagation delay.
       queueMicrotask(this.flushAtTurnEnd);
     }
   }
@@ -317,8 +317,7 @@ export class SnapshotPublisher {
 
   /**
    * Writes a command at once. Not through auto-pipelining, which holds it a turn, nor an
-   * explicit pipeline, which copies every command's bytes once more into one buffer (about
-   * 4 µs of ingest CPU per view on a microbench; bench/README.md).
+   * explicit pipeline, which copies every command's bytes once more into one buffer.
    */
   private send(name: string, args: (string | Buffer)[]): void {
     const command = new this.link.Command(name, args);

@@ -53,8 +53,8 @@ export class SnapshotSubscriber {
   onApplied: ((sinceSentMs: number, sincePutMs: number) => void) | null = null;
   /** Main-thread CPU spent applying published batches (µs), and the views they held: the
    *  front's share of propagation in figures load does not move. Off unless a bench turns it
-   *  on: two process.cpuUsage calls (getrusage) per message took ~12 ms of a front's main
-   *  thread in 15 s (~1,000 messages), 5% of its busy time (bench/README.md, session 8). */
+   *  on: two process.cpuUsage calls (getrusage) per message are a visible share of a front's
+   *  busy time. */
   measureApplyCpu = false;
   applyCpuUs = 0;
   viewsApplied = 0;
@@ -143,13 +143,13 @@ export class SnapshotSubscriber {
     const body = this.bodyOf(frame);
     if (body === null) return;
     this.stamps.set(frame.name, frame.stamp);
-    // The view's bytes as a slice of the message, not a copy (2-3 µs a view, measured): a view
+    // The view's bytes as a slice of the message, not a copy (a copy a view adds up): a view
     // holds its batch in memory until it is replaced, at most batchBytesMax (64 KB) plus
     // itself, and the views of one batch are mostly refreshed together. Nothing writes into a
     // message's bytes (each socket read is a new buffer; views are never mutated). A copy would
     // not make the front's mark-compacts rarer either: V8 counts the ArrayBuffer bytes made
     // since the last one against the old generation's limit, and every byte received is
-    // already one socket read's (bench/README.md, session 8).
+    // already one socket read's (bench/log/2026-11-26-propagation-fronts-cost.md).
     this.store.put(frame.name, body, {
       version: ++this.version, updatedAtMs: frame.updatedAtMs, cadenceMs: frame.cadenceMs,
       etag: frame.etag,

@@ -1,5 +1,5 @@
 // One uWS request/response exchange bridged to web streams: abort tracking, a capped body read,
-// and a Response streamed back inside cork with backpressure (DEPENDENCIES.md "MCP").
+// and a Response streamed back inside cork with backpressure.
 import type * as uWS from 'uWebSockets.js';
 import { statusLine, type HeaderList } from './problem.js';
 

@@ -1,5 +1,6 @@
 // The OpenAPI 3.1 document of the REST API: every endpoint, parameter, response and error, and
-// the key requirement exactly where the authentication rule puts it (spec section 5).
+// the key requirement exactly where the access rule puts it (docs/decisions.md, "Plans and
+// access").
 import type { Schema } from './schemas-common.js';
 import { opsSchemas } from './schemas-ops.js';
 import { viewSchemas } from './schemas-views.js';

@@ -1,4 +1,4 @@
-// The response schemas of the feed views: spec section 2 fields plus docs/decisions.md's.
+// The response schemas of the feed views: the fields docs/api.md lists plus docs/decisions.md's.
 // The runtime builds its views to these shapes; this file is the one place they are written.
 import {
   array, bool, enums, freshness, fundingAnnualized, int, nullable, num, object, oneOf, ref,

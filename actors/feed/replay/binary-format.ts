@@ -1,7 +1,7 @@
 // The binary replay format, version 1: the events of a replay file as length-prefixed records
 // of little-endian fields, for replays where reading text would cost more than the analytics
-// (a 20-level book is ~590 bytes of digits in the compact format; on a 2-core VM reading them
-// costs ~2.5 ns a byte, as much as the kernels' whole work on the event). Numbers are stored
+// (a deep book is hundreds of digits in the compact format, and parsing them costs as much as
+// the kernels' whole work on the event). Numbers are stored
 // as the doubles the service computes with, so a value reads back exactly, and every record
 // starts at a multiple of 8 bytes with its doubles aligned: a reader takes them with typed
 // array loads, no parsing. The layout is documented in docs/feeds.md ("Binary format").

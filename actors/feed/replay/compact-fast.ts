@@ -236,7 +236,7 @@ function longDecimalAt(buf: Uint8Array, at: number, integerDigits: number, fract
 /**
  * A canonical integer (no fraction) below 2^53 at `at` into value[0]; the stop, or -1. Digits
  * accumulate nine at a time in an int32 (timestamps and trade ids have 12-16): a double
- * multiply-add per digit is a chain of dependent floating-point operations, ~1.5x slower.
+ * multiply-add per digit is a chain of dependent floating-point operations, and slower.
  */
 function integerAt(buf: Uint8Array, at: number): number {
   let i = at;

@@ -46,7 +46,8 @@ const warmupBacklogMax = 0;
  * Pairs that take a warm-up slice per event-loop turn (the others wait their turn). Each turn
  * costs a drain message per pair and a few promise hops: 8 pairs of 24 candles make ~220 turns
  * for a shard's 50 pairs instead of ~1,850 with 2 of 8, and a turn stays a few milliseconds
- * (heartbeat deadline 5 s). Same events in the same order per pair (bench/README.md, session 5).
+ * (heartbeat deadline 5 s). Same events in the same order per pair
+ * (bench/log/2026-11-26-warm-start-shard-cpu.md).
  */
 const warmupPairsPerTurn = 8;
 

@@ -25,7 +25,7 @@ const candlesPerStep = 24;
  * Candle slots a step walks at most, closed ones (a session market's nights and weekends: an
  * hour's asset context, no candle) included. Counting those as candles made a builder market's
  * warm-up 63 steps against an always-open pair's 30, and its last steps ran alone, a turn each,
- * after every other pair had warmed (bench/README.md, Warm start, session 6).
+ * after every other pair had warmed (bench/log/2026-11-26-warm-start-views-first.md).
  */
 const slotsPerStepMax = 240;
 const DAY_MS = 24 * HOUR_MS;

@@ -8,7 +8,7 @@ import { main } from '../../bin/main.js';
 import type { CommandIo } from '../../bin/cli.js';
 import { tempDir } from '../helpers/eventually.js';
 import { venueFixture } from '../helpers/fixtures.js';
-import { realL2Books } from './helpers/streams.js';
+import { realL2Books } from '../kernels/helpers/streams.js';
 
 async function analyze(...args: string[]) {
   let stdout = '';

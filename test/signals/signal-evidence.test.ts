@@ -20,7 +20,7 @@ import { eventually, tempDir } from '../helpers/eventually.js';
 import { startReceiver, type Receiver } from '../webhooks/fixtures.js';
 import {
   HOUR, longSignal, outcomeOf, seededResults, T0,
-} from '../signals/evidence-fixtures.js';
+} from './evidence-fixtures.js';
 
 const evidenceSuite = suite('evidence grades in the pipeline');
 const barMs = 300_000;
