@@ -1,6 +1,7 @@
 // The tidy test: keeps the layering and the house style that a reviewer would otherwise police.
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
+import { execFileSync } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
 import { dirname, join, relative } from 'node:path';
 import { repoFilesWith as sourceFilesWith, repoRoot as root } from './helpers/repo-files.js';
@@ -140,10 +141,18 @@ test('no source, test, bench or doc refers to a folder beside the checkout', () 
   }
 });
 
-/** The folders directly inside `folder` (the repository's own, not installed or built ones). */
+// Git's tracked files say which folders are the repository's own: installed, built and
+// test-written ones (node_modules, dist, screenshots, data) are ignored by it.
+const tracked = execFileSync('git', ['ls-files'], { cwd: root, encoding: 'utf8' }).split('\n');
+
+/** The folders directly inside `folder` that hold tracked files. */
 const foldersIn = (folder: string) => readdirSync(join(root, folder), { withFileTypes: true })
-  .filter((e) => e.isDirectory() && !['node_modules', '.git', 'data', 'dist'].includes(e.name))
-  .map((e) => e.name);
+  .filter((e) => e.isDirectory() && e.name !== '.git')
+  .map((e) => e.name)
+  .filter((name) => {
+    const prefix = folder === '.' ? `${name}/` : `${folder}/${name}/`;
+    return tracked.some((file) => file.startsWith(prefix));
+  });
 
 test("README's Layout lists every top-level folder", () => {
   const readme = readFileSync(join(root, 'README.md'), 'utf8');
