@@ -14,11 +14,9 @@ import type { BarTimeframe } from './timeframes.js';
 /** 'trades': every event was a trade; 'candles': no footprint (warm-up, backfill); 'mixed'. */
 export type FootprintBasis = 'trades' | 'candles' | 'mixed';
 
-export interface FootprintBar {
-  timeframe: BarTimeframe;
-  openMs: number;
-  basis: FootprintBasis;
-  /** Price of one tick, and ticks per level (a power of two, fixed for the UTC day). */
+/** Volume at price levels: level (firstLevel + i) holds buy[i] and sell[i], i < levels. */
+export interface PriceLevels {
+  /** Price of one tick, and ticks per level (a power of two; 0 for an empty profile). */
   tickSize: number;
   levelTicks: number;
   /** Level index of buy[0]: its prices are [firstLevel, firstLevel + 1) * tickSize * levelTicks. */
@@ -28,6 +26,13 @@ export interface FootprintBar {
   /** Aggressor volume in base units: buy lifted the ask, sell hit the bid. */
   readonly buy: Float64Array;
   readonly sell: Float64Array;
+}
+
+/** A footprint bar; its levels are fixed for the UTC day. */
+export interface FootprintBar extends PriceLevels {
+  timeframe: BarTimeframe;
+  openMs: number;
+  basis: FootprintBasis;
   /** Traded high and low (candle prints included); NaN for an empty bar. */
   high: number;
   low: number;

@@ -22,3 +22,8 @@ export {
   type FootprintBar, type FootprintOptions,
 } from './footprint.js';
 export type { FootprintBasis } from './footprint-bar.js';
+export {
+  addFootprintToProfile, copyVolumeProfile, createValueArea, createVolumeProfile, valueArea,
+  type ValueArea, type VolumeProfile,
+} from './volume-profile.js';
+export { addSessionBar, createVolumeSessions, type VolumeSessions } from './volume-sessions.js';

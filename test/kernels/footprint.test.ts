@@ -8,6 +8,7 @@ import {
   updateFootprintCandle, type FootprintBar, type FootprintState,
 } from '../../kernels/footprint.js';
 import { analyzeFootprintBar } from '../../kernels/footprint-bar.js';
+import { addSessionBar, createVolumeSessions } from '../../kernels/volume-sessions.js';
 import { BAR_TIMEFRAMES, BAR_TIMEFRAME_MS, DAY_MS } from '../../kernels/timeframes.js';
 import { realBtcTrades } from './helpers/streams.js';
 
@@ -155,6 +156,32 @@ test('bars of candle prints carry no footprint and say so; trades after them mak
   updateFootprintCandle(s, t0 + 300_000, 61800);
   assert.ok(closedFootprintAgo(s, 0, 0, bar));
   assert.is(bar.basis, 'mixed');
+});
+
+test('the day profile from closed 5m bars equals a plain sum of the day\'s trades by level', () => {
+  const s = feedTape();
+  const sessions = createVolumeSessions();
+  const bar = createFootprintBar(options.levelsMax);
+  for (let back = footprintBarsKept(s, 0) - 1; back >= 0; back--) {
+    closedFootprintAgo(s, 0, back, bar);
+    addSessionBar(sessions, bar);
+  }
+  const today = sessions.today;
+  const openMs = s.open[0].openMs;
+  const expected = new Map<number, number>();
+  for (let i = 0; i < tape.tsMs.length; i++) {
+    if (tape.tsMs[i] < sessions.todayStartMs || tape.tsMs[i] >= openMs) continue;
+    const level = Math.floor(Math.round(tape.price[i] / TICK) / today.levelTicks);
+    expected.set(level, (expected.get(level) ?? 0) + milli(tape.size[i]));
+  }
+  const got = new Map<number, number>();
+  for (let i = 0; i < today.levels; i++) {
+    const v = milli(today.buy[i] + today.sell[i]);
+    if (v > 0) got.set(today.firstLevel + i, v);
+  }
+  assert.ok(expected.size > 20);
+  assert.equal([...got].sort((a, b) => a[0] - b[0]), [...expected].sort((a, b) => a[0] - b[0]));
+  assert.ok(sessions.yesterday.levels > 0);
 });
 
 /** A bar of `levels` levels from [buy, sell] pairs, lowest level first. */
