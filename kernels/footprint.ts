@@ -57,7 +57,9 @@ export interface FootprintState {
   tickSize: number;
   inverseTick: number;
   readonly levelTicks: Float64Array;
-  levelTicks5m: number;
+  /** 1 / the 5m bar's ticks per level: a power of two, so multiplying by it is exact. */
+  inverseLevelTicks5m: number;
+  readonly levelsMax: number;
   dayEndMs: number;
   /** End of the open 5m bar (every other boundary is one too); -Infinity: none open. */
   nextBoundaryMs: number;
@@ -84,7 +86,8 @@ export function createFootprintState(
     options, open, open5m: open[0], scratch: createOpenFootprint(options.levelsMax),
     ring: createFootprintRing(BAR_TIMEFRAMES.length, options.historyBars, options.levelsMax),
     ranges: createRangeHistory(), tickSize: 0.5, inverseTick: 0.5,
-    levelTicks: new Float64Array(BAR_TIMEFRAMES.length), levelTicks5m: 0.5, dayEndMs: 0.5,
+    levelTicks: new Float64Array(BAR_TIMEFRAMES.length), inverseLevelTicks5m: 0.5,
+    levelsMax: options.levelsMax, dayEndMs: 0.5,
     nextBoundaryMs: 0.5, lastTsMs: 0.5, lastPrice: 0.5,
   };
   resetFootprint(state);
@@ -100,7 +103,7 @@ export function resetFootprint(state: FootprintState): void {
   state.tickSize = 0;
   state.inverseTick = 0;
   state.levelTicks.fill(0);
-  state.levelTicks5m = 1;
+  state.inverseLevelTicks5m = 1;
   state.dayEndMs = -Infinity;
   state.lastTsMs = -Infinity;
   state.lastPrice = NaN;
@@ -120,7 +123,7 @@ function startDay(state: FootprintState, tsMs: number, price: number): void {
   state.tickSize = o.tickSize > 0 ? o.tickSize : fiveFigureTick(price);
   state.inverseTick = 1 / state.tickSize;
   levelTicksForDay(state.ranges, tsMs, price, state.tickSize, o, state.levelTicks);
-  state.levelTicks5m = state.levelTicks[0];
+  state.inverseLevelTicks5m = 1 / state.levelTicks[0];
 }
 
 /** Closes open bar t (into the ring and the range history when anything happened in it). */
@@ -183,9 +186,9 @@ export function applyFootprint(
   const closed = tsMs >= state.nextBoundaryMs ? crossBoundary(state, tsMs, price) : 0;
   const open = state.open5m;
   // Prices sit on the tick grid: the rounded tick index is exact, and so is the level.
-  const level = Math.floor(Math.round(price * state.inverseTick) / state.levelTicks5m);
+  const level = Math.floor(Math.round(price * state.inverseTick) * state.inverseLevelTicks5m);
   let slot = level - open.windowFirst;
-  if (slot < 0 || slot >= open.buy.length || open.lo < 0) slot = slotOutside(open, level, size);
+  if (slot < 0 || slot >= state.levelsMax || open.lo < 0) slot = slotOutside(open, level, size);
   if (side > 0) open.buy[slot] += size;
   else open.sell[slot] += size;
   if (open.lo < 0 || slot < open.lo) open.lo = slot;
