@@ -17,3 +17,13 @@ export { readOfiHistory } from './ofi.js';
 export { VPIN_LEVEL_NAMES, type VpinLevelName } from './vpin-level.js';
 export { REGIME_NAMES, type RegimeName } from './regime.js';
 export { DIRECTION_NAMES, type DirectionName } from './score.js';
+export {
+  closedFootprintAgo, createFootprintBar, footprintBarsKept, openFootprint,
+  type FootprintBar, type FootprintOptions,
+} from './footprint.js';
+export type { FootprintBasis } from './footprint-bar.js';
+export {
+  addFootprintToProfile, copyVolumeProfile, createValueArea, createVolumeProfile, valueArea,
+  type ValueArea, type VolumeProfile,
+} from './volume-profile.js';
+export { addSessionBar, createVolumeSessions, type VolumeSessions } from './volume-sessions.js';

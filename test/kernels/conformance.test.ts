@@ -2,6 +2,7 @@
 import * as absorption from '../../kernels/absorption.js';
 import * as bars from '../../kernels/bars.js';
 import * as cvd from '../../kernels/cvd.js';
+import * as footprint from '../../kernels/footprint.js';
 import * as kyle from '../../kernels/kyle.js';
 import * as obi from '../../kernels/obi.js';
 import * as ofi from '../../kernels/ofi.js';
@@ -126,6 +127,24 @@ runKernelCase({
   reset: kyle.resetKyle, feed: feedTrade(kyle.updateKyle), invalid: tradeInvalid(kyle.updateKyle),
   snapshot: (s) => plainCopy(kyle.snapshotKyle(s, { kyleLambda: null, intercept: null,
     intervals: 0 })),
+});
+
+runKernelCase({
+  name: 'footprint',
+  create: () => footprint.createFootprintState({ ...footprint.defaultFootprintOptions,
+    tickSize: 0.01 }),
+  reset: footprint.resetFootprint,
+  feed: feedTrade(footprint.updateFootprint), invalid: tradeInvalid(footprint.updateFootprint),
+  snapshot: (s) => plainCopy([0, 1, 2].map((t) => {
+    const read = (ok: boolean, bar: footprint.FootprintBar) => (ok ? {
+      ...bar, buy: bar.buy.slice(0, bar.levels), sell: bar.sell.slice(0, bar.levels),
+      stackSide: bar.stackSide.slice(0, bar.stacks), stackFrom: bar.stackFrom.slice(0, bar.stacks),
+      stackTo: bar.stackTo.slice(0, bar.stacks) } : null);
+    const bar = footprint.createFootprintBar(128);
+    const open = read(footprint.openFootprint(s, t, bar), bar);
+    const closed = read(footprint.closedFootprintAgo(s, t, 0, bar), bar);
+    return { open, closed, kept: footprint.footprintBarsKept(s, t) };
+  })),
 });
 
 runKernelCase({
