@@ -7,7 +7,7 @@
 //   level ticks L_t   = 2^round(log2(R_t / (tick * targetLevels))), at least 1 and at least L
 //                       of the shorter timeframe
 //
-// A power of two lands within a factor sqrt(2) of the target (28-57 levels for 40), and makes
+// A power of two lands within a factor sqrt(2) of the target (21-42 levels for 30), and makes
 // every coarser level a whole number of finer ones: a 5m level folds into exactly one 15m or 1h
 // level, and profiles of days with different levels merge exactly.
 import { BAR_TIMEFRAME_MS } from './timeframes.js';

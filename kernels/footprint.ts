@@ -40,7 +40,7 @@ export interface FootprintOptions {
 }
 
 export const defaultFootprintOptions: FootprintOptions = Object.freeze({
-  tickSize: 0, targetLevels: 40, levelsMax: 128, historyBars: 12, imbalanceRatio: 3,
+  tickSize: 0, targetLevels: 30, levelsMax: 128, historyBars: 12, imbalanceRatio: 3,
   imbalanceLevelsMin: 3, fallbackRangeBps: 15,
 });
 

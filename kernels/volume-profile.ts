@@ -135,9 +135,9 @@ function volumeAt(p: VolumeProfile, i: number): number {
 }
 
 /**
- * The value area: from the point of control, the two levels above are compared with the two
- * below and the larger pair joins (both on a tie; a side with one level left offers that one),
- * until `fraction` of the volume is inside (Steidlmayer's Market Profile rule, 70 %).
+ * The value area: from the point of control it grows one level at a time toward the larger
+ * neighbour (both on a tie; a side with no level left offers nothing) until `fraction` of the
+ * volume is inside (docs/decisions.md, Footprint: 70 %).
  */
 export function valueArea(p: VolumeProfile, out: ValueArea, fraction = 0.7): ValueArea {
   checkOption('fraction', fraction, 0, 1);
@@ -156,15 +156,15 @@ export function valueArea(p: VolumeProfile, out: ValueArea, fraction = 0.7): Val
   let inside = volumeAt(p, poc);
   const target = fraction * total;
   while (inside < target && (lo > 0 || hi < p.levels - 1)) {
-    const up = hi < p.levels - 1 ? volumeAt(p, hi + 1) + volumeAt(p, hi + 2) : -1;
-    const down = lo > 0 ? volumeAt(p, lo - 1) + volumeAt(p, lo - 2) : -1;
+    const up = hi < p.levels - 1 ? volumeAt(p, hi + 1) : -1;
+    const down = lo > 0 ? volumeAt(p, lo - 1) : -1;
     if (up >= down) {
       inside += up;
-      hi = Math.min(p.levels - 1, hi + 2);
+      hi += 1;
     }
     if (down >= up) {
       inside += down;
-      lo = Math.max(0, lo - 2);
+      lo -= 1;
     }
   }
   out.lowIndex = lo;

@@ -123,7 +123,7 @@ test('levels stay fixed within a UTC day and follow the rule at midnight', () =>
     .map((b) => b.high - b.low).sort((a, b) => a - b);
   const m = before.length >> 1;
   const median = before.length % 2 ? before[m] : (before[m - 1] + before[m]) / 2;
-  const ticks = Math.max(1, 2 ** Math.round(Math.log2(median / (TICK * 40))));
+  const ticks = Math.max(1, 2 ** Math.round(Math.log2(median / (TICK * options.targetLevels))));
   const after = bars.filter((b) => b.timeframe === '5m' && b.openMs >= midnight);
   assert.ok(after.every((b) => b.levelTicks === ticks), `expected ${ticks} ticks`);
   // A typical bar then spans 20-60 levels.

@@ -27,34 +27,33 @@ function bar(firstLevel: number, volumes: number[], levelTicks = 1, openMs = T0)
   return b;
 }
 
-test('value area by hand: the larger pair of two levels joins until 70 %', () => {
+test('value area by hand: the larger neighbour joins, one level at a time, until 70 %', () => {
   // Levels 100..108, total 100: the point of control is 104 (25).
   const p = createVolumeProfile(64);
   addFootprintToProfile(p, bar(100, [2, 3, 8, 12, 25, 10, 6, 20, 14]));
   const area = valueArea(p, createValueArea());
   assert.is(p.firstLevel + area.pocIndex, 104);
-  // Step 1: above 10 + 6 = 16, below 12 + 8 = 20: below joins (45 -> levels 102..104).
-  // Step 2: above 16, below 3 + 2 = 5: above joins (61 -> 102..106).
-  // Step 3: above 20 + 14 = 34, below 5: above joins (95 >= 70 -> 102..108).
+  // Above 10, below 12: 103 joins (37). Above 10, below 8: 105 (47). Above 6, below 8: 102
+  // (55). Above 6, below 3: 106 (61). Above 20, below 3: 107 (81 >= 70): 102..107.
   assert.is(p.firstLevel + area.lowIndex, 102);
-  assert.is(p.firstLevel + area.highIndex, 108);
-  assert.is(area.volume, 95);
+  assert.is(p.firstLevel + area.highIndex, 107);
+  assert.is(area.volume, 81);
   assert.is(area.totalVolume, 100);
-  // At 40 % one step is enough: 45 covers 40.
+  // At 40 %: 25, then 103 (37), then 105 (47 covers 40).
   valueArea(p, area, 0.4);
-  assert.equal([area.lowIndex + 100, area.highIndex + 100, area.volume], [102, 104, 45]);
+  assert.equal([area.lowIndex + 100, area.highIndex + 100, area.volume], [103, 105, 47]);
 });
 
-test('a tie adds both pairs; an exhausted side offers nothing', () => {
+test('a tie adds both neighbours; an exhausted side offers nothing', () => {
   const p = createVolumeProfile(64);
-  addFootprintToProfile(p, bar(0, [1, 4, 10, 3, 2]));
+  addFootprintToProfile(p, bar(0, [1, 3, 10, 3, 2]));
   const area = valueArea(p, createValueArea());
-  // Above 3 + 2 = 5, below 4 + 1 = 5: both join at once.
-  assert.equal([area.lowIndex, area.highIndex, area.volume], [0, 4, 20]);
+  // Above 3, below 3: both join at once (16 covers 13.3).
+  assert.equal([area.lowIndex, area.highIndex, area.volume], [1, 3, 16]);
   const top = createVolumeProfile(64);
   addFootprintToProfile(top, bar(0, [5, 5, 5, 30]));
-  // Only the lower side is left: its pair joins (30 + 10 = 40 covers 31.5).
-  assert.equal([valueArea(top, area).lowIndex, area.highIndex, area.volume], [1, 3, 40]);
+  // Only the lower side is left: its level joins (30 + 5 = 35 covers 31.5).
+  assert.equal([valueArea(top, area).lowIndex, area.highIndex, area.volume], [2, 3, 35]);
 });
 
 test('coarser bars coarsen the profile; a span past levelsMax coarsens it by two', () => {
