@@ -9,8 +9,8 @@ import type { ShardParams } from '../shard/shard-params.js';
 import { withDeadline } from './deadline.js';
 import { shardBundlePath } from './shard-bundle.js';
 import {
-  dispatchFrame, handoverPortMessage, pastPullAllMessage, pastPullMessage, protocolTypes,
-  shardStopRequest, type ProtocolHandlers, type ShardStopped, type ShardToMain,
+  dispatchFrame, handoverPortMessage, pastPullAllMessage, pastPullMessage, postFrame,
+  protocolTypes, shardStopRequest, type ProtocolHandlers, type ShardStopped, type ShardToMain,
 } from '../shard/protocol.js';
 import { signal, type Signal } from './signal.js';
 import type { ShardBoard } from './shard-board.js';
@@ -152,7 +152,7 @@ export class ShardHandle {
   /** Asks the worker for its next held past message, or all (past-queue.ts); false: no port. */
   pullPast(all = false): boolean {
     if (!this.port || this.state !== 'running') return false;
-    this.port.postMessage(all ? pastPullAllMessage : pastPullMessage);
+    postFrame(this.port, all ? pastPullAllMessage : pastPullMessage);
     return true;
   }
 
@@ -241,7 +241,7 @@ export class ShardHandle {
     this.stopped = signal<number>();
     let held: number | null = null;
     const stopped = this.stopped.promise.then((count) => { held = count; });
-    this.port!.postMessage(shardStopRequest);
+    postFrame(this.port!, shardStopRequest);
     let left = 1;
     while (held === null && left > 0 && this.port) left = await this.pull();
     await stopped;
@@ -251,7 +251,7 @@ export class ShardHandle {
     while (left > 0 && this.port) {
       this.pastAnswer = signal<number>();
       while (asked < held! && asked - (held! - left) < stopPullsAhead) {
-        this.port.postMessage(pastPullMessage);
+        postFrame(this.port, pastPullMessage);
         asked++;
       }
       left = await this.pastAnswer.promise;
@@ -262,7 +262,7 @@ export class ShardHandle {
   /** One pull of held past; resolves with what the shard still holds after it. */
   private pull(): Promise<number> {
     this.pastAnswer = signal<number>();
-    this.port!.postMessage(pastPullMessage);
+    postFrame(this.port!, pastPullMessage);
     return this.pastAnswer.promise;
   }
 

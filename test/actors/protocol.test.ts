@@ -115,8 +115,16 @@ live('the main thread refuses a bad frame on a shard\'s port and keeps hearing i
 
 live('a shard refuses a bad frame from the main thread and keeps working', async () => {
   const port = (runtime.shards[0] as unknown as { port: MessagePort }).port;
+  let answers = 0;
+  port.on('message', (frame: { type?: string }) => {
+    if (frame.type === protocolTypes.past) answers++;
+  });
   port.postMessage({ type: 'orderflow-shard-reboot', v: PROTOCOL_VERSION });
   port.postMessage({ type: protocolTypes.stop, v: PROTOCOL_VERSION + 1 });
+  // The answer to this pull (the handle's own, stamped) comes after everything the shard sent
+  // before it read the frames above: a stop it took would have ended its publishes by then.
+  assert.ok(runtime.shards[0]!.pullPast());
+  await eventually(() => answers === 1, { message: 'the pull answered' });
   const seen = publishes;
   await eventually(() => publishes > seen + 2, { timeoutMs: 15_000, message: 'publishes go on' });
   const pong = await runtime.shards[0]!.request(shardTopics.ping, 1) as { seq: number };
