@@ -137,7 +137,8 @@ export interface ShardStopRequest {
 /** What the main thread sends on the hand-over port (the port itself arrives before it). */
 export type MainToShard = PastPull | ShardStopRequest;
 
-export const pastPullMessage: PastPull = Object.freeze({ type: protocolTypes.pastPull, all: false });
+export const pastPullMessage: PastPull =
+  Object.freeze({ type: protocolTypes.pastPull, all: false });
 export const pastPullAllMessage: PastPull =
   Object.freeze({ type: protocolTypes.pastPull, all: true });
 export const shardStopRequest: ShardStopRequest = Object.freeze({ type: protocolTypes.stop });
