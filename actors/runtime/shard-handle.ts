@@ -201,7 +201,8 @@ export class ShardHandle {
   /**
    * Stops the shard: it sends what it holds, its last outputs and its pairs' states, on its port
    * (asked on comedy's bus when it has none: a worker comedy did not show us). Waits until
-   * `untilMs` (performance.now) at most, then ends the worker anyway; resolves true when the shard finished its stop in time.
+   * `untilMs` (performance.now) at most, then ends the worker anyway; resolves true when the
+   * shard finished its stop in time.
    */
   async stop(untilMs = performance.now() + stopWaitMsDefault): Promise<boolean> {
     const wasRunning = this.state === 'running';
