@@ -1,4 +1,5 @@
 // Topic and address strings: the only place actor message names and view names are spelled.
+import { protocolTypes } from './shard/protocol.js';
 
 /** Messages the supervisor sends to a shard (threaded actor handler names). */
 export const shardTopics = Object.freeze({
@@ -10,16 +11,15 @@ export const shardTopics = Object.freeze({
   setSmartMoney: 'setSmartMoney',
 } as const);
 
-/** Messages a shard sends to its parent, the supervisor. */
+/**
+ * The type tags of what a shard sends the main thread. They travel on its hand-over port, not
+ * comedy's bus: the messages are in actors/shard/protocol.ts.
+ */
 export const supervisorTopics = Object.freeze({
-  publish: 'shardPublish',
-  events: 'shardEvents',
-  /** Closed 1-minute history points, apart from the view publish (core/history-point.ts). */
-  history: 'shardHistory',
-  /** A pair's live backfill state (actors/runtime/backfill-status.ts). */
-  backfill: 'shardBackfill',
-  /** Saved pair states, every 60 s and at a graceful stop (persistence/pair-states.ts). */
-  pairStates: 'shardPairStates',
+  publish: protocolTypes.publish,
+  history: protocolTypes.history,
+  backfill: protocolTypes.backfill,
+  pairStates: protocolTypes.pairStates,
 } as const);
 
 /** Messages a shard sends to one of its pair actors. */

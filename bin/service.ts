@@ -4,7 +4,6 @@ import { systemClock, shiftedClock, type Clock } from '../core/clock.js';
 import type { ServiceConfig } from '../actors/config.js';
 import { limits } from '../actors/config.js';
 import type { Logger } from '../core/logger.js';
-import type { ShardPublish } from '../core/messages.js';
 import type { UniverseFeedEvent } from '../actors/universe/universe-feed.js';
 import { openStore, type Store } from '../persistence/store.js';
 import { SnapshotStore } from '../http/snapshots.js';
@@ -32,9 +31,10 @@ import { SlicedQueue } from '../actors/runtime/sliced-queue.js';
 import { runSliced } from '../actors/runtime/sliced.js';
 import { StoreAfterViews } from '../actors/runtime/store-after-views.js';
 import { PastPuller } from '../actors/runtime/past-puller.js';
-import type { ShardHistory } from '../core/history-point.js';
-import type { ShardPairStates } from '../actors/shard/pair-state.js';
-import type { ShardPast } from '../actors/shard/past-queue.js';
+import {
+  protocolTypes, type PastMessage, type ProtocolHandlers, type ShardHistory, type ShardPairStates,
+  type ShardPast, type ShardPublish,
+} from '../actors/shard/protocol.js';
 import { shardTopics } from '../actors/topics.js';
 import { BackfillStatus } from '../actors/runtime/backfill-status.js';
 import { PairStateStore } from '../persistence/pair-states.js';
@@ -454,10 +454,13 @@ function onPairStates(p: Parts, message: ShardPairStates): void {
  * pulled with no publish pending, so nothing earlier of that shard is still queued before them).
  */
 function onPastAnswer(p: Parts, answer: ShardPast): void {
+  const held: ProtocolHandlers<PastMessage> = {
+    [protocolTypes.publish]: (message) => storeOutbound(p, message.outbound),
+    [protocolTypes.history]: (message) => onHistory(p, message),
+    [protocolTypes.pairStates]: (message) => onPairStates(p, message),
+  };
   const message = answer.message;
-  if (message?.type === 'shardPublish') storeOutbound(p, message.outbound);
-  else if (message?.type === 'shardHistory') onHistory(p, message);
-  else if (message?.type === 'shardPairStates') onPairStates(p, message);
+  if (message) (held[message.type] as (m: PastMessage) => void)(message);
   p.past.onAnswer(answer.shardId, answer.left);
 }
 

@@ -35,13 +35,6 @@ export interface HistoryPoint {
   readonly regime: Regime | null;
 }
 
-/** What a shard sends its supervisor once per cadence when pairs closed minutes. */
-export interface ShardHistory {
-  readonly type: 'shardHistory';
-  readonly shardId: number;
-  readonly generation: number;
-  readonly points: readonly HistoryPoint[];
-}
 
 export const MINUTE_MS = 60_000;
 export const HOUR_MS = 3_600_000;

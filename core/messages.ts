@@ -282,14 +282,3 @@ export interface PairOutbound {
   readonly data: Readonly<Record<string, unknown>>;
 }
 
-/** Once per cadence: every changed pair's views, plus what was detected since the last one. */
-export interface ShardPublish {
-  readonly type: 'shardPublish';
-  readonly shardId: number;
-  readonly generation: number;
-  readonly pairs: readonly PairViews[];
-  readonly whalePrints: readonly WhalePrint[];
-  readonly outbound: readonly PairOutbound[];
-  /** Events dropped by full mailboxes since the shard started. */
-  readonly droppedEvents: number;
-}

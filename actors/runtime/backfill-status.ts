@@ -3,13 +3,6 @@
 // and still filling in the background) and the detail text naming the pairs not filled and why.
 import type { BackfillReport } from '../feed/home/backfill-rounds.js';
 
-/** A shard's report of one pair's backfill (supervisor topic `shardBackfill`). */
-export interface ShardBackfill {
-  readonly type: 'shardBackfill';
-  readonly shardId: number;
-  readonly generation: number;
-  readonly report: BackfillReport;
-}
 
 /** Pairs named in the detail text at most (the rest are counted): every tracked pair. */
 const namedPairsMax = 110;

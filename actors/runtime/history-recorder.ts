@@ -2,7 +2,7 @@
 // batches, rolled up to hours after each commit), and the background trim to retention.
 import type { RootDatabase } from 'lmdb';
 import type { Clock } from '../../core/clock.js';
-import type { ShardHistory } from '../../core/history-point.js';
+import type { ShardHistory } from '../shard/protocol.js';
 import type { Logger } from '../../core/logger.js';
 import { openHistoryStore, type HistoryStore } from '../../persistence/history.js';
 

@@ -8,9 +8,10 @@ import { shardActorName, shardTopics } from '../topics.js';
 import type { ShardParams } from '../shard/shard-params.js';
 import { withDeadline } from './deadline.js';
 import { shardBundlePath } from './shard-bundle.js';
-import { handoverPortMessage } from '../shard/handover.js';
-import { pastPullAllMessage, pastPullMessage } from '../shard/past-queue.js';
-import { isShardStopped, shardStopRequest } from '../shard/stop-messages.js';
+import {
+  dispatchFrame, handoverPortMessage, pastPullAllMessage, pastPullMessage, postFrame,
+  protocolTypes, shardStopRequest, type ProtocolHandlers, type ShardStopped, type ShardToMain,
+} from '../shard/protocol.js';
 import { signal, type Signal } from './signal.js';
 import type { ShardBoard } from './shard-board.js';
 import { FailureRecord } from './failure-record.js';
@@ -30,9 +31,8 @@ export interface ShardSpawner {
 /** How long a stop waits for a shard by default (the service's stop passes its own bound). */
 const stopWaitMsDefault = 3_000;
 
-function isPastAnswer(message: unknown): message is { left: number } {
-  return (message as { type?: unknown }).type === 'shardPast';
-}
+/** What a shard's port brings for the service: every kind but the handle's own stop. */
+export type ToHost = ProtocolHandlers<Exclude<ShardToMain, ShardStopped>>;
 
 /** Pulls of held past a stop keeps in flight (past-queue.ts). */
 const stopPullsAhead = 4;
@@ -71,7 +71,7 @@ export class ShardHandle {
   private restartTimer: NodeJS.Timeout | null = null;
   /** Settles when the running generation fails: what is still waiting on it stops waiting. */
   private lost = lostSignal();
-  /** This generation's hand-over port (actors/shard/handover.ts); closed when it ends. */
+  /** This generation's hand-over port (actors/shard/protocol.ts); closed when it ends. */
   private port: MessagePort | null = null;
   /** Messages that came over the hand-over port rather than comedy's bus. */
   portMessages = 0;
@@ -79,6 +79,8 @@ export class ShardHandle {
   private stopped: Signal<number> = signal<number>();
   /** Settles with what the shard still holds when it answers a pull. */
   private pastAnswer: Signal<number> = signal<number>();
+  /** Everything a shard sends the main thread: one handler per kind (protocol.ts). */
+  private readonly fromShard: ProtocolHandlers<ShardToMain>;
 
   constructor(
     readonly shardId: number,
@@ -87,8 +89,8 @@ export class ShardHandle {
     private readonly spawner: ShardSpawner,
     private readonly log: Logger,
     private readonly onRestarted: (shardId: number) => void = () => {},
-    /** A publish or history message from this generation's hand-over port. */
-    private readonly onHandover: (message: unknown) => void = () => {},
+    /** The service's handlers of what this shard's hand-over port brings (protocol.ts). */
+    toHost: ToHost,
     /** Saved pair states to restore new pairs from (persistence/pair-states.ts); none: fresh. */
     private readonly loadStates?: (symbols: readonly string[]) =>
       Readonly<Record<string, Uint8Array>>,
@@ -99,7 +101,16 @@ export class ShardHandle {
     /** The universe's context of pairs about to be created (live backfill); none: no seed. */
     private readonly contextsOf?: (symbols: readonly string[]) =>
       Readonly<Record<string, AssetCtx>>,
-  ) {}
+  ) {
+    this.fromShard = {
+      ...toHost,
+      [protocolTypes.past]: (message) => {
+        toHost[protocolTypes.past](message);
+        this.pastAnswer.resolve(message.left);
+      },
+      [protocolTypes.stopped]: (message) => this.stopped.resolve(message.held),
+    };
+  }
 
   async start(): Promise<void> {
     this.generation++;
@@ -128,11 +139,9 @@ export class ShardHandle {
   private openHandover(): void {
     if (!this.worker) return;
     const { port1, port2 } = new MessageChannel();
-    port1.on('message', (message: unknown) => {
+    port1.on('message', (frame: unknown) => {
       this.portMessages++;
-      if (isShardStopped(message)) return this.stopped.resolve(message.held);
-      this.onHandover(message);
-      if (isPastAnswer(message)) this.pastAnswer.resolve(message.left);
+      dispatchFrame(this.fromShard, frame, this.log, `shard ${this.shardId}`);
     });
     // The heartbeat and the service keep the process alive, not an open port.
     port1.unref();
@@ -143,7 +152,7 @@ export class ShardHandle {
   /** Asks the worker for its next held past message, or all (past-queue.ts); false: no port. */
   pullPast(all = false): boolean {
     if (!this.port || this.state !== 'running') return false;
-    this.port.postMessage(all ? pastPullAllMessage : pastPullMessage);
+    postFrame(this.port, all ? pastPullAllMessage : pastPullMessage);
     return true;
   }
 
@@ -191,8 +200,9 @@ export class ShardHandle {
 
   /**
    * Stops the shard: it sends what it holds, its last outputs and its pairs' states, on its port
-   * (or comedy's bus before it has one). Waits until `untilMs` (performance.now) at most, then
-   * ends the worker anyway; resolves true when the shard finished its stop in time.
+   * (asked on comedy's bus when it has none: a worker comedy did not show us). Waits until
+   * `untilMs` (performance.now) at most, then ends the worker anyway; resolves true when the
+   * shard finished its stop in time.
    */
   async stop(untilMs = performance.now() + stopWaitMsDefault): Promise<boolean> {
     const wasRunning = this.state === 'running';
@@ -232,7 +242,7 @@ export class ShardHandle {
     this.stopped = signal<number>();
     let held: number | null = null;
     const stopped = this.stopped.promise.then((count) => { held = count; });
-    this.port!.postMessage(shardStopRequest);
+    postFrame(this.port!, shardStopRequest);
     let left = 1;
     while (held === null && left > 0 && this.port) left = await this.pull();
     await stopped;
@@ -242,7 +252,7 @@ export class ShardHandle {
     while (left > 0 && this.port) {
       this.pastAnswer = signal<number>();
       while (asked < held! && asked - (held! - left) < stopPullsAhead) {
-        this.port.postMessage(pastPullMessage);
+        postFrame(this.port, pastPullMessage);
         asked++;
       }
       left = await this.pastAnswer.promise;
@@ -253,7 +263,7 @@ export class ShardHandle {
   /** One pull of held past; resolves with what the shard still holds after it. */
   private pull(): Promise<number> {
     this.pastAnswer = signal<number>();
-    this.port!.postMessage(pastPullMessage);
+    postFrame(this.port!, pastPullMessage);
     return this.pastAnswer.promise;
   }
 

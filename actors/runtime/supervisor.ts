@@ -1,17 +1,16 @@
 // The root supervisor: an in-memory actor on the main thread that starts the shard actors in
 // worker threads, restarts any that fail, and hands their publishes to the service.
 import type { Logger } from '../../core/logger.js';
-import type { AssetCtx, ShardPublish } from '../../core/messages.js';
-import type { ShardHistory } from '../../core/history-point.js';
-import type { ShardBackfill } from './backfill-status.js';
-import { supervisorTopics } from '../topics.js';
+import type { AssetCtx } from '../../core/messages.js';
 import type { ShardParams } from '../shard/shard-params.js';
-import type { ShardPairStates } from '../shard/pair-state.js';
-import type { ShardPast, ShardPastHeld } from '../shard/past-queue.js';
+import {
+  protocolTypes, type ShardBackfill, type ShardHistory, type ShardPairStates, type ShardPast,
+  type ShardPastHeld, type ShardPublish,
+} from '../shard/protocol.js';
 import { loadComedy } from './comedy-loader.js';
 import { withDeadline } from './deadline.js';
 import { shardBundlePath } from './shard-bundle.js';
-import { ShardHandle, type ShardSpawner } from './shard-handle.js';
+import { ShardHandle, type ShardSpawner, type ToHost } from './shard-handle.js';
 import { ShardBoard } from './shard-board.js';
 
 export interface SupervisorHost {
@@ -37,38 +36,16 @@ export interface SupervisorHost {
 }
 
 interface SupervisorParams {
-  readonly host: {
-    ready(self: RootSupervisor, actor: ShardSpawner): void;
-    publish(message: ShardPublish): void;
-    history?(message: ShardHistory): void;
-    backfill?(message: ShardBackfill): void;
-    pairStates?(message: ShardPairStates): void;
-  };
+  readonly host: { ready(self: RootSupervisor, actor: ShardSpawner): void };
 }
 
-/** The comedy actor definition; its handlers are the topics shards send to their parent. */
+/**
+ * The comedy actor definition: the parent the shard actors are created under (lifecycle and
+ * supervision). Shards send it no data: that travels on their hand-over ports (protocol.ts).
+ */
 class RootSupervisor {
-  private params!: SupervisorParams;
-
   initialize(self: ShardSpawner & { getCustomParameters(): SupervisorParams }): void {
-    this.params = self.getCustomParameters();
-    this.params.host.ready(this, self);
-  }
-
-  [supervisorTopics.publish](message: ShardPublish): void {
-    this.params.host.publish(message);
-  }
-
-  [supervisorTopics.history](message: ShardHistory): void {
-    this.params.host.history?.(message);
-  }
-
-  [supervisorTopics.backfill](message: ShardBackfill): void {
-    this.params.host.backfill?.(message);
-  }
-
-  [supervisorTopics.pairStates](message: ShardPairStates): void {
-    this.params.host.pairStates?.(message);
+    self.getCustomParameters().host.ready(this, self);
   }
 }
 
@@ -125,31 +102,21 @@ export async function startActorRuntime(options: {
     const handle = handles[message.shardId];
     if (handle && handle.generation === message.generation) deliver(message);
   };
-  const publish = fromLive((m: ShardPublish) => options.host.onPublish(m));
-  const history = fromLive((m: ShardHistory) => options.host.onHistory?.(m));
-  const pairStates = fromLive((m: ShardPairStates) => options.host.onPairStates?.(m));
-  const pastHeld = fromLive((m: ShardPastHeld) => options.host.onPastHeld?.(m));
-  const pastAnswer = fromLive((m: ShardPast) => options.host.onPastAnswer?.(m));
-  /** The same messages over a shard's hand-over port (actors/shard/handover.ts). */
-  const handover = (message: unknown) => {
-    const { type } = message as { type?: unknown };
-    if (type === 'shardPublish') publish(message as ShardPublish);
-    else if (type === 'shardHistory') history(message as ShardHistory);
-    else if (type === 'shardPairStates') pairStates(message as ShardPairStates);
-    else if (type === 'shardPast') pastAnswer(message as ShardPast);
-    else if (type === 'shardPastHeld') pastHeld(message as ShardPastHeld);
+  /** What the shards' ports bring for the service; each handle adds its own stop's kind. */
+  const toHost: ToHost = {
+    [protocolTypes.publish]: fromLive((m: ShardPublish) => options.host.onPublish(m)),
+    [protocolTypes.history]: fromLive((m: ShardHistory) => options.host.onHistory?.(m)),
+    [protocolTypes.backfill]: fromLive((m: ShardBackfill) => options.host.onBackfill?.(m)),
+    [protocolTypes.pairStates]: fromLive((m: ShardPairStates) => options.host.onPairStates?.(m)),
+    [protocolTypes.pastHeld]: fromLive((m: ShardPastHeld) => options.host.onPastHeld?.(m)),
+    [protocolTypes.past]: fromLive((m: ShardPast) => options.host.onPastAnswer?.(m)),
   };
   const root = await system.rootActor();
+  const host: SupervisorParams['host'] = {
+    ready: (_self, actor) => { spawner = actor; },
+  };
   await root.createChild(RootSupervisor, {
-    mode: 'in-memory',
-    name: 'supervisor',
-    customParameters: {
-      host: {
-        ready: (_self: RootSupervisor, actor: ShardSpawner) => { spawner = actor; },
-        publish, history, pairStates,
-        backfill: fromLive((m: ShardBackfill) => options.host.onBackfill?.(m)),
-      },
-    },
+    mode: 'in-memory', name: 'supervisor', customParameters: { host },
   });
   const assignment = typeof options.assignment === 'function' ? options.assignment()
     : options.assignment;
@@ -157,7 +124,7 @@ export async function startActorRuntime(options: {
   const base = { ...options.shardParams, boardBuffer: board.buffer };
   for (let id = 0; id < options.shardCount; id++) {
     handles.push(new ShardHandle(id, assignment[id] ?? [], base, spawner,
-      options.logger, (shardId) => options.host.onShardRestarted?.(shardId), handover,
+      options.logger, (shardId) => options.host.onShardRestarted?.(shardId), toHost,
       options.host.loadPairStates, board, (shardId) => options.host.onShardDegraded?.(shardId),
       options.host.pairContexts));
   }

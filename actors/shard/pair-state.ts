@@ -23,13 +23,6 @@ export interface PairStateRecord {
 // moreTypes: typed arrays keep their type (without it msgpackr writes bare bytes).
 const packr = new Packr({ moreTypes: true, useRecords: false });
 
-/** A shard's saved states, sent to the supervisor to be written to the store. */
-export interface ShardPairStates {
-  readonly type: 'shardPairStates';
-  readonly shardId: number;
-  readonly generation: number;
-  readonly states: readonly { readonly symbol: string; readonly bytes: Uint8Array }[];
-}
 
 export function optionsFingerprint(options: unknown): string {
   return createHash('sha256').update(JSON.stringify(options)).digest('base64url').slice(0, 16);

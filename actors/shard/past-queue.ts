@@ -11,9 +11,7 @@
 //
 // Order is kept: once something is held, every later bar, signal, history point and saved state
 // is held behind it, so the store still never holds a state ahead of what it follows.
-import type { ShardPublish } from '../../core/messages.js';
-import type { ShardHistory } from '../../core/history-point.js';
-import type { ShardPairStates } from './pair-state.js';
+import type { PastMessage } from './protocol.js';
 
 /** A batch with at least this many bars, signals and history points is held (a warm-up's). */
 export const pastHoldItemsMin = 2_000;
@@ -21,44 +19,6 @@ export const pastHoldItemsMin = 2_000;
 export const pastChunkItems = 1_000;
 /** Held messages at most; beyond it (a main thread that stopped pulling) they are sent. */
 export const pastHeldMessagesMax = 1_000;
-
-export type PastMessage = ShardPublish | ShardHistory | ShardPairStates;
-
-/** Shard -> main thread: past messages are held; pull them with `pastPullMessage`. */
-export interface ShardPastHeld {
-  readonly type: 'shardPastHeld';
-  readonly shardId: number;
-  readonly generation: number;
-  /** Messages held. */
-  readonly left: number;
-}
-
-/** Shard -> main thread: the answer to a pull, the next held message (null: none held). */
-export interface ShardPast {
-  readonly type: 'shardPast';
-  readonly shardId: number;
-  readonly generation: number;
-  /** Messages still held after this one. */
-  readonly left: number;
-  readonly message: PastMessage | null;
-}
-
-/**
- * Main thread -> shard, on the hand-over port: send the next held message, or all of them (at a
- * stop: the port is fast, comedy's bus, which the stop itself goes over, is not).
- */
-export const pastPullType = 'orderflow-past-pull';
-export interface PastPull {
-  readonly type: typeof pastPullType;
-  readonly all: boolean;
-}
-export const pastPullMessage: PastPull = Object.freeze({ type: pastPullType, all: false });
-export const pastPullAllMessage: PastPull = Object.freeze({ type: pastPullType, all: true });
-
-export function isPastPull(message: unknown): message is PastPull {
-  return typeof message === 'object' && message !== null &&
-    (message as { type?: unknown }).type === pastPullType;
-}
 
 interface Held {
   readonly message: PastMessage;

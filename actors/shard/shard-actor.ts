@@ -4,26 +4,23 @@
 import { isMainThread, parentPort, type MessagePort } from 'node:worker_threads';
 import { createLogger, type Logger } from '../../core/logger.js';
 import { systemClock } from '../../core/clock.js';
-import type {
-  AssetCtx, PairOutbound, PairViews, ShardPublish, WhalePrint,
-} from '../../core/messages.js';
-import type { HistoryPoint, ShardHistory } from '../../core/history-point.js';
-import { pairActorName, pairTopics, supervisorTopics } from '../topics.js';
+import type { AssetCtx, PairOutbound, PairViews, WhalePrint } from '../../core/messages.js';
+import type { HistoryPoint } from '../../core/history-point.js';
+import { pairActorName, pairTopics } from '../topics.js';
 import { createPairFeed, type PairFeed } from '../feed/pair-feed.js';
 import type { IngestSink } from '../feed/feed-types.js';
-import type { ShardBackfill } from '../runtime/backfill-status.js';
 import { attachBudget } from '../feed/budget.js';
 import { ShardBoard } from '../runtime/shard-board.js';
 import { Mailbox } from './mailbox.js';
 import type { PairPublish, RestoreResult } from './pair-engine.js';
-import type { ShardPairStates } from './pair-state.js';
 import { decodeFeedSpec, type ShardParams } from './shard-params.js';
-import { isHandoverPortMessage, transferablesOf } from './handover.js';
+import { transferablesOf } from './handover.js';
+import { chunked, pastChunkItems, PastQueue } from './past-queue.js';
 import {
-  chunked, isPastPull, pastChunkItems, PastQueue, type PastMessage, type ShardPast,
-  type ShardPastHeld,
-} from './past-queue.js';
-import { isShardStopRequest, shardStoppedType, type ShardStopped } from './stop-messages.js';
+  dispatchFrame, isHandoverPortMessage, protocolTypes, type MainToShard, type PastPull,
+  type ProtocolHandlers, type ShardHistory, type ShardPairStates, type ShardPublish,
+} from './protocol.js';
+import { ShardOutbox } from './shard-outbox.js';
 import { spliceField } from '../views/splice-field.js';
 import { strongEtag } from '../../core/etag.js';
 import PairActor from './pair-actor.js';
@@ -35,7 +32,6 @@ interface ActorRef {
 }
 interface SelfActor {
   getCustomParameters(): ShardParams;
-  getParent(): { send(topic: string, ...args: unknown[]): Promise<void> };
   createChild(definition: unknown, options: object): Promise<ActorRef>;
 }
 
@@ -106,8 +102,14 @@ export default class ShardActor {
   /** A publish ahead of the cadence is set (publishSoon) and has not run yet. */
   private soonPending = false;
   private feedStarted = false;
-  /** The main thread's hand-over port (handover.ts); comedy's bus until it arrives. */
+  /** The main thread's hand-over port (protocol.ts); what is sent waits in `outbox` until then. */
   private port: MessagePort | null = null;
+  private outbox!: ShardOutbox;
+  /** What the main thread sends on the port: one handler per kind (protocol.ts). */
+  private readonly fromMain: ProtocolHandlers<MainToShard> = {
+    [protocolTypes.pastPull]: (message) => this.answerPull(message),
+    [protocolTypes.stop]: () => void this.stopOnPort(),
+  };
   /** A stop began (it runs once). */
   private stopping = false;
   /** A large batch's bars, signals and history points, until the main thread pulls them. */
@@ -132,6 +134,7 @@ export default class ShardActor {
     this.params = self.getCustomParameters();
     if (!isMainThread) parentPort?.on('message', this.onParentMessage);
     this.log = createLogger({ level: this.params.logLevel }, { shard: this.params.shardId });
+    this.outbox = new ShardOutbox(this.log);
     const shardId = this.params.shardId;
     const board = this.params.boardBuffer && new ShardBoard(this.params.boardBuffer);
     // Liveness: a timer runs only when the event loop turns, however much work is queued.
@@ -149,9 +152,8 @@ export default class ShardActor {
       groupMs: board && (() => board.slowestMs(shardId)),
       onPaced: board && ((reachedMs) => board.report(shardId, reachedMs)),
       onBackfill: (report) => {
-        const message: ShardBackfill = { type: 'shardBackfill', shardId: this.params.shardId,
-          generation: this.params.generation, report };
-        this.self.getParent().send(supervisorTopics.backfill, message).catch(() => {});
+        this.outbox.send({ type: protocolTypes.backfill, shardId: this.params.shardId,
+          generation: this.params.generation, report });
       },
       // Warmed pairs publish at once, not up to a cadence later: /readyz waits for them.
       onWarmedUp: () => this.publishSoon(0),
@@ -175,22 +177,22 @@ export default class ShardActor {
     if (!isHandoverPortMessage(message)) return;
     this.port?.close();
     this.port = message.port;
-    this.port.on('message', this.onPortMessage);
+    this.port.on('message', (frame: unknown) =>
+      dispatchFrame(this.fromMain, frame, this.log, 'main thread'));
     // The worker lives by its timers and comedy's bus, not by this port.
     this.port.unref();
+    this.outbox.attach(this.port);
   };
 
-  /** The main thread pulls the next held message, or all of them (past-queue.ts), or stops. */
-  private readonly onPortMessage = (message: unknown): void => {
-    if (isShardStopRequest(message)) return void this.stopOnPort();
-    if (!isPastPull(message) || !this.port) return;
+  /** The main thread pulls the next held message, or all of them (past-queue.ts). */
+  private answerPull(message: PastPull): void {
     do {
       const next = this.past.take();
-      const answer: ShardPast = { type: 'shardPast', shardId: this.params.shardId,
-        generation: this.params.generation, left: this.past.size, message: next?.message ?? null };
-      this.port.postMessage(answer, next?.transfer ?? []);
+      this.outbox.send({ type: protocolTypes.past, shardId: this.params.shardId,
+        generation: this.params.generation, left: this.past.size,
+        message: next?.message ?? null }, next?.transfer);
     } while (message.all && this.past.size > 0);
-  };
+  }
 
   /**
    * The main thread's smart-money split per pair (after each wallet refresh). Closing the deep
@@ -293,21 +295,12 @@ export default class ShardActor {
     parentPort?.off('message', this.onParentMessage);
     if (this.params.hangOnStop) hangThisThread();
     await this.feed?.stop();
-    // The last publish saves every pair's state: a restart resumes from them. With a port, what
-    // it brings waits behind what is held, for the main thread to pull (stopOnPort).
+    // The last publish saves every pair's state: a restart resumes from them. What it brings
+    // waits behind what is held, for the main thread to pull (stopOnPort).
     if (this.saveEveryMs > 0) await this.publish(true);
-    if (!this.port) await this.sendHeldOnBus();
     this.saveEveryMs = 0;
     this.feed = null;
     for (const symbol of [...this.pairs.keys()]) await this.removePair(symbol);
-  }
-
-  /** A stop without a port: what is held leaves on comedy's bus, in order. */
-  private async sendHeldOnBus(): Promise<void> {
-    for (let next = this.past.take(); next; next = this.past.take()) {
-      await this.self.getParent().send(busTopic(next.message), next.message)
-        .catch((error: Error) => this.log.warn('held past not sent', { error: error.message }));
-    }
   }
 
   /**
@@ -322,9 +315,8 @@ export default class ShardActor {
     } catch (error) {
       this.log.error('shard stop failed', { error: (error as Error).message });
     }
-    const stopped: ShardStopped = { type: shardStoppedType, shardId: this.params.shardId,
-      held: this.past.size };
-    this.port?.postMessage(stopped);
+    this.outbox.send({ type: protocolTypes.stopped, shardId: this.params.shardId,
+      held: this.past.size });
   }
 
   async destroy(): Promise<void> {
@@ -472,11 +464,11 @@ export default class ShardActor {
       // Saved states leave in small batches (~0.5 MB each): a stop cut short by its deadline
       // keeps what was sent, and no message grows to tens of megabytes.
       if (batch.states.length >= stateBatchPairs) {
-        await this.sendBatch(batch);
+        this.sendBatch(batch);
         batch = newBatch();
       }
     }
-    await this.sendBatch(batch);
+    this.sendBatch(batch);
   }
 
   /**
@@ -494,29 +486,30 @@ export default class ShardActor {
    * ahead of them. The views go first: after a warm-up the points are days of minutes, and the
    * main thread reads the messages in order. A warm-up's past is held and pulled (past-queue.ts).
    */
-  private async sendBatch(b: PublishBatch): Promise<void> {
-    const hold = this.port !== null && this.past.holds(b.outbound.length + b.history.length);
+  private sendBatch(b: PublishBatch): void {
+    const hold = this.outbox.attached &&
+      this.past.holds(b.outbound.length + b.history.length);
     if (b.pairs.length > 0 || b.whalePrints.length > 0 || (!hold && b.outbound.length > 0)) {
       const message = this.publishMessage(b.pairs, b.whalePrints, hold ? [] : b.outbound);
       // Moved, not copied: these bytes are not read here again once sent.
-      if (this.port) this.port.postMessage(message, transferablesOf(b.pairs));
-      else await this.self.getParent().send(supervisorTopics.publish, message);
+      this.outbox.send(message, transferablesOf(b.pairs));
     }
     if (hold) return this.holdPast(b);
-    if (b.history.length > 0) this.sendHistory(b.history);
-    if (b.states.length > 0) await this.sendStates(b.states);
+    // History points travel on their own message, so the view publish keeps its shape; states
+    // go after what they follow.
+    if (b.history.length > 0) this.outbox.send(this.historyMessage(b.history));
+    if (b.states.length > 0) this.outbox.send(this.statesMessage(b.states), movedStates(b.states));
   }
 
   private publishMessage(pairs: PairViews[], whalePrints: WhalePrint[],
     outbound: readonly PairOutbound[]): ShardPublish {
-    return { type: 'shardPublish', shardId: this.params.shardId,
+    return { type: protocolTypes.publish, shardId: this.params.shardId,
       generation: this.params.generation, pairs, whalePrints, outbound,
       droppedEvents: this.droppedEvents() };
   }
 
   /** Holds a batch's bars, signals, history points and states, in chunks, behind the views. */
   private holdPast(b: PublishBatch): void {
-    const port = this.port!;
     const announce = this.past.size === 0;
     for (const part of chunked(b.outbound, pastChunkItems)) {
       this.past.hold(this.publishMessage([], [], part));
@@ -528,40 +521,23 @@ export default class ShardActor {
     if (this.past.full) {
       // Bounded: a main thread that stopped pulling gets it all, as before holding.
       for (let next = this.past.take(); next; next = this.past.take()) {
-        port.postMessage(next.message, next.transfer);
+        this.outbox.send(next.message, next.transfer);
       }
       return;
     }
     if (!announce || this.past.size === 0) return;
-    const held: ShardPastHeld = { type: 'shardPastHeld', shardId: this.params.shardId,
-      generation: this.params.generation, left: this.past.size };
-    port.postMessage(held);
+    this.outbox.send({ type: protocolTypes.pastHeld, shardId: this.params.shardId,
+      generation: this.params.generation, left: this.past.size });
   }
 
   private statesMessage(states: ShardPairStates['states']): ShardPairStates {
-    return { type: 'shardPairStates', shardId: this.params.shardId,
+    return { type: protocolTypes.pairStates, shardId: this.params.shardId,
       generation: this.params.generation, states };
   }
 
-  /** On the publishes' channel when there is one: states arrive after what they follow. */
-  private async sendStates(states: ShardPairStates['states']): Promise<void> {
-    const message = this.statesMessage(states);
-    if (this.port) return this.port.postMessage(message, movedStates(states));
-    await this.self.getParent().send(supervisorTopics.pairStates, message).catch(
-      (error: Error) => this.log.warn('pair states not sent', { error: error.message }));
-  }
-
   private historyMessage(points: readonly HistoryPoint[]): ShardHistory {
-    return { type: 'shardHistory', shardId: this.params.shardId,
+    return { type: protocolTypes.history, shardId: this.params.shardId,
       generation: this.params.generation, points };
-  }
-
-  /** History points travel on their own message, so the view publish keeps its shape. */
-  private sendHistory(points: HistoryPoint[]): void {
-    const message = this.historyMessage(points);
-    if (this.port) return this.port.postMessage(message);
-    this.self.getParent().send(supervisorTopics.history, message).catch((error: Error) =>
-      this.log.warn('history points not sent', { error: error.message }));
   }
 
   private droppedEvents(): number {
@@ -579,11 +555,4 @@ function hangThisThread(): void {
 /** A states message's transferables: each saved state's bytes move, not copy. */
 function movedStates(states: ShardPairStates['states']): ArrayBuffer[] {
   return states.map((s) => s.bytes.buffer as ArrayBuffer);
-}
-
-/** The comedy topic a held message takes when it leaves on the bus (at a stop). */
-function busTopic(message: PastMessage): string {
-  if (message.type === 'shardPublish') return supervisorTopics.publish;
-  if (message.type === 'shardHistory') return supervisorTopics.history;
-  return supervisorTopics.pairStates;
 }

@@ -4,7 +4,7 @@ const encoder = new TextEncoder();
 
 /**
  * Appends `"name":json` as the last member of a serialized object. The result owns its whole
- * buffer, so a shard can move it to the main thread (actors/shard/handover.ts).
+ * buffer, so a shard can move it to the main thread (actors/shard/protocol.ts).
  */
 export function spliceField(objectBytes: Uint8Array, name: string, json: string): Uint8Array {
   const tail = encoder.encode(`,${JSON.stringify(name)}:${json}}`);

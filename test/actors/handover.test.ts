@@ -4,9 +4,8 @@ import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { MessageChannel } from 'node:worker_threads';
 import type { PairViews } from '../../core/messages.js';
-import {
-  handoverPortMessage, isHandoverPortMessage, transferablesOf,
-} from '../../actors/shard/handover.js';
+import { transferablesOf } from '../../actors/shard/handover.js';
+import { handoverPortMessage, isHandoverPortMessage } from '../../actors/shard/protocol.js';
 
 const encoder = new TextEncoder();
 

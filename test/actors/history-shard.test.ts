@@ -2,7 +2,8 @@
 // points in market time and sends them to the supervisor on their own message.
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import type { HistoryPoint, ShardHistory } from '../../core/history-point.js';
+import type { HistoryPoint } from '../../core/history-point.js';
+import type { ShardHistory } from '../../actors/shard/protocol.js';
 import { silentLogger } from '../../core/logger.js';
 import { startActorRuntime } from '../../actors/runtime/supervisor.js';
 import { encodeFeedSpec } from '../../actors/shard/shard-params.js';

@@ -5,11 +5,12 @@ import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { MessageChannel } from 'node:worker_threads';
 import {
-  chunked, isPastPull, pastChunkItems, pastHeldMessagesMax, pastHoldItemsMin, pastPullMessage,
-  PastQueue,
+  chunked, pastChunkItems, pastHeldMessagesMax, pastHoldItemsMin, PastQueue,
 } from '../../actors/shard/past-queue.js';
+import {
+  isPastPull, pastPullMessage, type ShardHistory,
+} from '../../actors/shard/protocol.js';
 import { PastPuller } from '../../actors/runtime/past-puller.js';
-import type { ShardHistory } from '../../core/history-point.js';
 import { eventually } from '../helpers/eventually.js';
 
 function history(count: number): ShardHistory {

@@ -3,7 +3,8 @@
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { silentLogger } from '../../core/logger.js';
-import type { PairViews, ShardPublish } from '../../core/messages.js';
+import type { PairViews } from '../../core/messages.js';
+import type { ShardPublish } from '../../actors/shard/protocol.js';
 import { strongEtag } from '../../core/etag.js';
 import { shardTopics } from '../../actors/topics.js';
 import { startActorRuntime, type ActorRuntime } from '../../actors/runtime/supervisor.js';
