@@ -13,19 +13,29 @@ export interface RankCorrelation {
   readonly n: number;
 }
 
+/** How many of sorted[0..n) are below `value` (strictly, or with `orEqual` at most it). */
+function countBelow(sorted: Float64Array, n: number, value: number, orEqual: boolean): number {
+  let low = 0;
+  let high = n;
+  while (low < high) {
+    const mid = (low + high) >>> 1;
+    if (sorted[mid] < value || (orEqual && sorted[mid] === value)) low = mid + 1;
+    else high = mid;
+  }
+  return low;
+}
+
 /** Ranks 1..n of values[0..n), tied values sharing the average of their ranks. */
 export function averageRanks(values: Float64Array, n: number): Float64Array {
-  const order = new Int32Array(n);
-  for (let i = 0; i < n; i++) order[i] = i;
-  order.sort((a, b) => values[a] - values[b]);
+  // A numeric sort without a comparator, then each value's tie run by bisection: the same
+  // ranks as sorting the indices, in a fraction of the time.
+  const sorted = values.slice(0, n).sort();
   const ranks = new Float64Array(n);
-  for (let start = 0; start < n;) {
-    let end = start + 1;
-    while (end < n && values[order[end]] === values[order[start]]) end += 1;
-    // Positions start..end-1 hold ranks start+1..end: their mean.
-    const rank = (start + 1 + end) / 2;
-    for (let k = start; k < end; k++) ranks[order[k]] = rank;
-    start = end;
+  for (let i = 0; i < n; i++) {
+    // Positions start..end-1 of the sorted values hold ranks start+1..end: their mean.
+    const start = countBelow(sorted, n, values[i], false);
+    const end = countBelow(sorted, n, values[i], true);
+    ranks[i] = (start + 1 + end) / 2;
   }
   return ranks;
 }

@@ -3,9 +3,7 @@
 // trend-direction baselines on the same bars, and the paired edge over the random one.
 import { seedOf } from '../../kernels/seeded-rng.js';
 import { wilsonInterval } from '../../kernels/wilson.js';
-import { mirroredResultR, signalKeepsSide } from './baseline.js';
 import { cachedMeanInterval } from './interval-cache.js';
-import { resultR, type TrackedSignal } from './track-record.js';
 
 export interface GroupStatistics {
   readonly hitRateLow: number | null;
@@ -28,32 +26,23 @@ export interface GroupStatistics {
   readonly edgePValue: number | null;
 }
 
-/** The statistics of a group's evaluated signals, oldest first; `label` seeds its resamples. */
-export function groupStatistics(label: string, evaluated: readonly TrackedSignal[],
-  t1Hits: number): GroupStatistics {
-  const n = evaluated.length;
-  const own = new Float64Array(n);
-  const edge = new Float64Array(n);
-  let baselineEvaluated = 0;
-  let randomSum = 0;
-  let trendSum = 0;
-  let trendEvaluated = 0;
-  for (let i = 0; i < n; i++) {
-    const { signal, outcome, baseline } = evaluated[i];
-    if (outcome === null) throw new Error(`group ${label} holds an unevaluated signal`);
-    const r = resultR(signal, outcome);
-    own[i] = r;
-    if (baseline === null) continue;
-    const mirrored = mirroredResultR(signal, outcome, baseline.mirror_first_level_hit);
-    const random = signalKeepsSide(signal) ? r : mirrored;
-    edge[baselineEvaluated] = r - random;
-    baselineEvaluated += 1;
-    randomSum += random;
-    if (baseline.trend_side !== null) {
-      trendSum += baseline.trend_side === signal.side ? r : mirrored;
-      trendEvaluated += 1;
-    }
-  }
+/** A group's evaluated signals in time order, as the window's pass gathered them. */
+export interface GroupSample {
+  /** Each evaluated signal's R, oldest first (exactly `evaluated` of them). */
+  readonly own: Float64Array;
+  /** Own R minus the random-direction R, over those with a baseline (exactly that many). */
+  readonly edge: Float64Array;
+  readonly randomSum: number;
+  readonly trendSum: number;
+  readonly trendEvaluated: number;
+}
+
+/** The statistics of a group's sample; `label` seeds its resamples. */
+export function groupStatistics(label: string, sample: GroupSample, t1Hits: number):
+  GroupStatistics {
+  const { own, edge, randomSum, trendSum, trendEvaluated } = sample;
+  const n = own.length;
+  const baselineEvaluated = edge.length;
   const hit = wilsonInterval(t1Hits, n);
   const expectancy = cachedMeanInterval(own, n, seedOf(`expectancy:${label}`));
   const edgeInterval = cachedMeanInterval(edge, baselineEvaluated, seedOf(`edge:${label}`));

@@ -5,10 +5,10 @@
 import { benjaminiHochberg } from '../../kernels/benjamini-hochberg.js';
 import { spearman, type RankCorrelation } from '../../kernels/spearman.js';
 import { calibration, type Calibration } from './calibration.js';
-import { groupStatistics, type GroupStatistics } from './group-statistics.js';
-import {
-  groupsOf, signalPerformance, type PerformanceGroup, type PerformanceRow, type TrackedSignal,
-} from './track-record.js';
+import type { GroupStatistics } from './group-statistics.js';
+import { trackColumns, type TrackColumns } from './track-columns.js';
+import type { PerformanceGroup, PerformanceRow, TrackedSignal } from './track-record.js';
+import { statisticsRows, windowOf, type Span } from './window-groups.js';
 
 /** The false discovery rate of the Benjamini-Hochberg correction, and the test level. */
 export const FALSE_DISCOVERY_RATE = 0.05;
@@ -43,55 +43,53 @@ export interface PerformanceReport {
   readonly multipleComparisons: MultipleComparisons;
 }
 
-function evaluatedByGroup(all: readonly TrackedSignal[], fromMs: number, toMs: number,
-  by: PerformanceGroup): Map<string, TrackedSignal[]> {
-  const out = new Map<string, TrackedSignal[]>();
-  for (const item of all) {
-    if (item.signalMs < fromMs || item.signalMs >= toMs || item.outcome === null) continue;
-    for (const group of groupsOf(item.signal, by)) {
-      const list = out.get(group);
-      if (list === undefined) out.set(group, [item]);
-      else list.push(item);
-    }
-  }
-  return out;
-}
-
-function statisticsRows(all: readonly TrackedSignal[], fromMs: number, toMs: number,
-  by: PerformanceGroup): (PerformanceRow & GroupStatistics)[] {
-  const evaluated = evaluatedByGroup(all, fromMs, toMs, by);
-  return signalPerformance(all, fromMs, toMs, by).map((row) => ({
-    ...row, ...groupStatistics(`${by}:${row.group}`, evaluated.get(row.group) ?? [], row.t1Hits),
-  }));
-}
+/** A "now" after every outcome of tracked signals (theirs is known or null already). */
+const KNOWN_ALWAYS = Number.MAX_VALUE;
 
 /** Spearman of the score seen from the side (score long, -score short) with the 4 h move. */
+function informationCoefficientOf(c: TrackColumns,
+  span: Span): InformationCoefficient {
+  const [lo, hi, fromMs, toMs, nowMs] = span;
+  const scores = new Float64Array(hi - lo);
+  const moves = new Float64Array(hi - lo);
+  let n = 0;
+  for (let i = lo; i < hi; i++) {
+    if (c.signalMs[i] < fromMs || c.signalMs[i] >= toMs || !(c.knownMs[i] <= nowMs)) continue;
+    scores[n] = c.sideScore[i];
+    moves[n] = c.movePct[i];
+    n += 1;
+  }
+  const ic: RankCorrelation | null = spearman(scores, moves, n);
+  return { n, rho: ic?.rho ?? null, low: ic?.low ?? null, high: ic?.high ?? null };
+}
+
+/** informationCoefficient of tracked signals (outcome null: not evaluated). */
 export function informationCoefficient(all: readonly TrackedSignal[], fromMs: number,
   toMs: number): InformationCoefficient {
-  const scores: number[] = [];
-  const moves: number[] = [];
-  for (const { signal, signalMs, outcome } of all) {
-    if (signalMs < fromMs || signalMs >= toMs || outcome === null) continue;
-    scores.push(signal.side === 'long' ? signal.score : -signal.score);
-    moves.push(outcome.move_pct);
-  }
-  const n = scores.length;
-  const ic: RankCorrelation | null = spearman(Float64Array.from(scores), Float64Array.from(moves),
-    n);
-  return { n, rho: ic?.rho ?? null, low: ic?.low ?? null, high: ic?.high ?? null };
+  const c = trackColumns(all);
+  const [lo, hi] = windowOf(c, fromMs, toMs);
+  return informationCoefficientOf(c, [lo, hi, fromMs, toMs, KNOWN_ALWAYS]);
 }
 
 export function performanceReport(all: readonly TrackedSignal[], fromMs: number, toMs: number,
   by: PerformanceGroup): PerformanceReport {
-  const rows = statisticsRows(all, fromMs, toMs, by);
+  return columnsReport(trackColumns(all), fromMs, toMs, KNOWN_ALWAYS, by);
+}
+
+/** The report over the columns' window [fromMs, toMs), outcomes known from their knownMs. */
+export function columnsReport(c: TrackColumns, fromMs: number, toMs: number, nowMs: number,
+  by: PerformanceGroup): PerformanceReport {
+  const [lo, hi] = windowOf(c, fromMs, toMs);
+  const span: Span = [lo, hi, fromMs, toMs, nowMs];
+  const rows = statisticsRows(c, span, by);
   const compared = rows.filter((row) => row.edgePValue !== null);
   const discoveries = benjaminiHochberg(compared.map((row) => row.edgePValue as number),
     FALSE_DISCOVERY_RATE);
   const significant = new Map(compared.map((row, i) => [row.group, discoveries[i]]));
-  const gradeRows = by === 'grade' ? rows : statisticsRows(all, fromMs, toMs, 'grade');
+  const gradeRows = by === 'grade' ? rows : statisticsRows(c, span, 'grade');
   return {
     rows: rows.map((row) => ({ ...row, edgeSignificant: significant.get(row.group) ?? null })),
-    informationCoefficient: informationCoefficient(all, fromMs, toMs),
+    informationCoefficient: informationCoefficientOf(c, span),
     calibration: calibration(gradeRows),
     multipleComparisons: {
       method: 'benjamini-hochberg', falseDiscoveryRate: FALSE_DISCOVERY_RATE,

@@ -6,8 +6,10 @@ import { GRADES, TIMEFRAMES } from '../../core/messages.js';
 import {
   filterSignals, PERFORMANCE_GROUPS, PERFORMANCE_WINDOWS, WINDOW_MS, type TrackedSignal,
 } from '../../actors/signals/track-record.js';
-import { cachedAnswer, trackedAt, type TrackedStore } from './track-record-cache.js';
-import { performanceReport } from '../../actors/signals/performance-report.js';
+import {
+  cachedAnswer, trackedAt, trackedColumns, type TrackedStore,
+} from './track-record-cache.js';
+import { columnsReport } from '../../actors/signals/performance-report.js';
 import { performanceCsv } from '../performance-csv.js';
 import type { Outcome, Problem } from '../access-types.js';
 import type { Payload } from '../respond.js';
@@ -149,7 +151,7 @@ export function signalPerformanceAnswer(source: SignalSource | null, params: Que
   const toMs = nowMs + 1;
   const fromMs = window.value === 'all' ? 0 : toMs - WINDOW_MS[window.value];
   const make = () => {
-    const report = performanceReport(trackedAt(source.signals, nowMs), fromMs, toMs,
+    const report = columnsReport(trackedColumns(source.signals), fromMs, toMs, nowMs,
       groupBy.value);
     return rendered({
       window: window.value, groupBy: groupBy.value, from: iso(fromMs), to: iso(toMs),
