@@ -39,7 +39,7 @@ import { shardTopics } from '../actors/topics.js';
 import { BackfillStatus } from '../actors/runtime/backfill-status.js';
 import { PairStateStore } from '../persistence/pair-states.js';
 import { MarketPace } from '../actors/runtime/market-pace.js';
-import { renderSupervisionMetrics } from '../actors/runtime/supervision-metrics.js';
+import { registerSupervisionMetrics } from '../actors/runtime/supervision-metrics.js';
 import { supervisionDetail } from '../actors/runtime/supervision-detail.js';
 
 export interface Service {
@@ -377,7 +377,8 @@ async function startFront(p: Parts, assigned: Promise<void>) {
     config, clock, logger: p.log.child({ component: 'http' }), snapshots,
     keys, usage: store.usage, readiness, access, mounts: mcp.mounts, dashboard,
     history: historySource,
-    metrics: () => renderSupervisionMetrics(p.runtime?.shards ?? [], p.pace),
+    registerMetrics: (registry) => registerSupervisionMetrics(registry,
+      () => p.runtime?.shards ?? [], () => p.pace),
   });
   return { http, mcp, dashboard };
 }
