@@ -112,7 +112,8 @@ export class HttpMetrics {
       read: (out) => this.readRefusals(out),
     });
     registerValue(registry, 'orderflow_http_uptime_seconds',
-      'Seconds since the HTTP front started.', () => Math.max(0, (nowMs() - this.startedAtMs) / 1000));
+      'Seconds since the HTTP front started.',
+      () => Math.max(0, (nowMs() - this.startedAtMs) / 1000));
     for (const [name, gauge] of Object.entries(gauges)) {
       registerValue(registry, `orderflow_http_${name}`, gauge.help, gauge.value);
     }
