@@ -39,7 +39,7 @@ import { shardTopics } from '../actors/topics.js';
 import { BackfillStatus } from '../actors/runtime/backfill-status.js';
 import { PairStateStore } from '../persistence/pair-states.js';
 import { MarketPace } from '../actors/runtime/market-pace.js';
-import { renderSupervisionMetrics } from '../actors/runtime/supervision-metrics.js';
+import { registerServiceMetrics } from './service-metrics.js';
 import { supervisionDetail } from '../actors/runtime/supervision-detail.js';
 
 export interface Service {
@@ -377,7 +377,11 @@ async function startFront(p: Parts, assigned: Promise<void>) {
     config, clock, logger: p.log.child({ component: 'http' }), snapshots,
     keys, usage: store.usage, readiness, access, mounts: mcp.mounts, dashboard,
     history: historySource,
-    metrics: () => renderSupervisionMetrics(p.runtime?.shards ?? [], p.pace),
+    registerMetrics: (registry) => registerServiceMetrics(registry, {
+      shards: () => p.runtime?.shards ?? [], pace: () => p.pace, tracked: () => p.tracked.symbols,
+      backfill: p.backfill, budget: p.feeds.budget, webhooks: p.webhooks,
+      redis: p.shared?.link ?? null, dataDir: config.dataDir,
+    }),
   });
   return { http, mcp, dashboard };
 }

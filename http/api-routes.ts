@@ -11,7 +11,7 @@ import {
 import { HISTORY_QUERY } from './history-params.js';
 import { symbolViewHandler, viewHandler, walletHandler } from './handlers/feeds.js';
 import {
-  healthHandler, metricsHandler, readyHandler, staticHandler, usageHandler, type Readiness,
+  healthHandler, readyHandler, staticHandler, usageHandler, type Readiness,
 } from './handlers/ops.js';
 import type { Payload } from './respond.js';
 import type { Handler, Route } from './routes.js';
@@ -23,8 +23,6 @@ export interface RouteDeps {
   readonly variants: VariantCache;
   readonly access: AccessControl;
   readonly readiness: Readiness;
-  readonly metricsPublic: boolean;
-  readonly renderMetrics: () => string;
   readonly openapi: Payload;
   /** Recorded history and stored signals; without them those routes answer 503. */
   readonly history?: SignalSource | null;
@@ -76,6 +74,5 @@ export function apiRoutes(deps: RouteDeps): Route[] {
     open('openapi', V1 + 'openapi.json', staticHandler(deps.openapi), ['api_key']),
     open('healthz', '/healthz', healthHandler),
     open('readyz', '/readyz', readyHandler(deps.readiness)),
-    open('metrics', '/metrics', metricsHandler(deps.metricsPublic, deps.renderMetrics)),
   ];
 }

@@ -109,6 +109,7 @@ export class SharedRouteFlow {
       return sendNotModified(res, info, this.deps.cors, answer.value, extra);
     }
     this.deps.metrics.count(route.name, answer.value.status ?? 200);
+    this.deps.metrics.sent(answer.value);
     sendPayload(res, info, this.deps.cors, answer.value, extra);
   }
 }

@@ -33,6 +33,10 @@ export interface RawMount {
   handle(res: HttpResponse, req: HttpRequest, ctx: MountContext): void;
   /** Requests still being answered; close() waits (bounded) for this to reach 0. */
   inFlight?(): number;
+  /** A refusal to answer before delegating (e.g. /metrics to a remote peer), counted here. */
+  admit?(info: RequestInfo): Problem | null;
+  /** The route name when the mount counts its own answers (else counted as 'mount'). */
+  readonly route?: string;
 }
 
 export interface DispatchDeps {
@@ -79,6 +83,7 @@ class Dispatcher {
 
   readonly handle = (res: HttpResponse, req: HttpRequest): void => {
     const info = this.request.read(res, req);
+    this.deps.metrics.begin();
     try {
       const { guard } = this.deps;
       // Once per request, before routing; nothing is made unless the Host is refused.
@@ -94,6 +99,8 @@ class Dispatcher {
       } catch {
         // The response was already ended or aborted by the part that threw: nothing to add.
       }
+    } finally {
+      this.deps.metrics.end();
     }
   };
 
@@ -136,7 +143,9 @@ class Dispatcher {
     if (refused !== null) return this.fail(res, info, 'refused', refused);
     const method = info.method.toUpperCase();
     if (mount.methods.includes(method)) {
-      this.deps.metrics.count('mount', 'delegated');
+      const refusal = mount.admit?.(info) ?? null;
+      if (refusal !== null) return this.fail(res, info, mount.route ?? 'mount', refusal);
+      if (mount.route === undefined) this.deps.metrics.count('mount', 'delegated');
       mount.handle(res, req, { ip: info.ip, cors: corsHeaders(info, this.deps.cors) });
     } else if (method === 'OPTIONS') {
       this.deps.metrics.count('mount', 204);
@@ -169,6 +178,7 @@ class Dispatcher {
     let refused = access.checkBurst(identity, scope);
     if (refused.ok) refused = access.checkPlan(identity, endpoint);
     if (refused.ok) return identity;
+    this.deps.metrics.refused(refused.problem.code, identity.kind === 'key' ? identity.plan : null);
     this.fail(res, info, route.name, refused.problem, this.rateHeaders(identity, scope));
     return undefined;
   }
@@ -210,11 +220,13 @@ class Dispatcher {
     if (identity !== null && route.daily) {
       const daily = this.deps.access.consumeDaily(identity);
       if (!daily.ok) {
+        metrics.refused(daily.problem.code, identity.kind === 'key' ? identity.plan : null);
         return this.fail(res, info, route.name, daily.problem,
           this.rateHeaders(identity, route.scope));
       }
     }
     metrics.count(route.name, payload.status ?? 200);
+    metrics.sent(payload);
     sendPayload(res, info, cors, payload, this.rateHeaders(identity, route.scope));
   }
 }

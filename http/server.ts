@@ -15,6 +15,11 @@ import { createDispatcher, type RawMount } from './dispatch.js';
 import { FrontGuard, guardedRoutes, type RouteRegistrar } from './front-guard.js';
 import type { Readiness } from './handlers/ops.js';
 import { HttpMetrics } from './metrics.js';
+import { registerViewMetrics } from './view-metrics.js';
+import { metricsEndpoint } from './metrics-endpoint.js';
+import { registerProcessFaultMetrics } from '../core/process-faults.js';
+import { registerRuntimeMetrics } from '../core/metrics/runtime.js';
+import { Registry } from 'prom-client';
 import { openApiPayload } from './openapi/payload.js';
 import { createRouteTable } from './routes.js';
 import type { SnapshotStore } from './snapshots.js';
@@ -33,6 +38,8 @@ export interface HttpServerDeps {
   readiness: Readiness;
   /** Extra Prometheus text from the runtime, appended to the front's own. */
   metrics?: () => string;
+  /** Registers the service's metrics (shards, feed, views, ...) on the front's registry. */
+  registerMetrics?: (registry: Registry) => void;
   /** Raw handlers, e.g. MCP at /api/mcp and /api/mcp/public. */
   mounts?: readonly RawMount[];
   /**
@@ -66,14 +73,23 @@ export async function startHttpServer(deps: HttpServerDeps): Promise<HttpServer>
   const access = deps.access ?? createAccessControl(deps);
   const metrics = new HttpMetrics(clock.nowMs());
   const variants = new VariantCache();
-  const renderMetrics = () => metrics.render(clock.nowMs(), {
-    snapshot_views: snapshots.size, variant_cache_entries: variants.size,
-  }) + (deps.metrics?.() ?? '');
+  const registry = new Registry();
   const table = createRouteTable(apiRoutes({
-    snapshots, variants, access, readiness: deps.readiness, metricsPublic: config.metricsPublic,
-    renderMetrics, openapi: openApiPayload(), history: deps.history,
+    snapshots, variants, access, readiness: deps.readiness, openapi: openApiPayload(),
+    history: deps.history,
   }));
-  const mounts = deps.mounts ?? [];
+  const served = deps.mounts ?? [];
+  const mounts = [...served, metricsEndpoint(registry, metrics, config.metricsPublic,
+    () => deps.metrics?.() ?? '')];
+  metrics.register(registry, () => clock.nowMs(), {
+    snapshot_views: { help: 'Views the front holds.', value: () => snapshots.size },
+    variant_cache_entries: { help: 'Encoded variants of views cached (CSV, fields).',
+      value: () => variants.size },
+  }, () => served.reduce((sum, m) => sum + (m.inFlight?.() ?? 0), 0));
+  registerRuntimeMetrics(registry);
+  registerProcessFaultMetrics(registry);
+  registerViewMetrics(registry, snapshots, clock);
+  deps.registerMetrics?.(registry);
   const guard = new FrontGuard(config);
   const dispatch = createDispatcher({
     table, mounts, access, cors: createCors(config.corsOrigins), guard,

@@ -124,6 +124,11 @@ export class SnapshotStore {
   }
 
   /** Views put explicitly (lazy families are not counted: they hold no bytes). */
+  /** Calls `visit` with each built view's name and meta (metrics read them at scrape time). */
+  forEachView(visit: (name: string, meta: ViewMeta) => void): void {
+    for (const [name, entry] of this.entries) visit(name, entry);
+  }
+
   get size(): number {
     return this.entries.size;
   }

@@ -26,6 +26,20 @@ export class BackfillStatus {
     return !this.enabled || (tracked.length > 0 && tracked.every((s) => this.settled.has(s)));
   }
 
+  /** Tracked pairs by backfill outcome (metrics); null when it is off. */
+  counts(tracked: readonly string[]): { filled: number; pending: number; unfilled: number } |
+    null {
+    if (!this.enabled) return null;
+    let filled = 0;
+    let pending = 0;
+    for (const symbol of tracked) {
+      const state = this.settled.get(symbol)?.state;
+      if (state === undefined) pending++;
+      else if (state === 'filled') filled++;
+    }
+    return { filled, pending, unfilled: tracked.length - filled - pending };
+  }
+
   /** What /readyz says of the backfill; null when it is off. */
   detail(tracked: readonly string[]): string | null {
     if (!this.enabled) return null;

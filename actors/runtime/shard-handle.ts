@@ -271,6 +271,11 @@ export class ShardHandle {
    * A shard whose counter did not move for shardStallTimeoutMs is hung. When this thread itself
    * was held (its check came late), the silence is not the shard's: its clock starts again.
    */
+  /** Seconds since the liveness check last saw the shard's event loop turn (metrics). */
+  get heartbeatAgeS(): number {
+    return this.state === 'running' ? (performance.now() - this.progressAtMs) / 1000 : 0;
+  }
+
   private checkProgress(): void {
     if (this.state !== 'running' || !this.board) return;
     const nowMs = performance.now();

@@ -2,11 +2,10 @@
 // OpenAPI document; and usage, which reads the caller's quota.
 import type { AccessControl } from '../access-types.js';
 import { isLoopbackAddress } from '../client-ip.js';
-import { problems } from '../problems.js';
 import type { RequestInfo } from '../request.js';
 import type { Payload } from '../respond.js';
 import type { Handler } from '../routes.js';
-import { fail, jsonPayload, ok } from './payloads.js';
+import { jsonPayload, ok } from './payloads.js';
 
 /** `detail`: what a check has to say beyond true or false (e.g. pairs backfill left unfilled). */
 export type Readiness = () => {
@@ -29,23 +28,10 @@ export function readyHandler(readiness: Readiness): Handler {
  * (X-Forwarded-For that was not honoured) is refused, so a local reverse proxy does not
  * publish the metrics by accident.
  */
-function mayReadMetrics(info: RequestInfo, metricsPublic: boolean): boolean {
+export function mayReadMetrics(info: RequestInfo, metricsPublic: boolean): boolean {
   if (metricsPublic) return true;
   if (!isLoopbackAddress(info.ip)) return false;
   return info.forwardedFor === '' || info.ip !== info.peer;
-}
-
-export function metricsHandler(metricsPublic: boolean, render: () => string): Handler {
-  return ({ info }) => {
-    if (!mayReadMetrics(info, metricsPublic)) {
-      return fail(problems.notFound('/metrics is served to loopback clients only'));
-    }
-    return ok({
-      contentType: 'text/plain; version=0.0.4; charset=utf-8',
-      body: render(),
-      cacheControl: 'no-store',
-    });
-  };
 }
 
 export function staticHandler(payload: Payload): Handler {

@@ -1,12 +1,13 @@
 // A real Redis for the scale-out tests: Debian's redis-server (installed with apt-get when
 // missing, so CI passes on a fresh machine) on a free loopback port, with no automatic
 // persistence; stop() can save first, so a restart on the same port finds its data again.
-import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
+import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { Redis } from 'ioredis';
 import { silentLogger } from '../../core/logger.js';
 import { openRedisLink, type RedisLink } from '../../persistence/redis-link.js';
+import { aptInstall } from './apt.js';
 import { eventually, tempDir } from './eventually.js';
 
 const serverPaths = ['/usr/bin/redis-server', '/usr/local/bin/redis-server'];
@@ -19,20 +20,13 @@ function findServer(): string | undefined {
 export function ensureRedisServer(): string {
   const found = findServer();
   if (found !== undefined) return found;
-  const apt = (args: string[]) => execFileSync('apt-get',
-    ['-o', 'DPkg::Lock::Timeout=300', ...args], { stdio: 'ignore', timeout: 600_000 });
-  try {
-    apt(['install', '-y', 'redis-server']);
-  } catch {
-    apt(['update']);
-    apt(['install', '-y', 'redis-server']);
-  }
+  aptInstall('redis-server');
   const installed = findServer();
   if (installed === undefined) throw new Error('redis-server is missing after apt-get install');
   return installed;
 }
 
-async function freePort(): Promise<number> {
+export async function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
     const server = createServer();
     server.once('error', reject);

@@ -1,0 +1,73 @@
+// The service's own metrics beside the front's: supervision, backfill, the venue's request
+// budget, the webhook outbox and Redis, each read at scrape time from what its owner keeps.
+import { statfsSync } from 'node:fs';
+import type { Registry } from 'prom-client';
+import { registerCollected, registerValue } from '../core/metrics/collected.js';
+import type { BackfillStatus } from '../actors/runtime/backfill-status.js';
+import type { MarketPace } from '../actors/runtime/market-pace.js';
+import type { ShardHandle } from '../actors/runtime/shard-handle.js';
+import { registerSupervisionMetrics } from '../actors/runtime/supervision-metrics.js';
+import type { SharedBudget } from '../actors/feed/budget.js';
+import type { WebhookSupervisor } from '../actors/webhooks/supervisor.js';
+import type { RedisLink } from '../persistence/redis-link.js';
+
+export interface ServiceMetricParts {
+  shards(): readonly ShardHandle[];
+  pace(): MarketPace | null;
+  tracked(): readonly string[];
+  readonly backfill: BackfillStatus;
+  readonly budget: SharedBudget | null;
+  readonly webhooks: WebhookSupervisor;
+  readonly redis: RedisLink | null;
+  /** The store's folder: its file system's free space is read at each scrape. */
+  readonly dataDir: string;
+}
+
+export function registerServiceMetrics(registry: Registry, p: ServiceMetricParts): void {
+  registerSupervisionMetrics(registry, p.shards, p.pace);
+  registerValue(registry, 'orderflow_pairs_tracked', 'Pairs the service tracks.',
+    () => p.tracked().length);
+  registerCollected(registry, {
+    name: 'orderflow_feed_backfill_pairs', type: 'gauge',
+    help: 'Tracked pairs by backfill outcome (live feed): filled, pending, unfilled.',
+    read: (out) => {
+      const counts = p.backfill.counts(p.tracked());
+      if (counts === null) return;
+      for (const [state, value] of Object.entries(counts)) out.push({ labels: { state }, value });
+    },
+  });
+  const { budget } = p;
+  if (budget !== null) {
+    registerCollected(registry, {
+      name: 'orderflow_feed_budget_available', type: 'gauge',
+      help: 'The venue\'s request budget left now (rest: weight, ws: messages).',
+      read: (out) => {
+        for (const bucket of ['rest', 'ws'] as const) {
+          out.push({ labels: { bucket }, value: budget.available(bucket) });
+        }
+      },
+    });
+    registerValue(registry, 'orderflow_feed_subscriptions', 'Venue WebSocket subscriptions held.',
+      () => budget.subscriptions());
+  }
+  registerValue(registry, 'orderflow_webhooks_outbox_pending',
+    'Deliveries waiting in the outbox.', () => p.webhooks.stats().pending);
+  registerValue(registry, 'orderflow_webhooks_in_flight', 'Deliveries being attempted now.',
+    () => p.webhooks.stats().inFlight);
+  const disk = () => statfsSync(p.dataDir);
+  registerValue(registry, 'orderflow_store_disk_available_bytes',
+    'Bytes free to the service on the store\'s file system.', () => {
+      const stats = disk();
+      return stats.bavail * stats.bsize;
+    });
+  registerValue(registry, 'orderflow_store_disk_size_bytes',
+    'Size of the store\'s file system.', () => {
+      const stats = disk();
+      return stats.blocks * stats.bsize;
+    });
+  const { redis } = p;
+  if (redis !== null) {
+    registerValue(registry, 'orderflow_redis_up', '1 while the Redis link is ready.',
+      () => (redis.ready() ? 1 : 0));
+  }
+}
