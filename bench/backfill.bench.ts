@@ -11,7 +11,7 @@ import { candlePlan, coarseIntervalMsDefault, fineSpanMsDefault, type Backfiller
   from '../actors/feed/home/backfill.js';
 import { simulateBackfillBudget } from './lib/backfill-budget-sim.js';
 import { createPairEngine } from '../actors/shard/pair-engine.js';
-import { defaultConfig } from '../actors/config.js';
+import { defaultConfig } from '../core/config.js';
 import { candleAnswer, fundingAnswer, recordedTrades } from '../test/feed/venue-history.js';
 import { readFileSync } from 'node:fs';
 import { venueFixture } from '../test/helpers/fixtures.js';

@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { open, type RootDatabase } from 'lmdb';
 import { systemClock } from '../core/clock.js';
 import type { HistoryPoint } from '../core/history-point.js';
-import { resolveConfig } from '../actors/config.js';
+import { resolveConfig } from '../core/config.js';
 import { silentLogger } from '../core/logger.js';
 import type { MailboxReader } from '../actors/shard/mailbox.js';
 import { createPairEngine } from '../actors/shard/pair-engine.js';

@@ -7,7 +7,7 @@ import { cpus } from 'node:os';
 import { join } from 'node:path';
 import type { TemplatedApp, us_listen_socket, us_socket } from 'uWebSockets.js';
 import { systemClock } from '../core/clock.js';
-import { resolveConfig } from '../actors/config.js';
+import { resolveConfig } from '../core/config.js';
 import { silentLogger } from '../core/logger.js';
 import { startHttpServer } from '../http/server.js';
 import { SnapshotStore } from '../http/snapshots.js';

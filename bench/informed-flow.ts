@@ -1,7 +1,7 @@
 // Prints how much the simulator's order flow predicts the next 4 h, in the informed world (the
 // default share) and in the null world (`--informed 0`): the correlation of 5-minute CVD with the
 // next 4 h return, pooled over pairs. Run: node --import tsx bench/informed-flow.ts [days]
-import { INFORMED_SHARE_DEFAULT } from '../actors/feed/sim/catalogue.js';
+import { INFORMED_SHARE_DEFAULT } from '../core/config.js';
 import { measureCandleInformation, measureFlowInformation } from './lib/flow-information.js';
 
 const days = Number(process.argv[2] ?? 10);

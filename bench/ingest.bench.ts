@@ -9,7 +9,7 @@ import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import { printRows, quick, type ReportRow } from './harness.js';
 import { ManualClock } from '../core/clock.js';
-import { limits } from '../actors/config.js';
+import { limits } from '../core/config.js';
 import { silentLogger } from '../core/logger.js';
 import type { MarketEvent } from '../core/messages.js';
 import type { IngestSink } from '../actors/feed/feed-types.js';

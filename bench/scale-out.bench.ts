@@ -17,7 +17,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { systemClock } from '../core/clock.js';
-import { resolveConfig } from '../actors/config.js';
+import { resolveConfig } from '../core/config.js';
 import { silentLogger } from '../core/logger.js';
 import { createAccessControl } from '../http/access.js';
 import { startHttpServer, type HttpServer } from '../http/server.js';

@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { open } from 'lmdb';
 import { systemClock } from '../core/clock.js';
 import { GRADES, type Grade } from '../core/messages.js';
-import { resolveConfig } from '../actors/config.js';
+import { resolveConfig } from '../core/config.js';
 import { silentLogger } from '../core/logger.js';
 import { clearIntervalCache } from '../actors/signals/interval-cache.js';
 import { PERFORMANCE_GROUPS } from '../actors/signals/track-record.js';

@@ -1,7 +1,7 @@
 // Prints the signals' track record by grade in the informed world (the default share) and the
 // null world (`--informed 0`), from pair engines warmed in-process over the simulator's warm-up
 // candles. Run: node --import tsx bench/track-record-worlds.ts [days] [pairs] [seed]
-import { INFORMED_SHARE_DEFAULT } from '../actors/feed/sim/catalogue.js';
+import { INFORMED_SHARE_DEFAULT } from '../core/config.js';
 import { simReport, simTrackRecord } from './lib/sim-track-record.js';
 
 const days = Number(process.argv[2] ?? 30);

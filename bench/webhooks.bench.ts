@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { open } from 'lmdb';
 import { systemClock } from '../core/clock.js';
-import { limits } from '../actors/config.js';
+import { limits } from '../core/config.js';
 import { silentLogger } from '../core/logger.js';
 import type { KeyDirectory } from '../core/messages.js';
 import { createWebhookSupervisor } from '../actors/webhooks/supervisor.js';

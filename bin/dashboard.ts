@@ -1,7 +1,7 @@
 // Wires the dashboard (static pages and the account API) to the store, access control and the
 // webhook supervisor; its built files are <project>/web/dist (npm ci builds them).
 import { join } from 'node:path';
-import type { ServiceConfig } from '../actors/config.js';
+import type { ServiceConfig } from '../core/config.js';
 import type { AlertRecord } from '../actors/signals/alerts.js';
 import type { WebhookSupervisor } from '../actors/webhooks/supervisor.js';
 import type { Clock } from '../core/clock.js';

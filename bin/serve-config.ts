@@ -1,9 +1,9 @@
 // Turns `orderflow serve` flags and ORDERFLOW_* environment variables into a config override:
 // flags win over the environment; resolveConfig validates the result field by field.
-import type { ServiceConfig } from '../actors/config.js';
+import type { ServiceConfig } from '../core/config.js';
 import {
   ALLOWED_ENTRIES_MAX, hostList, isAllowedHostEntry, isAllowedOriginEntry,
-} from '../actors/config-hosts.js';
+} from '../core/config-hosts.js';
 import { UsageError } from './cli.js';
 
 export interface ServeFlags {

@@ -1,8 +1,8 @@
 // The service: wires the store, the feeds, the actor runtime, the views, webhooks and the HTTP
 // front, and owns the order of start-up and of graceful shutdown.
 import { systemClock, shiftedClock, type Clock } from '../core/clock.js';
-import type { ServiceConfig } from '../actors/config.js';
-import { limits } from '../actors/config.js';
+import type { ServiceConfig } from '../core/config.js';
+import { limits } from '../core/config.js';
 import type { Logger } from '../core/logger.js';
 import type { UniverseFeedEvent } from '../actors/universe/universe-feed.js';
 import { openStore, type Store } from '../persistence/store.js';

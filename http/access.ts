@@ -1,7 +1,7 @@
 // createAccessControl: identity, burst guard, plan gate and daily quota, shared by REST and MCP.
 import type { KeyDirectory, KeyRecord, Plan, UsageCounters } from '../core/messages.js';
 import type { Clock } from '../core/clock.js';
-import type { ServiceConfig } from '../actors/config.js';
+import type { ServiceConfig } from '../core/config.js';
 import type {
   AccessControl, BurstScope, ClientAddress, Credentials, Endpoint, Identity, Outcome,
   UsageReport,

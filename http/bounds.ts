@@ -1,4 +1,4 @@
-// Bounds of the HTTP front that actors/config.ts does not declare (the lead may move them there).
+// Bounds of the HTTP front that core/config.ts does not declare: they concern only the front.
 
 export const httpBounds = Object.freeze({
   /** Burst-guard identities (identity x scope) held; when full the least recently used goes. */

@@ -1,7 +1,7 @@
 // The request pipeline: read the request, route it, then credentials -> identity -> burst guard
 // -> plan gate -> snapshot bytes (or 304) -> daily quota -> answer (docs/architecture.md).
 import type { HttpRequest, HttpResponse } from 'uWebSockets.js';
-import { limits } from '../actors/config.js';
+import { limits } from '../core/config.js';
 import type { Logger } from '../core/logger.js';
 import type {
   AccessControl, BurstScope, Credentials, Endpoint, Identity, Problem,

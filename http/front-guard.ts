@@ -2,7 +2,7 @@
 // /readyz refuses a Host that is not a loopback name or an allowed one (DNS rebinding), and MCP
 // and the account API refuse a browser Origin other than the service's own or an allowed one.
 import type { HttpRequest, HttpResponse, TemplatedApp } from 'uWebSockets.js';
-import { isLoopbackHost, type ServiceConfig } from '../actors/config.js';
+import { isLoopbackHost, type ServiceConfig } from '../core/config.js';
 import type { Problem } from './access-types.js';
 import { hostNamed, isOwnOrigin, LOOPBACK_HOST_NAMES } from './host-names.js';
 import { problemBody, problems } from './problems.js';

@@ -2,7 +2,7 @@
 // metrics and raw mounts (MCP); close() stops listening and lets mounted work finish.
 import type { TemplatedApp, us_listen_socket, us_socket } from 'uWebSockets.js';
 import type { Clock } from '../core/clock.js';
-import type { ServiceConfig } from '../actors/config.js';
+import type { ServiceConfig } from '../core/config.js';
 import type { Logger } from '../core/logger.js';
 import type { KeyDirectory, UsageCounters } from '../core/messages.js';
 import { createAccessControl } from './access.js';

@@ -1,6 +1,6 @@
 // Discovers wallets from trades, keeps a bounded set of the most relevant ones, schedules polls
 // of their account state and turns what it saw into WalletRecords for the views.
-import { limits } from '../config.js';
+import { limits } from '../../core/config.js';
 import type { TradeEvent, WalletStateEvent } from '../../core/messages.js';
 import { categorize, defaultCategoryRules, type CategoryRules } from './categorize.js';
 import { EntryTiming } from './entry-timing.js';

@@ -2,7 +2,7 @@
 // replayed wallets), the live venue's shared request budget, and live wallet polling.
 import type { Clock } from '../../core/clock.js';
 import { systemClock } from '../../core/clock.js';
-import type { ServiceConfig } from '../config.js';
+import type { ServiceConfig } from '../../core/config.js';
 import type { Logger } from '../../core/logger.js';
 import type { FeedSpec } from '../feed/feed-types.js';
 import { createSharedBudget, type SharedBudget } from '../feed/budget.js';

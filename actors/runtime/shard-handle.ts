@@ -3,7 +3,7 @@
 import { MessageChannel, type MessagePort, type Worker } from 'node:worker_threads';
 import type { Logger } from '../../core/logger.js';
 import type { AssetCtx } from '../../core/messages.js';
-import { limits } from '../config.js';
+import { limits } from '../../core/config.js';
 import { shardActorName, shardTopics } from '../topics.js';
 import type { ShardParams } from '../shard/shard-params.js';
 import { withDeadline } from './deadline.js';

@@ -1,6 +1,6 @@
 // The tracked set and its assignment to shards: re-ranked hourly in market time with hysteresis,
 // each pair kept on its shard while it stays tracked (docs/decisions.md "Feeds and freshness").
-import { limits } from '../config.js';
+import { limits } from '../../core/config.js';
 import type { UniverseEvent } from '../../core/messages.js';
 import { rankTracked } from '../universe/tracked.js';
 import { assignShards, symbolsOfShard } from '../universe/assign.js';

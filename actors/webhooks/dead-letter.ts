@@ -2,7 +2,7 @@
 // 5 days of failures) in bounded batches, leaving alone those an attempt is working on.
 import type { OutboxTables } from '../../persistence/outbox.js';
 import { dueEntries, getDelivery, transitionDeliveries } from '../../persistence/outbox.js';
-import { limits } from '../config.js';
+import { limits } from '../../core/config.js';
 import { deadLettered } from './decide.js';
 
 const BATCH_MAX = 500;

@@ -4,7 +4,7 @@ import type { OutboxTables } from '../../persistence/outbox.js';
 import {
   deliveriesOfEvent, getEvent, pendingCount, transitionDeliveries,
 } from '../../persistence/outbox.js';
-import { limits } from '../config.js';
+import { limits } from '../../core/config.js';
 import { webhookErrors } from './errors.js';
 
 export interface ReplayResult {

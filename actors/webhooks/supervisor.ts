@@ -6,7 +6,7 @@ import type { RootDatabase } from 'lmdb';
 import type { Clock } from '../../core/clock.js';
 import type { Logger } from '../../core/logger.js';
 import type { KeyDirectory } from '../../core/messages.js';
-import { limits } from '../config.js';
+import { limits } from '../../core/config.js';
 import type { DeliveryRecord, WebhookEventType } from '../../persistence/outbox.js';
 import {
   enqueueEvent, openOutbox, pruneFinished, recentDeliveries,

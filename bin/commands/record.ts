@@ -3,7 +3,7 @@
 // --speed max); the live venue records for --duration seconds of wall time.
 import type { Command, CommandIo } from '../cli.js';
 import { UsageError, parseOptions } from '../cli.js';
-import { defaultConfig } from '../../actors/config.js';
+import { defaultConfig } from '../../core/config.js';
 import { systemClock } from '../../core/clock.js';
 import { createLogger } from '../../core/logger.js';
 import type { MarketEvent } from '../../core/messages.js';

@@ -1,5 +1,5 @@
 // `orderflow serve`: runs the service in the foreground until SIGINT or SIGTERM.
-import { ConfigError, resolveConfig } from '../../actors/config.js';
+import { ConfigError, resolveConfig } from '../../core/config.js';
 import { createLogger } from '../../core/logger.js';
 import type { Command } from '../cli.js';
 import { parseOptions, UsageError } from '../cli.js';

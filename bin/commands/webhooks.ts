@@ -5,7 +5,7 @@ import type { Command, CommandIo, OptionSpec } from '../cli.js';
 import { UsageError, dataDirOf, parseOptions, runSubcommands } from '../cli.js';
 import { adminClock } from '../admin.js';
 import type { Clock } from '../../core/clock.js';
-import { limits } from '../../actors/config.js';
+import { limits } from '../../core/config.js';
 import type { KeyDirectory } from '../../core/messages.js';
 import { createEndpointRegistry, type EndpointRegistry } from '../../actors/webhooks/endpoints.js';
 import { prepareEvent, testEventData } from '../../actors/webhooks/envelope.js';

@@ -3,7 +3,7 @@
 // the local store holds only this front's own counters, used while Redis is away
 // (docs/scale-out.md).
 import { systemClock, shiftedClock, type Clock } from '../../core/clock.js';
-import type { ServiceConfig } from '../../actors/config.js';
+import type { ServiceConfig } from '../../core/config.js';
 import type { Logger } from '../../core/logger.js';
 import { openStore } from '../../persistence/store.js';
 import { SnapshotStore } from '../../http/snapshots.js';

@@ -10,7 +10,7 @@ import type { RootDatabase } from 'lmdb';
 import type { Clock } from '../../core/clock.js';
 import type { HistoryPoint } from '../../core/history-point.js';
 import type { Logger } from '../../core/logger.js';
-import type { ServiceConfig } from '../../actors/config.js';
+import type { ServiceConfig } from '../../core/config.js';
 import { HistoryRecorder } from '../../actors/runtime/history-recorder.js';
 import { endSlice, runSliced } from '../../actors/runtime/sliced.js';
 import type { EntrySignal } from '../../actors/signals/types.js';

@@ -1,7 +1,7 @@
 // Starts the process's role: one box (no Redis), ingest (everything, publishing to Redis) or a
 // front (HTTP only, fed from Redis). `orderflow serve` calls this; tests and benches may too.
 import { shiftedClock, systemClock } from '../../core/clock.js';
-import type { ServiceConfig } from '../../actors/config.js';
+import type { ServiceConfig } from '../../core/config.js';
 import { UsageError } from '../cli.js';
 import { startService, type ServiceDeps, type StopResult } from '../service.js';
 import { startFrontService } from './front-service.js';

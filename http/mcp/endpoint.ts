@@ -1,6 +1,6 @@
 // The raw uWS handler of one MCP path: edge checks, session routing, then the SDK transport.
 import { isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
-import { limits } from '../../actors/config.js';
+import { limits } from '../../core/config.js';
 import type { Identity, Outcome } from '../access-types.js';
 import { identify, takeBurst } from './admit.js';
 import { Exchange } from './exchange.js';

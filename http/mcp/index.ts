@@ -1,6 +1,6 @@
 // The MCP endpoints for AI agents: /api/mcp (API key, nine tools, raw values) and
 // /api/mcp/public (free, five tools, rounded), as raw uWS mounts for the HTTP front.
-import { limits } from '../../actors/config.js';
+import { limits } from '../../core/config.js';
 import { createHandler, type EndpointContext } from './endpoint.js';
 import type { LiveSession } from './session-factory.js';
 import { SessionTable } from './sessions.js';

@@ -8,7 +8,7 @@ import { readFileSync } from 'node:fs';
 import { createPairEngine } from '../../actors/shard/pair-engine.js';
 import { importWsRaw, type ImportReport } from '../../actors/feed/import/hl-ws-raw.js';
 import { MarketViews, spliceField } from '../../actors/runtime/market-views.js';
-import { resolveConfig } from '../../actors/config.js';
+import { resolveConfig } from '../../core/config.js';
 import { ManualClock } from '../../core/clock.js';
 import { strongEtag } from '../../core/etag.js';
 import { silentLogger } from '../../core/logger.js';

@@ -3,7 +3,7 @@
 // small cookie-keeping client and a webhook receiver that records what it gets.
 import { createServer, type Server } from 'node:http';
 import { join } from 'node:path';
-import { resolveConfig } from '../../actors/config.js';
+import { resolveConfig } from '../../core/config.js';
 import { createWebhookSupervisor, type WebhookSupervisor } from
   '../../actors/webhooks/supervisor.js';
 import { systemClock, type Clock } from '../../core/clock.js';

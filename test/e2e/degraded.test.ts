@@ -4,7 +4,7 @@
 import { join } from 'node:path';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { limits, resolveConfig } from '../../actors/config.js';
+import { limits, resolveConfig } from '../../core/config.js';
 import { silentLogger } from '../../core/logger.js';
 import { startService } from '../../bin/service.js';
 import { eventually, tempDir } from '../helpers/eventually.js';

@@ -6,7 +6,7 @@ import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { resolveConfig } from '../../actors/config.js';
+import { resolveConfig } from '../../core/config.js';
 import { silentLogger } from '../../core/logger.js';
 import { startService, type Service } from '../../bin/service.js';
 import { eventually, tempDir } from '../helpers/eventually.js';

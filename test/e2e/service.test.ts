@@ -10,7 +10,7 @@ import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { resolveConfig } from '../../actors/config.js';
+import { resolveConfig } from '../../core/config.js';
 import { silentLogger } from '../../core/logger.js';
 import { startService, type Service } from '../../bin/service.js';
 import { buildOpenApiDocument } from '../../http/openapi/document.js';

@@ -7,7 +7,7 @@ import { createServer, type Server } from 'node:http';
 import { join } from 'node:path';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { resolveConfig } from '../../actors/config.js';
+import { resolveConfig } from '../../core/config.js';
 import { TIMEFRAME_MS } from '../../actors/signals/types.js';
 import { systemClock } from '../../core/clock.js';
 import { silentLogger } from '../../core/logger.js';

@@ -3,7 +3,7 @@
 // fixed seed (deterministic: the figures are the same on every run).
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { INFORMED_SHARE_DEFAULT } from '../../actors/feed/sim/catalogue.js';
+import { INFORMED_SHARE_DEFAULT } from '../../core/config.js';
 import { referencePx } from '../../actors/feed/sim/market-model.js';
 import { simWorld } from '../../actors/feed/sim/sim-world.js';
 import {

@@ -2,9 +2,9 @@
 // config field and carried in the sim FeedSpec into the world every thread builds.
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { ConfigError, defaultConfig, resolveConfig } from '../../actors/config.js';
+import { ConfigError, defaultConfig, resolveConfig } from '../../core/config.js';
 import { feedSpecOf } from '../../actors/runtime/market-feeds.js';
-import { INFORMED_SHARE_DEFAULT } from '../../actors/feed/sim/catalogue.js';
+import { INFORMED_SHARE_DEFAULT } from '../../core/config.js';
 import { simWorld } from '../../actors/feed/sim/sim-world.js';
 import { serveOverride } from '../../bin/serve-config.js';
 

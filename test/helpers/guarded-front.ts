@@ -3,7 +3,7 @@
 // folder; and a raw HTTP client that can send any Host header (fetch cannot).
 import { request } from 'node:http';
 import { join } from 'node:path';
-import { resolveConfig, type ServiceConfig } from '../../actors/config.js';
+import { resolveConfig, type ServiceConfig } from '../../core/config.js';
 import { systemClock } from '../../core/clock.js';
 import { silentLogger } from '../../core/logger.js';
 import { createDashboardFor } from '../../bin/dashboard.js';

@@ -2,7 +2,7 @@
 // through a real Redis, the seeded snapshot views, and (when asked) the MCP endpoints on the
 // same access control, as `orderflow serve --role front` wires them.
 import type { ManualClock } from '../../core/clock.js';
-import { resolveConfig } from '../../actors/config.js';
+import { resolveConfig } from '../../core/config.js';
 import { silentLogger } from '../../core/logger.js';
 import { createMcpData } from '../../http/mcp-data.js';
 import { createMcpMounts, type McpMounts } from '../../http/mcp/index.js';

@@ -3,7 +3,7 @@
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { ManualClock } from '../../core/clock.js';
-import { resolveConfig } from '../../actors/config.js';
+import { resolveConfig } from '../../core/config.js';
 import { createAccessControl } from '../../http/access.js';
 import type { AccessControl, Identity, Outcome, Problem } from '../../http/access-types.js';
 import { keyFor, MemoryKeys, MemoryUsage } from './helpers/seed.js';

@@ -4,7 +4,7 @@ import { createHash } from 'node:crypto';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { resolveConfig } from '../../actors/config.js';
+import { resolveConfig } from '../../core/config.js';
 import type { KeyRecord, Plan, UsageCounters } from '../../core/messages.js';
 import { createAccessControl } from '../../http/access.js';
 import { testKey } from './mcp-fixtures.js';

@@ -3,7 +3,7 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { eventually } from '../helpers/eventually.js';
-import { limits } from '../../actors/config.js';
+import { limits } from '../../core/config.js';
 import { call, connect, rawInitialize, startServer, type TestServer } from './mcp-helpers.js';
 
 let server: TestServer;

@@ -8,7 +8,7 @@ import { spawnSync } from 'node:child_process';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { ManualClock } from '../../core/clock.js';
-import { resolveConfig } from '../../actors/config.js';
+import { resolveConfig } from '../../core/config.js';
 import { silentLogger } from '../../core/logger.js';
 import { romeDayKey } from '../../core/rome-time.js';
 import { SnapshotStore } from '../../http/snapshots.js';

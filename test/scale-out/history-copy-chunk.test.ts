@@ -17,7 +17,7 @@ import { openTable } from '../../persistence/table.js';
 import { copyToEndMs, HistoryCopier, mergeRanges } from '../../bin/scale-out/history-copy.js';
 import { serveHistoryCopies } from '../../bin/scale-out/history-copy-server.js';
 import { startHistoryFollower } from '../../bin/scale-out/history-follower.js';
-import { defaultConfig } from '../../actors/config.js';
+import { defaultConfig } from '../../core/config.js';
 import { storeEncoder } from '../../persistence/table.js';
 import type { HistoryStore } from '../../persistence/history.js';
 import { openStore, type Store } from '../../persistence/store.js';

@@ -4,7 +4,7 @@
 // the figures are the same on every run, so the bounds below are checked, not sampled.
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { INFORMED_SHARE_DEFAULT } from '../../actors/feed/sim/catalogue.js';
+import { INFORMED_SHARE_DEFAULT } from '../../core/config.js';
 import { PERFORMANCE_GROUPS } from '../../actors/signals/track-record.js';
 import { simReport, simTrackRecord } from '../../bench/lib/sim-track-record.js';
 

@@ -2,7 +2,7 @@
 // and carried into the sim FeedSpec that the universe feed and the shards are built from.
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { ConfigError, defaultConfig, resolveConfig } from '../../actors/config.js';
+import { ConfigError, defaultConfig, resolveConfig } from '../../core/config.js';
 import { feedSpecOf } from '../../actors/runtime/market-feeds.js';
 import { serveOverride } from '../../bin/serve-config.js';
 

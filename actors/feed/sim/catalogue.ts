@@ -1,5 +1,6 @@
 // The simulated venue's listed perpetuals: main-dex tickers with realistic prices and 24h
 // volumes, delisted markets, and builder-dex markets (`<dex>:<ticker>`) with trading sessions.
+import { INFORMED_SHARE_DEFAULT } from '../../../core/config.js';
 import { referenceMark } from './reference-prices.js';
 import { hashString, hashUnit } from './rng.js';
 
@@ -31,8 +32,6 @@ export interface SimMarket {
   readonly informedShare: number;
 }
 
-/** The informed world by default: most news is learned from the flow of those who know it. */
-export const INFORMED_SHARE_DEFAULT = 0.8;
 
 // Top of the venue with 24h volumes close to the real metaAndAssetCtxs of 2026-02.
 const TOP: readonly (readonly [string, number])[] = [

@@ -1,7 +1,8 @@
 // One simulated world per seed: the market catalogue and wallet population, built once per
 // thread and shared by the pair feeds and the universe feed of that thread.
 import type { SimMarket } from './catalogue.js';
-import { buildCatalogue, INFORMED_SHARE_DEFAULT } from './catalogue.js';
+import { INFORMED_SHARE_DEFAULT } from '../../../core/config.js';
+import { buildCatalogue } from './catalogue.js';
 import { WalletPicker } from './wallet-picker.js';
 import {
   buildWallets, populationFor, WALLETS_TRACKED_DEFAULT, type SimWallet,

@@ -7,7 +7,7 @@ import { ManualClock } from '../../../core/clock.js';
 import { openHistoryStore, type HistoryStore } from '../../../persistence/history.js';
 import { openSignalStore, type SignalStore } from '../../../persistence/signals.js';
 import type { EntrySignal } from '../../../actors/signals/types.js';
-import { resolveConfig, type ServiceConfig } from '../../../actors/config.js';
+import { resolveConfig, type ServiceConfig } from '../../../core/config.js';
 import { silentLogger } from '../../../core/logger.js';
 import { PLANS, type KeyRecord, type Plan } from '../../../core/messages.js';
 import { startHttpServer, type HttpServer, type RawMount } from '../../../http/server.js';

@@ -2,7 +2,9 @@
 // frozen, and passed in explicitly. Every bound of the service is declared here.
 import { availableParallelism } from 'node:os';
 import { ALLOWED_ENTRIES_MAX, isAllowedHostEntry, isAllowedOriginEntry } from './config-hosts.js';
-import { INFORMED_SHARE_DEFAULT } from './feed/sim/catalogue.js';
+
+/** The simulator's informed world by default: most news is learned from the informed flow. */
+export const INFORMED_SHARE_DEFAULT = 0.8;
 
 /** Bounds on every queue, buffer and table (TigerStyle "a limit on everything"). */
 export const limits = Object.freeze({

@@ -2,7 +2,7 @@
 // JSON lines and never writes a credential.
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { ConfigError, defaultConfig, resolveConfig } from '../../actors/config.js';
+import { ConfigError, defaultConfig, resolveConfig } from '../../core/config.js';
 import { createLogger } from '../../core/logger.js';
 import { serveOverride } from '../../bin/serve-config.js';
 import { feedSpecOf } from '../../actors/runtime/market-feeds.js';
