@@ -64,7 +64,7 @@ panel('no outcome yet: the panel says so and how many signals wait, no table', a
   await storePending(service.signals!, Date.now(), 3);
   await signIn('ana@example.com');
   await signals();
-  await page.waitForSelector('section .status.empty', { timeout: 15_000 });
+  await page.waitForSelector('section .status.empty', { timeout: 60_000 });
   assert.match(await page.$eval('section .status.empty', (el: any) => el.textContent),
     /^No outcomes yet: .*4 hours.*3 signals of the last 30 days are waiting\.$/s);
   assert.is(await page.$('.track-table'), null);
@@ -75,7 +75,7 @@ panel('no outcome yet: the panel says so and how many signals wait, no table', a
 panel('letters with intervals against the baseline, too few said, IC and the note', async () => {
   const evaluated = await storeEvaluated(service.signals!, Date.now());
   await signals();
-  await page.waitForSelector('.track-table', { timeout: 15_000 });
+  await page.waitForSelector('.track-table', { timeout: 60_000 });
   const answer: any = await page.evaluate(async () => {
     const { key } = JSON.parse(sessionStorage.getItem('orderflow.session'));
     const response = await fetch('/api/v1/signals/performance?window=30d&groupBy=grade',
@@ -139,7 +139,7 @@ panel('axe in both themes; screenshots desktop and phone', async () => {
     await page.setViewport({ width, height });
     for (const theme of ['dark', 'light']) {
       await signals(theme);
-      await page.waitForSelector('.track-table', { timeout: 15_000 });
+      await page.waitForSelector('.track-table', { timeout: 60_000 });
       assert.equal(await axeFindings(page), [], `${theme}${name}`);
       const section = await page.$('section[aria-labelledby="track-title"]');
       await section!.screenshot({ path: join(SHOTS, `track-record-${theme}${name}.png`) });
@@ -154,7 +154,7 @@ panel('a plan below the track record: the API says why, as an error', async () =
   await client.send('Network.clearBrowserCookies');
   await signIn('fred@example.com');
   await signals();
-  await page.waitForSelector('section .status.error', { timeout: 15_000 });
+  await page.waitForSelector('section .status.error', { timeout: 60_000 });
   assert.is(await page.$eval('section .status.error', (el: any) => el.getAttribute('role')),
     'alert');
   assert.ok((await page.$eval('section .status.error', (el: any) => el.textContent)).length > 10);
