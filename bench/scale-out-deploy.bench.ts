@@ -21,7 +21,7 @@ import {
 import { startPubSubHop } from './lib/pubsub-hop.js';
 import { sortedQuantile } from './lib/quantile.js';
 import { cpuTicks, stealPercent } from './lib/machine.js';
-import { useRealtimeScheduling } from '../bin/scale-out/cpu-priority.js';
+import { useRealtimeScheduling } from '../scale-out/cpu-priority.js';
 
 const bench = 'scale-out-deploy';
 const propagationMetric = 'orderflow_snapshot_propagation_seconds';

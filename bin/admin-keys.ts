@@ -4,10 +4,10 @@
 import type { KeyDirectory, KeyRecord, Plan } from '../core/messages.js';
 import { createLogger } from '../core/logger.js';
 import type { CreatedKey, CreateKeyInput, KeyChange } from '../persistence/keys.js';
-import type { RedisKeyStore } from '../persistence/redis-keys.js';
+import type { RedisKeyStore } from '../scale-out/redis-keys.js';
 import { adminClock, withAdminStore } from './admin.js';
 import { UsageError, type CommandIo } from './cli.js';
-import { openSharedState, type SharedState } from './scale-out/shared-state.js';
+import { openSharedState, type SharedState } from '../scale-out/shared-state.js';
 
 /** What the keys command needs; the embedded KeyStore and RedisKeyStore both have it. */
 export interface KeyAdmin {

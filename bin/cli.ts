@@ -1,5 +1,6 @@
 // The command-line vocabulary: a command, its I/O, and the usage error every command reports.
 import { parseArgs, type ParseArgsConfig } from 'node:util';
+import { UsageError } from '../core/usage-error.js';
 
 export interface CommandIo {
   readonly stdout: (text: string) => void;
@@ -16,15 +17,7 @@ export interface Command {
   run(argv: readonly string[], io: CommandIo): Promise<number>;
 }
 
-/** Bad arguments or input: printed as one line on stderr, exit code 2. */
-export class UsageError extends Error {
-  readonly exitCode: number;
-  constructor(message: string, exitCode = 2) {
-    super(message);
-    this.name = 'UsageError';
-    this.exitCode = exitCode;
-  }
-}
+export { UsageError };
 
 export type OptionSpec = NonNullable<ParseArgsConfig['options']>;
 

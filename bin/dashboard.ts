@@ -16,7 +16,7 @@ import {
   SignInThrottle, sharedSignInThrottle, type SharedSignInCounts,
 } from '../http/dashboard/sign-in-throttle.js';
 import type { AccountStore } from '../persistence/accounts.js';
-import type { RedisLimits } from '../persistence/redis-limits.js';
+import type { RedisLimits } from '../scale-out/redis-limits.js';
 import { openAccountStore } from '../persistence/account-store.js';
 import { openAlertStore } from '../persistence/alerts.js';
 import type { Store } from '../persistence/store.js';

@@ -9,7 +9,7 @@ import type { ShardHandle } from '../actors/runtime/shard-handle.js';
 import { registerSupervisionMetrics } from '../actors/runtime/supervision-metrics.js';
 import type { SharedBudget } from '../actors/feed/budget.js';
 import type { WebhookSupervisor } from '../actors/webhooks/supervisor.js';
-import type { RedisLink } from '../persistence/redis-link.js';
+import type { RedisLink } from '../scale-out/redis-link.js';
 
 export interface ServiceMetricParts {
   shards(): readonly ShardHandle[];

@@ -36,7 +36,7 @@ export type LazyViewListener = (key: string, view: LazyView | undefined) => void
 /**
  * A lazy family whose producer tells when a view changes and which views it holds: a scale-out
  * ingest forwards each change to the fronts, which hold no producer of their own
- * (bin/scale-out/publisher.ts). One box never asks.
+ * (scale-out/publisher.ts). One box never asks.
  */
 export interface WatchedViewSource extends LazyViewSource {
   keys(): Iterable<string>;

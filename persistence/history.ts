@@ -52,7 +52,7 @@ export interface HistoryStore {
   rolledHours(symbol: string, fromMs: number, toMs: number, limit?: number): HistoryPoint[];
   /**
    * Writes rolled 1-hour points as they are (a scale-out front copying ingest's hours older
-   * than its own minutes, bin/scale-out/history-copy.ts); resolves once committed.
+   * than its own minutes, scale-out/history-copy.ts); resolves once committed.
    */
   putHours(points: readonly HistoryPoint[]): Promise<void>;
   readonly options: HistoryStoreOptions;

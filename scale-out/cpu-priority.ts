@@ -8,7 +8,7 @@
 import { spawnSync } from 'node:child_process';
 import { readdirSync } from 'node:fs';
 import { getPriority, setPriority } from 'node:os';
-import { UsageError } from '../cli.js';
+import { UsageError } from '../core/usage-error.js';
 import type { Role } from './options.js';
 
 /** Ingest's default: fronts and Redis weigh ~9x as much when they contend for a core. */

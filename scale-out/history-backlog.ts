@@ -1,7 +1,7 @@
 // How much history the Redis stream keeps for fronts that start or come back
 // (ORDERFLOW_HISTORY_BACKLOG_HOURS, docs/scale-out.md "History"): a front that was away longer
 // than this has a gap in its history for the time beyond it.
-import { UsageError } from '../cli.js';
+import { UsageError } from '../core/usage-error.js';
 
 export const HISTORY_BACKLOG_HOURS_DEFAULT = 24;
 const hourMs = 3_600_000;

@@ -3,9 +3,9 @@
 // copy walks the symbols in order, each symbol's rolled 1-hour points and then its 1-minute
 // points in [fromMs, toMs); the cursor says where the next chunk starts, so a chunk is bounded
 // and a copy stopped anywhere (Redis away, ingest away, front restarted) goes on from its cursor.
-import { HOUR_MS, MINUTE_MS, type HistoryPoint } from '../../core/history-point.js';
-import type { HistoryStore } from '../../persistence/history.js';
-import { UsageError } from '../cli.js';
+import { HOUR_MS, MINUTE_MS, type HistoryPoint } from '../core/history-point.js';
+import type { HistoryStore } from '../persistence/history.js';
+import { UsageError } from '../core/usage-error.js';
 
 export interface CopyCursor {
   /** The next chunk starts at this symbol ('' before the first)... */

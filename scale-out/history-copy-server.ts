@@ -3,10 +3,10 @@
 // ask's short-lived key and publishing that key. Ingest keeps no state per copy: the ask carries
 // the range and the cursor, and a front asks for the next chunk only once it has applied the
 // last, so Redis holds at most one chunk per copying front (and an unread one expires).
-import type { Logger } from '../../core/logger.js';
-import type { HistoryStore } from '../../persistence/history.js';
-import { redisNames, type RedisLink } from '../../persistence/redis-link.js';
-import { storeEncoder } from '../../persistence/table.js';
+import type { Logger } from '../core/logger.js';
+import type { HistoryStore } from '../persistence/history.js';
+import { redisNames, type RedisLink } from './redis-link.js';
+import { storeEncoder } from '../persistence/table.js';
 import { parseAsk, readCopyChunk, type CopyAsk } from './history-copy-chunk.js';
 
 /** An unread chunk (its front gone, or asking again after a timeout) leaves Redis after this. */

@@ -7,10 +7,10 @@
 // minute or hour). The front answers from what it holds meanwhile; it never waits on ingest.
 import { randomUUID } from 'node:crypto';
 import type { Database } from 'lmdb';
-import type { Logger } from '../../core/logger.js';
-import type { HistoryRecorder } from '../../actors/runtime/history-recorder.js';
-import { redisNames, type RedisLink } from '../../persistence/redis-link.js';
-import { storeEncoder } from '../../persistence/table.js';
+import type { Logger } from '../core/logger.js';
+import type { HistoryRecorder } from '../actors/runtime/history-recorder.js';
+import { redisNames, type RedisLink } from './redis-link.js';
+import { storeEncoder } from '../persistence/table.js';
 import { PubSubAsks } from './pubsub-ask.js';
 import {
   copyChunkPointsDefault, firstCursor, rangeStartMs, type CopyAsk, type CopyChunk, type CopyCursor,

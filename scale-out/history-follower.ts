@@ -7,17 +7,17 @@
 // (history-copy.ts).
 import type { Redis } from 'ioredis';
 import type { RootDatabase } from 'lmdb';
-import type { Clock } from '../../core/clock.js';
-import type { HistoryPoint } from '../../core/history-point.js';
-import type { Logger } from '../../core/logger.js';
-import type { ServiceConfig } from '../../core/config.js';
-import { HistoryRecorder } from '../../actors/runtime/history-recorder.js';
-import { endSlice, runSliced } from '../../actors/runtime/sliced.js';
-import type { EntrySignal } from '../../actors/signals/types.js';
-import type { SignalSource } from '../../http/handlers/signal-history.js';
-import { redisNames, type RedisLink } from '../../persistence/redis-link.js';
-import type { SignalRecord } from '../../persistence/signals.js';
-import { openTable, storeEncoder } from '../../persistence/table.js';
+import type { Clock } from '../core/clock.js';
+import type { HistoryPoint } from '../core/history-point.js';
+import type { Logger } from '../core/logger.js';
+import type { ServiceConfig } from '../core/config.js';
+import { HistoryRecorder } from '../actors/runtime/history-recorder.js';
+import { endSlice, runSliced } from '../actors/runtime/sliced.js';
+import type { EntrySignal } from '../actors/signals/types.js';
+import type { SignalSource } from '../http/handlers/signal-history.js';
+import { redisNames, type RedisLink } from './redis-link.js';
+import type { SignalRecord } from '../persistence/signals.js';
+import { openTable, storeEncoder } from '../persistence/table.js';
 import { copyToEndMs, HistoryCopier, type CopyOptions } from './history-copy.js';
 
 /** Stream entries read per call, and how long one read waits for new entries. */

@@ -3,13 +3,13 @@
 // each front records the points into its own store; the stored signals are mirrored into a
 // Redis hash, with a notice of the ids that changed. The fronts then answer the history and
 // track-record endpoints from local data, with the same code and the same figures as ingest.
-import type { HistoryPoint } from '../../core/history-point.js';
-import type { Logger } from '../../core/logger.js';
-import type { HistoryStore } from '../../persistence/history.js';
-import { redisNames, type RedisLink } from '../../persistence/redis-link.js';
-import type { SignalRecord, StoredSignal } from '../../persistence/signals.js';
-import { storeEncoder } from '../../persistence/table.js';
-import { runSliced } from '../../actors/runtime/sliced.js';
+import type { HistoryPoint } from '../core/history-point.js';
+import type { Logger } from '../core/logger.js';
+import type { HistoryStore } from '../persistence/history.js';
+import { redisNames, type RedisLink } from './redis-link.js';
+import type { SignalRecord, StoredSignal } from '../persistence/signals.js';
+import { storeEncoder } from '../persistence/table.js';
+import { runSliced } from '../actors/runtime/sliced.js';
 import { serveHistoryCopies } from './history-copy-server.js';
 
 /** Batches held while Redis is away (one per shard publish with closed minutes). */

@@ -1,6 +1,6 @@
 // `orderflow serve --role ingest|front|all` and ORDERFLOW_REDIS_URL (docs/scale-out.md): which
 // parts this process runs, and the Redis that ties the processes together.
-import { UsageError } from '../cli.js';
+import { UsageError } from '../core/usage-error.js';
 
 export const ROLES = ['all', 'ingest', 'front'] as const;
 export type Role = (typeof ROLES)[number];

@@ -8,16 +8,16 @@
 // `batchWaitMsMax`, so Redis and the fronts work on the first views while ingest still puts the
 // rest. A view that changed a little goes as a patch of the last one sent whole (patch.ts;
 // docs/scale-out.md).
-import { preciseWallMs } from '../../core/clock.js';
+import { preciseWallMs } from '../core/clock.js';
 import {
   isWatchedSource, type LazyView, type LazyViewSource, type WatchedViewSource,
-} from '../../core/view-meta.js';
-import type { Logger } from '../../core/logger.js';
-import type { PositioningSink } from '../../actors/runtime/positioning-views.js';
+} from '../core/view-meta.js';
+import type { Logger } from '../core/logger.js';
+import type { PositioningSink } from '../actors/runtime/positioning-views.js';
 import {
   entryOf, type SnapshotStore, type ViewEntry, type ViewMeta,
-} from '../../http/snapshots.js';
-import { redisNames, type RedisLink } from '../../persistence/redis-link.js';
+} from '../http/snapshots.js';
+import { redisNames, type RedisLink } from './redis-link.js';
 import { BatchWriter } from './batch-writer.js';
 import { ResendRun } from './resend-run.js';
 import { DirtyViews, type WholePut } from './snapshot-hash.js';

@@ -1,7 +1,7 @@
 // A request to ingest over Redis pub/sub: an ask published on one channel, its answer a message
 // on another that names the ask's id. A front asks this way for the snapshot hash to be written
 // (subscriber.ts) and for a chunk of history (history-copy.ts).
-import type { RedisLink } from '../../persistence/redis-link.js';
+import type { RedisLink } from './redis-link.js';
 
 export interface AskSent {
   /** Subscribers the ask reached (0: nobody listens on the ask's channel). */

@@ -7,8 +7,8 @@ import type { Logger } from '../core/logger.js';
 import {
   AccountError, normalizeEmail, type AccountRecord, type AccountStore, type KeyOwnership,
   type NewAccount, type SessionRecord,
-} from './accounts.js';
-import { ACCOUNTS_MAX, newAccountId } from './account-store.js';
+} from '../persistence/accounts.js';
+import { ACCOUNTS_MAX, newAccountId } from '../persistence/account-store.js';
 import { redisNames, type RedisLink } from './redis-link.js';
 import { MirrorFollower } from './redis-mirror.js';
 

@@ -5,14 +5,14 @@
 import type { Clock } from '../core/clock.js';
 import type { KeyDirectory, KeyRecord, Plan } from '../core/messages.js';
 import type { Logger } from '../core/logger.js';
-import { StoreError, storeErrors } from './errors.js';
+import { StoreError, storeErrors } from '../persistence/errors.js';
 import {
   assertKeyRecord,
   type CreatedKey, type CreateKeyInput, type KeyChange,
-} from './keys.js';
-import { storeLimits } from './limits.js';
-import { KeyIndex } from './key-index.js';
-import { createKeyWith, moveToPlan, revokeAt } from './key-transitions.js';
+} from '../persistence/keys.js';
+import { storeLimits } from '../persistence/limits.js';
+import { KeyIndex } from '../persistence/key-index.js';
+import { createKeyWith, moveToPlan, revokeAt } from '../persistence/key-transitions.js';
 import { redisNames, type RedisLink } from './redis-link.js';
 import { MirrorFollower } from './redis-mirror.js';
 

@@ -9,7 +9,7 @@ import { Subscriptions } from './redis-subscriptions.js';
 /** Every name this service uses in Redis starts with this. */
 export const redisNames = Object.freeze({
   /** Hash: view name -> snapshot frame (each view's latest bytes, written every few hundred ms
-   *  and when a front asks: bin/scale-out/snapshot-hash.ts). */
+   *  and when a front asks: scale-out/snapshot-hash.ts). */
   snapshots: 'orderflow:snap',
   /** Channel: snapshot frames as ingest puts them, and its heartbeats. */
   snapshotChannel: 'orderflow:snap',

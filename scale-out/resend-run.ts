@@ -2,8 +2,8 @@
 // event-loop turns (actors/runtime/sliced.ts): one run at a time, a newer one (Redis went and
 // came back again) replacing an older, and the fronts' asks for the hash held until it is done.
 import { performance } from 'node:perf_hooks';
-import type { Logger } from '../../core/logger.js';
-import { runSliced } from '../../actors/runtime/sliced.js';
+import type { Logger } from '../core/logger.js';
+import { runSliced } from '../actors/runtime/sliced.js';
 
 /** Asks held during a run at most (a front asks again after its ask timeout, ~1 s). */
 const heldAsksMax = 1_000;

@@ -6,15 +6,17 @@ import type { KeyRecord, UsageCounters } from '../core/messages.js';
 import { createRomeDayCache } from '../core/rome-time.js';
 import {
   DAILY_ONLY, limitsName, type RedisLimits, type TakeRequest, type TakeResult,
-} from '../persistence/redis-limits.js';
-import { burstKey, createAccessControl, rateLimitLines, type AccessControlDeps } from './access.js';
+} from './redis-limits.js';
+import {
+  burstKey, createAccessControl, rateLimitLines, type AccessControlDeps,
+} from '../http/access.js';
 import type {
   AccessControl, BurstScope, Identity, Outcome, SharedLimits,
-} from './access-types.js';
-import { BURST_WINDOW_MS, burstLimitByScope, type BurstState } from './burst.js';
-import { httpBounds } from './bounds.js';
-import { problems } from './problems.js';
-import { DailyQuota, secondsUntil, usageIdentity } from './quota.js';
+} from '../http/access-types.js';
+import { BURST_WINDOW_MS, burstLimitByScope, type BurstState } from '../http/burst.js';
+import { httpBounds } from '../http/bounds.js';
+import { problems } from '../http/problems.js';
+import { DailyQuota, secondsUntil, usageIdentity } from '../http/quota.js';
 
 export interface SharedAccessDeps extends AccessControlDeps {
   readonly limits: RedisLimits;

@@ -2,16 +2,16 @@
 // table and the dashboard's accounts and sessions (mirrored in memory), the burst and daily
 // limits and the failed sign-ins. Opened by `orderflow serve` for the
 // ingest and front roles and by the admin commands (docs/scale-out.md).
-import type { Clock } from '../../core/clock.js';
-import type { Logger } from '../../core/logger.js';
+import type { Clock } from '../core/clock.js';
+import type { Logger } from '../core/logger.js';
 import {
   openRedisLink, type RedisLink, type RedisLinkOptions,
-} from '../../persistence/redis-link.js';
-import { RedisKeyStore } from '../../persistence/redis-keys.js';
-import { RedisLimits } from '../../persistence/redis-limits.js';
-import { RedisAccountStore } from '../../persistence/redis-accounts.js';
-import { RedisSignInCounts } from '../../persistence/redis-sign-in.js';
-import { SIGN_IN_FAILURES_MAX, SIGN_IN_WINDOW_MS } from '../../http/dashboard/sign-in-throttle.js';
+} from './redis-link.js';
+import { RedisKeyStore } from './redis-keys.js';
+import { RedisLimits } from './redis-limits.js';
+import { RedisAccountStore } from './redis-accounts.js';
+import { RedisSignInCounts } from './redis-sign-in.js';
+import { SIGN_IN_FAILURES_MAX, SIGN_IN_WINDOW_MS } from '../http/dashboard/sign-in-throttle.js';
 
 export interface SharedState {
   readonly link: RedisLink;

@@ -2,7 +2,7 @@
 // snapshots travel"). The hash is read only by a front that starts or reconnects, and such a
 // front asks for it to be written first, so ingest writes it every few hundred ms and on an ask,
 // each view's last word once, not every frame of every view as it is published.
-import { redisNames } from '../../persistence/redis-link.js';
+import { redisNames } from './redis-link.js';
 import { encodeFrame, type PutHeader } from './frames.js';
 
 /** A view that went out as a patch: the hash gets it whole (a front that loads the hash holds

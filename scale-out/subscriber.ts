@@ -4,11 +4,11 @@
 // same ETag and headers as ingest). Tracks ingest's heartbeat: three missed beats and the front
 // calls its data stale.
 import { randomUUID } from 'node:crypto';
-import { preciseWallMs, type Clock } from '../../core/clock.js';
-import { runSliced } from '../../actors/runtime/sliced.js';
-import type { Logger } from '../../core/logger.js';
-import type { SnapshotStore } from '../../http/snapshots.js';
-import { redisNames, type RedisLink } from '../../persistence/redis-link.js';
+import { preciseWallMs, type Clock } from '../core/clock.js';
+import { runSliced } from '../actors/runtime/sliced.js';
+import type { Logger } from '../core/logger.js';
+import type { SnapshotStore } from '../http/snapshots.js';
+import { redisNames, type RedisLink } from './redis-link.js';
 import {
   decodeFrame, isNewer, splitBatch, type Batch, type Frame, type FrameStamp,
 } from './frames.js';

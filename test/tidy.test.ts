@@ -7,7 +7,8 @@ import { dirname, join, relative } from 'node:path';
 import { repoFilesWith as sourceFilesWith, repoRoot as root } from './helpers/repo-files.js';
 
 const sourceFolders = [
-  'core', 'actors', 'kernels', 'http', 'persistence', 'bin', 'bench', 'test', 'examples',
+  'core', 'actors', 'kernels', 'http', 'persistence', 'scale-out', 'bin', 'bench', 'test',
+  'examples',
 ];
 
 function sourceFiles(folder: string): string[] {
@@ -38,15 +39,17 @@ test('kernels/ imports only kernels/ (no node:*, no packages) and reads no clock
 });
 
 // The layer rule (docs/architecture.md): data flows venue -> shards -> snapshots -> front, and
-// each layer imports only the layers listed for it. bin/ is the composition root and may import
-// any layer; bench/, test/ and examples/ stand outside and may import anything.
+// each layer imports only the layers listed for it. scale-out/ (the Redis roles) sits on the
+// one-box service's layers; bin/ is the composition root and may import any layer; bench/, test/
+// and examples/ stand outside and may import anything.
 const layerImports: Record<string, string[]> = {
   core: ['core'],
   kernels: ['kernels'],
   persistence: ['persistence', 'core'],
   actors: ['actors', 'core', 'kernels', 'persistence'],
   http: ['http', 'core', 'persistence', 'actors'],
-  bin: ['bin', 'core', 'kernels', 'persistence', 'actors', 'http'],
+  'scale-out': ['scale-out', 'core', 'kernels', 'persistence', 'actors', 'http'],
+  bin: ['bin', 'core', 'kernels', 'persistence', 'actors', 'http', 'scale-out'],
 };
 
 /** The repository file a relative import names (`.js` specifiers name `.ts` sources). */

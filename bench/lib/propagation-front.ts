@@ -8,8 +8,8 @@
 import { systemClock } from '../../core/clock.js';
 import { silentLogger } from '../../core/logger.js';
 import { SnapshotStore, type ViewMeta } from '../../http/snapshots.js';
-import { openSharedState } from '../../bin/scale-out/shared-state.js';
-import { SnapshotSubscriber } from '../../bin/scale-out/subscriber.js';
+import { openSharedState } from '../../scale-out/shared-state.js';
+import { SnapshotSubscriber } from '../../scale-out/subscriber.js';
 import { watchGcPauses, type GcPauses } from './gc-pauses.js';
 
 export interface Landed {

@@ -1,5 +1,5 @@
 // redis-server's own CPU time (it takes its CPU from the same cores as the processes measured).
-import type { SharedState } from '../../bin/scale-out/shared-state.js';
+import type { SharedState } from '../../scale-out/shared-state.js';
 
 /** redis-server's CPU time so far (user + system, µs), from INFO. */
 export async function redisCpuUs(shared: SharedState): Promise<number> {

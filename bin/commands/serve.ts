@@ -5,17 +5,17 @@ import type { Command } from '../cli.js';
 import { parseOptions, UsageError } from '../cli.js';
 import { serveOverride } from '../serve-config.js';
 import { writeLoopStatsOnSignal } from '../loop-stats.js';
-import { scaleOutOptions } from '../scale-out/options.js';
+import { scaleOutOptions } from '../../scale-out/options.js';
 import type { StopHang } from '../service.js';
 import {
   armStopDeadline, processNowMs, serveExitCodes, shardStopShareMs, type StopDeadline,
 } from '../stop-deadline.js';
 import { startScaled } from '../scale-out/start.js';
-import { historyBacklogMs } from '../scale-out/history-backlog.js';
-import { copyChunkPoints } from '../scale-out/history-copy-chunk.js';
+import { historyBacklogMs } from '../../scale-out/history-backlog.js';
+import { copyChunkPoints } from '../../scale-out/history-copy-chunk.js';
 import {
   cpuNice, lowerCpuPriority, REALTIME_PRIORITY, realtimeWanted, useRealtimeScheduling,
-} from '../scale-out/cpu-priority.js';
+} from '../../scale-out/cpu-priority.js';
 
 const usage = `usage: orderflow serve [options]
 

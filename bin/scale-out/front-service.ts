@@ -8,18 +8,18 @@ import type { Logger } from '../../core/logger.js';
 import { openStore } from '../../persistence/store.js';
 import { SnapshotStore } from '../../http/snapshots.js';
 import { startHttpServer } from '../../http/server.js';
-import { createSharedAccessControl } from '../../http/shared-access.js';
+import { createSharedAccessControl } from '../../scale-out/shared-access.js';
 import { createMcpData } from '../../http/mcp-data.js';
 import { createLazyMounts } from '../../http/mcp-lazy.js';
 import { preloadArrow } from '../../http/history-formats.js';
 import type { AccessControl } from '../../http/access-types.js';
 import { createDashboardFor } from '../dashboard.js';
-import { PropagationHistogram } from './propagation-histogram.js';
-import { SnapshotSubscriber } from './subscriber.js';
-import { startHistoryFollower } from './history-follower.js';
-import { copyOptionsDefault } from './history-copy.js';
-import { copyChunkPoints } from './history-copy-chunk.js';
-import type { SharedState } from './shared-state.js';
+import { PropagationHistogram } from '../../scale-out/propagation-histogram.js';
+import { SnapshotSubscriber } from '../../scale-out/subscriber.js';
+import { startHistoryFollower } from '../../scale-out/history-follower.js';
+import { copyOptionsDefault } from '../../scale-out/history-copy.js';
+import { copyChunkPoints } from '../../scale-out/history-copy-chunk.js';
+import type { SharedState } from '../../scale-out/shared-state.js';
 
 export interface FrontService {
   readonly baseUrl: string;

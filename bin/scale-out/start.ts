@@ -5,8 +5,8 @@ import type { ServiceConfig } from '../../core/config.js';
 import { UsageError } from '../cli.js';
 import { startService, type ServiceDeps, type StopResult } from '../service.js';
 import { startFrontService } from './front-service.js';
-import type { ScaleOutOptions } from './options.js';
-import { openSharedState } from './shared-state.js';
+import type { ScaleOutOptions } from '../../scale-out/options.js';
+import { openSharedState } from '../../scale-out/shared-state.js';
 
 export interface RunningRole {
   readonly baseUrl: string;

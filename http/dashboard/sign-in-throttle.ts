@@ -16,7 +16,7 @@ export interface SignInLimiter {
   fail(email: string, ip: string): void | Promise<void>;
 }
 
-/** Failure counts kept elsewhere (Redis: persistence/redis-sign-in.ts). */
+/** Failure counts kept elsewhere (Redis: scale-out/redis-sign-in.ts). */
 export interface SharedSignInCounts {
   refusedUntilMs(subjects: readonly string[], nowMs: number): Promise<number>;
   fail(subjects: readonly string[], nowMs: number): Promise<void>;

@@ -6,7 +6,7 @@ import { existsSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { Redis } from 'ioredis';
 import { silentLogger } from '../../core/logger.js';
-import { openRedisLink, type RedisLink } from '../../persistence/redis-link.js';
+import { openRedisLink, type RedisLink } from '../../scale-out/redis-link.js';
 import { aptInstall } from './apt.js';
 import { eventually, tempDir } from './eventually.js';
 

@@ -7,8 +7,8 @@ import { silentLogger } from '../../core/logger.js';
 import { createMcpData } from '../../http/mcp-data.js';
 import { createMcpMounts, type McpMounts } from '../../http/mcp/index.js';
 import { startHttpServer, type HttpServer } from '../../http/server.js';
-import { createSharedAccessControl } from '../../http/shared-access.js';
-import { openSharedState, type SharedState } from '../../bin/scale-out/shared-state.js';
+import { createSharedAccessControl } from '../../scale-out/shared-access.js';
+import { openSharedState, type SharedState } from '../../scale-out/shared-state.js';
 import { MemoryUsage, seededStore } from '../http/helpers/seed.js';
 
 export interface SharedFront {

@@ -4,9 +4,9 @@
 import { systemClock } from '../../core/clock.js';
 import { silentLogger } from '../../core/logger.js';
 import { SnapshotStore } from '../../http/snapshots.js';
-import type { RedisLink } from '../../persistence/redis-link.js';
-import { SnapshotPublisher, type PublisherOptions } from '../../bin/scale-out/publisher.js';
-import { SnapshotSubscriber } from '../../bin/scale-out/subscriber.js';
+import type { RedisLink } from '../../scale-out/redis-link.js';
+import { SnapshotPublisher, type PublisherOptions } from '../../scale-out/publisher.js';
+import { SnapshotSubscriber } from '../../scale-out/subscriber.js';
 import { eventually } from './eventually.js';
 import { readyLink, type RedisServer } from './redis-server.js';
 import { startTcpProxy, type TcpProxy } from './tcp-proxy.js';

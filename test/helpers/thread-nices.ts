@@ -1,5 +1,5 @@
 // Each thread's nice value and scheduling policy of a process, from /proc (Linux keeps them per
-// thread): what the CPU priority tests read (bin/scale-out/cpu-priority.ts).
+// thread): what the CPU priority tests read (scale-out/cpu-priority.ts).
 import { readdirSync, readFileSync } from 'node:fs';
 
 /** Field `field` (1-based, as proc(5) numbers them) of each thread's /proc stat line. */

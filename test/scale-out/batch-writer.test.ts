@@ -3,8 +3,8 @@
 // stays intact while the next ones are written behind it in the same slab.
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { BatchWriter } from '../../bin/scale-out/batch-writer.js';
-import { decodeFrame, splitBatch, type FrameHeader } from '../../bin/scale-out/frames.js';
+import { BatchWriter } from '../../scale-out/batch-writer.js';
+import { decodeFrame, splitBatch, type FrameHeader } from '../../scale-out/frames.js';
 
 const header = (name: string, seq: number): string => JSON.stringify({ kind: 'put', name,
   stamp: { epochMs: 5, seq }, sentAtMs: 9, updatedAtMs: 7, cadenceMs: 1000,

@@ -1,4 +1,4 @@
-// `--nice` / ORDERFLOW_NICE (bin/scale-out/cpu-priority.ts): the value and its defaults per role,
+// `--nice` / ORDERFLOW_NICE (scale-out/cpu-priority.ts): the value and its defaults per role,
 // and lowering a real process: every thread it had, and a worker thread started afterwards.
 // `--realtime` / ORDERFLOW_REALTIME: a front's only, and in a real process every thread on
 // SCHED_RR (a worker started afterwards too) where the process may, a clear refusal where not.
@@ -7,7 +7,7 @@ import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import {
   cpuNice, INGEST_NICE_DEFAULT, realtimeWanted,
-} from '../../bin/scale-out/cpu-priority.js';
+} from '../../scale-out/cpu-priority.js';
 import { UsageError } from '../../bin/cli.js';
 
 test('ingest is lowered by default; one box and fronts are not', () => {
@@ -33,7 +33,7 @@ test('out of 0-19, negative (a raise) or not a whole number: a usage error', () 
 test('lowerCpuPriority lowers every thread, and a worker started later inherits it', () => {
   if (process.platform !== 'linux') return; // per-thread nice values are Linux's
   const script = `
-    import { lowerCpuPriority } from './bin/scale-out/cpu-priority.ts';
+    import { lowerCpuPriority } from './scale-out/cpu-priority.ts';
     import { threadNices } from './test/helpers/thread-nices.ts';
     import { Worker } from 'node:worker_threads';
     const nices = () => threadNices(process.pid);
@@ -80,7 +80,7 @@ test('--realtime is a front\'s only; ORDERFLOW_REALTIME is 1 or 0', () => {
 test('useRealtimeScheduling puts every thread on SCHED_RR, or says what it lacks', () => {
   if (process.platform !== 'linux') return; // per-thread policies are Linux's
   const script = `
-    import { useRealtimeScheduling } from './bin/scale-out/cpu-priority.ts';
+    import { useRealtimeScheduling } from './scale-out/cpu-priority.ts';
     import { threadPolicies } from './test/helpers/thread-nices.ts';
     import { Worker } from 'node:worker_threads';
     // Dropped after the imports (the checkout may be unreadable to that user).

@@ -12,18 +12,18 @@ import { ManualClock } from '../../core/clock.js';
 import type { HistoryPoint } from '../../core/history-point.js';
 import { silentLogger } from '../../core/logger.js';
 import { HistoryRecorder } from '../../actors/runtime/history-recorder.js';
-import { openRedisLink, type RedisLink } from '../../persistence/redis-link.js';
+import { openRedisLink, type RedisLink } from '../../scale-out/redis-link.js';
 import { openTable } from '../../persistence/table.js';
-import { copyToEndMs, HistoryCopier, mergeRanges } from '../../bin/scale-out/history-copy.js';
-import { serveHistoryCopies } from '../../bin/scale-out/history-copy-server.js';
-import { startHistoryFollower } from '../../bin/scale-out/history-follower.js';
+import { copyToEndMs, HistoryCopier, mergeRanges } from '../../scale-out/history-copy.js';
+import { serveHistoryCopies } from '../../scale-out/history-copy-server.js';
+import { startHistoryFollower } from '../../scale-out/history-follower.js';
 import { defaultConfig } from '../../core/config.js';
 import { storeEncoder } from '../../persistence/table.js';
 import type { HistoryStore } from '../../persistence/history.js';
 import { openStore, type Store } from '../../persistence/store.js';
 import {
   firstCursor, parseAsk, rangeStartMs, readCopyChunk, type CopyChunk,
-} from '../../bin/scale-out/history-copy-chunk.js';
+} from '../../scale-out/history-copy-chunk.js';
 import { eventually, tempDir } from '../helpers/eventually.js';
 import { startRedisServer, type RedisServer } from '../helpers/redis-server.js';
 

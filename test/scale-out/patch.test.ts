@@ -1,11 +1,11 @@
-// Patches (bin/scale-out/patch.ts): a view's new bytes as a patch of its keyframe make exactly
+// Patches (scale-out/patch.ts): a view's new bytes as a patch of its keyframe make exactly
 // the new bytes, are a small share of them for the changes a cadence brings (numbers, time
 // stamps, an entry added to or dropped from a list), give up (null) on a view that changed
 // throughout, and a damaged patch is refused rather than applied.
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { applyPatch, diffBytes } from '../../bin/scale-out/patch.js';
-import { decodeFrame, encodeFrame, patchHeaderMarker } from '../../bin/scale-out/frames.js';
+import { applyPatch, diffBytes } from '../../scale-out/patch.js';
+import { decodeFrame, encodeFrame, patchHeaderMarker } from '../../scale-out/frames.js';
 import { seededRandom as random } from '../helpers/seeded-random.js';
 
 /** A deep view's shape: scalars, a 5-minute CVD history (from its `first` bucket), whales

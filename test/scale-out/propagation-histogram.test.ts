@@ -5,7 +5,7 @@ import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import {
   PropagationHistogram, propagationBucketsMs,
-} from '../../bin/scale-out/propagation-histogram.js';
+} from '../../scale-out/propagation-histogram.js';
 
 function series(text: string): Map<string, number> {
   const out = new Map<string, number>();

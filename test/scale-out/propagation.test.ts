@@ -11,11 +11,11 @@ import { systemClock } from '../../core/clock.js';
 import { silentLogger } from '../../core/logger.js';
 import { strongEtag } from '../../core/etag.js';
 import { SnapshotStore } from '../../http/snapshots.js';
-import { redisNames, type RedisLink } from '../../persistence/redis-link.js';
-import { SnapshotPublisher, batchBytesMax } from '../../bin/scale-out/publisher.js';
-import { SnapshotSubscriber } from '../../bin/scale-out/subscriber.js';
-import { decodeFrame, splitBatch } from '../../bin/scale-out/frames.js';
-import { openSharedState } from '../../bin/scale-out/shared-state.js';
+import { redisNames, type RedisLink } from '../../scale-out/redis-link.js';
+import { SnapshotPublisher, batchBytesMax } from '../../scale-out/publisher.js';
+import { SnapshotSubscriber } from '../../scale-out/subscriber.js';
+import { decodeFrame, splitBatch } from '../../scale-out/frames.js';
+import { openSharedState } from '../../scale-out/shared-state.js';
 import { eventually } from '../helpers/eventually.js';
 import { readyLink, startRedisServer, type RedisServer } from '../helpers/redis-server.js';
 

@@ -6,10 +6,10 @@
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { silentLogger } from '../../core/logger.js';
-import { openRedisLink, type RedisLink } from '../../persistence/redis-link.js';
+import { openRedisLink, type RedisLink } from '../../scale-out/redis-link.js';
 import {
   DAILY_ONLY, limitsName, RedisLimits, type TakeRequest, type TakeResult,
-} from '../../persistence/redis-limits.js';
+} from '../../scale-out/redis-limits.js';
 import { eventually } from '../helpers/eventually.js';
 import { startRedisServer, type RedisServer } from '../helpers/redis-server.js';
 

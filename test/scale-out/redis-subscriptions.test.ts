@@ -6,7 +6,7 @@ import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { Redis } from 'ioredis';
 import { createLogger } from '../../core/logger.js';
-import { openRedisLink, type RedisLink } from '../../persistence/redis-link.js';
+import { openRedisLink, type RedisLink } from '../../scale-out/redis-link.js';
 import { eventually } from '../helpers/eventually.js';
 import { startRedisServer, type RedisServer } from '../helpers/redis-server.js';
 

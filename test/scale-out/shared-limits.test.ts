@@ -7,7 +7,7 @@ import * as assert from 'uvu/assert';
 import { ManualClock } from '../../core/clock.js';
 import {
   decodeFrame, encodeBatch, encodeFrame, isNewer, putHeaderMarker, splitBatch,
-} from '../../bin/scale-out/frames.js';
+} from '../../scale-out/frames.js';
 import { eventually } from '../helpers/eventually.js';
 import { startRedisServer, type RedisServer } from '../helpers/redis-server.js';
 import { startSharedFront, type SharedFront } from '../helpers/shared-front.js';

@@ -6,7 +6,7 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { strongEtag } from '../../core/etag.js';
-import { redisNames } from '../../persistence/redis-link.js';
+import { redisNames } from '../../scale-out/redis-link.js';
 import { eventually } from '../helpers/eventually.js';
 import { startRedisServer, type RedisServer } from '../helpers/redis-server.js';
 import { HandoverRig, holdsAll, type Ingest } from '../helpers/snapshot-handover.js';

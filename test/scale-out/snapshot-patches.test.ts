@@ -5,8 +5,8 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { strongEtag } from '../../core/etag.js';
-import { redisNames } from '../../persistence/redis-link.js';
-import { decodeFrame, encodeBatch, encodeFrame, splitBatch } from '../../bin/scale-out/frames.js';
+import { redisNames } from '../../scale-out/redis-link.js';
+import { decodeFrame, encodeBatch, encodeFrame, splitBatch } from '../../scale-out/frames.js';
 import { eventually } from '../helpers/eventually.js';
 import { startRedisServer, type RedisServer } from '../helpers/redis-server.js';
 import {
