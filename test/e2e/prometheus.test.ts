@@ -10,6 +10,7 @@ import { resolveConfig } from '../../actors/config.js';
 import { silentLogger } from '../../core/logger.js';
 import { startService, type Service } from '../../bin/service.js';
 import { eventually, tempDir } from '../helpers/eventually.js';
+import { dashboardQueries } from '../helpers/grafana-dashboard.js';
 import { ensurePrometheus, promtool, startPrometheus, type PrometheusServer }
   from '../helpers/prometheus.js';
 import { startFakeVenue, type FakeVenue } from '../feed/fake-venue.js';
@@ -17,8 +18,8 @@ import { startFakeVenue, type FakeVenue } from '../feed/fake-venue.js';
 const rulesDir = new URL('../../deploy/prometheus/', import.meta.url).pathname;
 const rulesFile = join(rulesDir, 'orderflow.rules.yml');
 
-/** Metrics the rules read that only a scale-out role has (tested with Redis elsewhere). */
-const scaleOutOnly = new Set(['orderflow_redis_up']);
+/** Metrics the rules and dashboard read that only a scale-out role has (tested elsewhere). */
+const scaleOutOnly = ['orderflow_redis_up', 'orderflow_snapshot_propagation_seconds'];
 
 const metrics = suite('prometheus');
 let venue: FakeVenue | undefined;
@@ -68,11 +69,21 @@ metrics('a real Prometheus finds a series for every metric the rules read', asyn
   writeFileSync(copy, rules);
   prometheus = await startPrometheus([new URL(service!.baseUrl).host], copy);
   const names = [...new Set(readFileSync(rulesFile, 'utf8').match(/orderflow_[a-z0-9_]+/g))]
-    .filter((name) => !scaleOutOnly.has(name));
+    .filter((name) => !scaleOutOnly.includes(name));
   assert.ok(names.length >= 8, names.join(' '));
   for (const name of names) {
     await eventually(async () => (await prometheus!.query(name)).length > 0,
       { timeoutMs: 30_000, message: `a series of ${name}` });
+  }
+});
+
+metrics('every query of the Grafana dashboard finds a series', async () => {
+  const queries = dashboardQueries()
+    .filter((q) => !scaleOutOnly.some((name) => q.expr.includes(name)));
+  assert.ok(queries.length >= 20, `${queries.length} queries`);
+  for (const { title, expr } of queries) {
+    await eventually(async () => (await prometheus!.query(expr)).length > 0,
+      { timeoutMs: 30_000, message: `a series for ${title}: ${expr}` });
   }
 });
 
