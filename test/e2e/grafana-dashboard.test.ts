@@ -43,7 +43,7 @@ grafana('has the rows, unique ids and panels inside 24 columns that do not overl
   }
 });
 
-grafana('queries the provisioned Prometheus from every panel, each with a PromQL expression', () => {
+grafana('queries the provisioned Prometheus from every panel, each with PromQL', () => {
   const uid = /uid: (\S+)/.exec(read('grafana/provisioning/datasources/orderflow.yml'))?.[1];
   assert.ok(uid);
   for (const panel of dataPanels()) {
@@ -61,7 +61,8 @@ grafana('is loaded by the provisioning and compose files', () => {
   const compose = read('compose.yml');
   assert.ok(compose.includes(`./grafana/orderflow.json:${folder}/orderflow.json`), compose);
   assert.ok(compose.includes('./grafana/provisioning:/etc/grafana/provisioning'));
-  assert.ok(compose.includes('./prometheus/orderflow.rules.yml:/etc/prometheus/orderflow.rules.yml'));
+  assert.ok(compose.includes(
+    './prometheus/orderflow.rules.yml:/etc/prometheus/orderflow.rules.yml'));
   assert.match(compose, /ORDERFLOW_METRICS_PUBLIC: '1'/);
   assert.match(read('prometheus/prometheus.yml'), /job_name: orderflow/);
 });

@@ -45,7 +45,7 @@ metrics.after(async () => {
   await venue?.close();
 });
 
-metrics('promtool accepts a live scrape, the rule file and its unit tests', async () => {
+metrics('promtool accepts a live scrape, the rules, their tests, the compose config', async () => {
   // Once some pair has published, so every family of series is in the scrape.
   const scrape = await eventually(async () => {
     const text = await (await fetch(`${service!.baseUrl}/metrics`)).text();
@@ -57,6 +57,9 @@ metrics('promtool accepts a live scrape, the rule file and its unit tests', asyn
   assert.is(rules.status, 0, rules.output);
   const tested = promtool(['test', 'rules', join(rulesDir, 'orderflow.rules.test.yml')]);
   assert.is(tested.status, 0, tested.output);
+  // deploy/compose.yml's Prometheus configuration (its rule path exists in the container only).
+  const config = promtool(['check', 'config', '--syntax-only', join(rulesDir, 'prometheus.yml')]);
+  assert.is(config.status, 0, config.output);
 });
 
 metrics('a real Prometheus finds a series for every metric the rules read', async () => {
