@@ -10,6 +10,7 @@ import { resolveConfig } from '../../core/config.js';
 import { silentLogger } from '../../core/logger.js';
 import { startService, type Service } from '../../bin/service.js';
 import { eventually, tempDir } from '../helpers/eventually.js';
+import { dashboardQueries } from '../helpers/grafana-dashboard.js';
 import { ensurePrometheus, promtool, startPrometheus, type PrometheusServer }
   from '../helpers/prometheus.js';
 import { startFakeVenue, type FakeVenue } from '../feed/fake-venue.js';
@@ -17,8 +18,8 @@ import { startFakeVenue, type FakeVenue } from '../feed/fake-venue.js';
 const rulesDir = new URL('../../deploy/prometheus/', import.meta.url).pathname;
 const rulesFile = join(rulesDir, 'orderflow.rules.yml');
 
-/** Metrics the rules read that only a scale-out role has (tested with Redis elsewhere). */
-const scaleOutOnly = new Set(['orderflow_redis_up']);
+/** Metrics the rules and dashboard read that only a scale-out role has (tested elsewhere). */
+const scaleOutOnly = ['orderflow_redis_up', 'orderflow_snapshot_propagation_seconds'];
 
 const metrics = suite('prometheus');
 let venue: FakeVenue | undefined;
@@ -44,7 +45,7 @@ metrics.after(async () => {
   await venue?.close();
 });
 
-metrics('promtool accepts a live scrape, the rule file and its unit tests', async () => {
+metrics('promtool accepts a live scrape, the rules, their tests, the compose config', async () => {
   // Once some pair has published, so every family of series is in the scrape.
   const scrape = await eventually(async () => {
     const text = await (await fetch(`${service!.baseUrl}/metrics`)).text();
@@ -56,6 +57,9 @@ metrics('promtool accepts a live scrape, the rule file and its unit tests', asyn
   assert.is(rules.status, 0, rules.output);
   const tested = promtool(['test', 'rules', join(rulesDir, 'orderflow.rules.test.yml')]);
   assert.is(tested.status, 0, tested.output);
+  // deploy/compose.yml's Prometheus configuration (its rule path exists in the container only).
+  const config = promtool(['check', 'config', '--syntax-only', join(rulesDir, 'prometheus.yml')]);
+  assert.is(config.status, 0, config.output);
 });
 
 metrics('a real Prometheus finds a series for every metric the rules read', async () => {
@@ -68,11 +72,21 @@ metrics('a real Prometheus finds a series for every metric the rules read', asyn
   writeFileSync(copy, rules);
   prometheus = await startPrometheus([new URL(service!.baseUrl).host], copy);
   const names = [...new Set(readFileSync(rulesFile, 'utf8').match(/orderflow_[a-z0-9_]+/g))]
-    .filter((name) => !scaleOutOnly.has(name));
+    .filter((name) => !scaleOutOnly.includes(name));
   assert.ok(names.length >= 8, names.join(' '));
   for (const name of names) {
     await eventually(async () => (await prometheus!.query(name)).length > 0,
       { timeoutMs: 30_000, message: `a series of ${name}` });
+  }
+});
+
+metrics('every query of the Grafana dashboard finds a series', async () => {
+  const queries = dashboardQueries()
+    .filter((q) => !scaleOutOnly.some((name) => q.expr.includes(name)));
+  assert.ok(queries.length >= 20, `${queries.length} queries`);
+  for (const { title, expr } of queries) {
+    await eventually(async () => (await prometheus!.query(expr)).length > 0,
+      { timeoutMs: 30_000, message: `a series for ${title}: ${expr}` });
   }
 });
 
