@@ -11,6 +11,7 @@ import * as assert from 'uvu/assert';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { resolveConfig } from '../../core/config.js';
+import { roundSignificant } from '../../core/json-numbers.js';
 import { silentLogger } from '../../core/logger.js';
 import { startService, type Service } from '../../bin/service.js';
 import { buildOpenApiDocument } from '../../http/openapi/document.js';
@@ -108,7 +109,8 @@ e2e('pair detail of a tracked pair carries orderflow fields; keyless works', asy
   assert.is(body.tracked, true);
   assert.ok(Number.isInteger(body.signalScore) && Math.abs(body.signalScore) <= 100);
   assert.ok(['LONG', 'SHORT', 'NEUTRAL'].includes(body.signalDirection));
-  assert.is(body.fundingAnnualized, body.fundingRate * 24 * 365 * 100);
+  // A computed figure: written with 10 significant digits (docs/api.md).
+  assert.is(body.fundingAnnualized, roundSignificant(body.fundingRate * 24 * 365 * 100));
 });
 
 e2e('keys made by the command line are seen live: 401, 403 and 200 by plan', async () => {
