@@ -7,6 +7,7 @@
 // over BTC's (20 a second).
 import { measure, printRows, quick as quickFlag, type ReportRow } from './harness.js';
 import * as pair from '../kernels/index.js';
+import { tradeTape } from './lib/trade-tape.js';
 import { EvidenceGrader, type GradedRecord } from '../actors/signals/evidence-grader.js';
 import {
   LOGIC_NAMES, SIGNAL_REGIMES, type EntrySignal, type SignalLogics, type SignalOutcome,
@@ -70,19 +71,7 @@ function storedRecords(days: number, perDay: number): GradedRecord[] {
 
 /** ns per trade of pair onTrade over a seeded tape made beforehand (laps follow in time). */
 function tradePathNs(trades: number, runs: number): number {
-  const r = seeded(42);
-  const price = new Float64Array(trades);
-  const size = new Float64Array(trades);
-  const side = new Int8Array(trades);
-  const gapMs = new Float64Array(trades);
-  let p = 60_000;
-  for (let i = 0; i < trades; i++) {
-    gapMs[i] = Math.floor(r() * 80);
-    p *= 1 + (r() - 0.5) * 2e-4;
-    price[i] = p;
-    size[i] = 0.001 + r() * r() * 2;
-    side[i] = r() < 0.5 ? 1 : -1;
-  }
+  const { price, size, side, gapMs } = tradeTape(trades, seeded(42));
   const state = pair.createPairAnalytics({ vpinBucketVolume: 50 });
   let t = 1_700_000_000_000;
   return measure('trade path', trades, (ops) => {

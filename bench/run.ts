@@ -10,7 +10,7 @@ import { statusRow, writeReport, type BenchOutcome } from './lib/report.js';
 
 /** In order: the cheap in-process benches first, then the ones that start the service. */
 const benches = ['kernels', 'footprint', 'ingest', 'store', 'http', 'history', 'signal-performance',
-  'grading', 'webhooks', 'dashboard', 'backfill',
+  'grading', 'metrics', 'webhooks', 'dashboard', 'backfill',
   'e2e-freshness', 'peer-fastify', 'startup', 'warmup', 'stop', 'restore', 'memory', 'soak',
   'scale-out', 'scale-out-deploy', 'history-copy', 'overload'] as const;
 
