@@ -10,7 +10,7 @@ import { performance } from 'node:perf_hooks';
 import type { us_listen_socket, us_socket } from 'uWebSockets.js';
 import { Registry } from 'prom-client';
 import { systemClock } from '../core/clock.js';
-import { resolveConfig } from '../actors/config.js';
+import { resolveConfig } from '../core/config.js';
 import { silentLogger } from '../core/logger.js';
 import { registerRuntimeMetrics } from '../core/metrics/runtime.js';
 import * as pair from '../kernels/index.js';
