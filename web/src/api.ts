@@ -66,7 +66,10 @@ export async function data<T = any>(path: string): Promise<T> {
   const cached = etags.get(path);
   const headers: Record<string, string> = { Authorization: `Bearer ${key}` };
   if (cached) headers['If-None-Match'] = cached.etag;
-  const response = await fetch(path, { headers, credentials: 'omit' });
+  // The answers say max-age and the browser keys its cache by URL, not by key: without
+  // 'no-cache' a user signing in after another in the same browser would be handed the other's
+  // answer. Revalidating asks the server, which checks this key's plan first.
+  const response = await fetch(path, { headers, credentials: 'omit', cache: 'no-cache' });
   if (response.status === 304 && cached) return cached.body as T;
   if (response.status === 401) {
     // The key was revoked (sign-out elsewhere, expiry): mint another on the next call.
