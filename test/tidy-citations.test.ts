@@ -100,7 +100,7 @@ test('no comment, document or script cites a section of a text outside the repos
 });
 
 test('a citation outside the repository is caught (the check can fail)', () => {
-  assert.not.ok(isInRepository('http/server.ts', 'DECISIONS.md'));
+  assert.not.ok(isInRepository('http/server.ts', 'OUTSIDE.md'));
   assert.not.ok(isInRepository('docs/api.md', ['..', '..', 'brief', 'spec.md'].join('/')));
   assert.not.ok(isInRepository('http/server.ts', 'docs/nowhere.md'));
   assert.ok(isInRepository('http/server.ts', 'docs/decisions.md'));
