@@ -7,6 +7,7 @@ import {
   applyFootprint, createFootprintBar, createFootprintState, defaultFootprintOptions,
   openFootprint,
 } from '../kernels/footprint.js';
+import { tradeTape } from './lib/trade-tape.js';
 
 const TARGET_RATIO = 1.15;
 
@@ -15,22 +16,14 @@ function seeded(seed: number): () => number {
   return () => (s = (s * 16807) % 2147483647) / 2147483647;
 }
 
-/** A BTC-like tape on a 0.1 grid: ~25 trades a second, a random walk of 2 bps steps. */
+/** The shared BTC-like tape, put on a 0.1 price grid and 0.001 sizes as a venue prints them. */
 function tape(trades: number) {
-  const r = seeded(42);
-  const price = new Float64Array(trades);
-  const size = new Float64Array(trades);
-  const side = new Int8Array(trades);
-  const gapMs = new Float64Array(trades);
-  let p = 60_000;
+  const t = tradeTape(trades, seeded(42));
   for (let i = 0; i < trades; i++) {
-    gapMs[i] = Math.floor(r() * 80);
-    p *= 1 + (r() - 0.5) * 2e-4;
-    price[i] = Math.round(p * 10) / 10;
-    size[i] = Math.round((0.001 + r() * r() * 2) * 1000) / 1000;
-    side[i] = r() < 0.5 ? 1 : -1;
+    t.price[i] = Math.round(t.price[i] * 10) / 10;
+    t.size[i] = Math.round(t.size[i] * 1000) / 1000;
   }
-  return { price, size, side, gapMs };
+  return t;
 }
 
 type Tape = ReturnType<typeof tape>;
