@@ -13,10 +13,14 @@ import { Pair } from './pages/pair.js';
 import { Signals } from './pages/signals.js';
 import { SignIn } from './pages/signin.js';
 import { Usage } from './pages/usage.js';
+import { PlanBadge } from './plan-gate.js';
 import { Link, navigate } from './ui.js';
 
-const NAV = [['/market', 'Market'], ['/signals', 'Signals'], ['/funding', 'Funding arb'],
-  ['/keys', 'API Keys'], ['/alerts', 'Alerts'], ['/usage', 'Usage']] as const;
+/** href, label and the lowest plan whose data the page shows (null: every plan). */
+const NAV: readonly (readonly [string, string, string | null])[] = [
+  ['/market', 'Market', null], ['/signals', 'Signals', 'Trader'],
+  ['/funding', 'Funding arb', 'Whale'], ['/keys', 'API Keys', null], ['/alerts', 'Alerts', null],
+  ['/usage', 'Usage', null]];
 
 function initialTheme(): string {
   return localStorage.getItem('orderflow.theme') ??
@@ -82,7 +86,7 @@ function App() {
   if (path.startsWith('/pair/')) {
     page = <Pair symbol={decodeURIComponent(path.slice(6))} at={q.get('at')} />;
   } else if (path === '/signals') page = <Signals />;
-  else if (path === '/funding') page = <Funding />;
+  else if (path === '/funding') page = <Funding plan={me.plan} />;
   else if (path === '/keys') page = <Keys plan={me.plan} />;
   else if (path === '/alerts') page = <Alerts />;
   else if (path === '/usage') page = <Usage />;
@@ -92,9 +96,10 @@ function App() {
       <a class="skip" href="#main">Skip to content</a>
       <header class="top">
         <span class="brand">orderflow</span>
-        <nav aria-label="Main"><ul>{NAV.map(([href, label]) => (
+        <nav aria-label="Main"><ul>{NAV.map(([href, label, needed]) => (
           <li><Link href={href} current={path === href ||
-            (href === '/market' && (path === '/' || path.startsWith('/pair/')))}>{label}</Link></li>
+            (href === '/market' && (path === '/' || path.startsWith('/pair/')))}>{label}
+            <PlanBadge plan={me.plan} needed={needed} /></Link></li>
         ))}</ul></nav>
         <div class="who">
           <button type="button" onClick={() => setTheme(theme === 'dark' ? 'light' : 'dark')}

@@ -1,6 +1,7 @@
 // Funding arb: per pair, where to hold the long and the short, and the annualized spread.
 import { data } from '../api.js';
 import * as f from '../format.js';
+import { PlanGate } from '../plan-gate.js';
 import { Link, SortTable, Status, usePoll, type Column } from '../ui.js';
 
 interface Item { symbol: string; longVenue: string; shortVenue: string; spreadAnnualized: number }
@@ -14,7 +15,17 @@ const columns: Column<Item>[] = [
     value: (r) => r.spreadAnnualized, render: (r) => f.pct(r.spreadAnnualized) },
 ];
 
-export function Funding() {
+export function Funding(props: { plan: string }) {
+  return (
+    <PlanGate plan={props.plan} needed="Whale" title="Funding arb" layout={['table']}
+      what={'for each pair, the venue to hold the long on, the venue to hold the short on and ' +
+        'the annualized funding spread between them'}>
+      <FundingTable />
+    </PlanGate>
+  );
+}
+
+function FundingTable() {
   const { value, error } = usePoll(() => data('/api/v1/funding-arb'), 15_000);
   const items: Item[] = value?.items ?? value?.pairs ?? (Array.isArray(value) ? value : []);
   return (
