@@ -84,7 +84,7 @@ function App() {
   const q = new URLSearchParams(location.search);
   let page;
   if (path.startsWith('/pair/')) {
-    page = <Pair symbol={decodeURIComponent(path.slice(6))} at={q.get('at')} />;
+    page = <Pair symbol={decodeURIComponent(path.slice(6))} at={q.get('at')} plan={me.plan} />;
   } else if (path === '/signals') page = <Signals />;
   else if (path === '/funding') page = <Funding plan={me.plan} />;
   else if (path === '/keys') page = <Keys plan={me.plan} />;
