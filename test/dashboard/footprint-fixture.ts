@@ -85,7 +85,7 @@ export function profileFixture(footprint: Footprint): VolumeProfile {
   return { symbol: 'BTC', session: 'today', start: footprint.bars[0].openTime,
     end: footprint.bars[footprint.bars.length - 1].closeTime, levelSize: LEVEL,
     pocPrice: poc.price, valueAreaLow: levels[Math.max(0, at - 6)].price,
-    valueAreaHigh: levels[Math.min(levels.length - 1, at + 5)].price,
+    valueAreaHigh: levels[Math.min(levels.length - 1, at + 5)].price + LEVEL,
     volume: +levels.reduce((a, l) => a + l.volume, 0).toFixed(3), levels,
     nakedPocs: [{ price: poc.price - 40 * LEVEL, sessionStart: '2026-11-27T00:00:00.000Z' },
       { price: poc.price + 9 * LEVEL, sessionStart: '2026-11-28T00:00:00.000Z' }],

@@ -5,12 +5,12 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import {
-  barsRange, cellShade, cellText, deltaScaleMax, fitsNumbers, moveCursor, priceLabel, priceTicks,
-  priceY, rgba, timeLabels, volumeText, windowStart, type PriceScale,
+  barsRange, barLevelSize, cellShade, cellText, deltaScaleMax, fitsNumbers, moveCursor, priceLabel, priceTicks,
+  mergeRows, priceY, rgba, rowSizeFor, timeLabels, volumeText, windowStart, type PriceScale,
 } from '../../web/src/footprint-layout.js';
 import { barSummary, CANDLES_NOTE, levelMarks } from '../../web/src/footprint-words.js';
 import {
-  inValueArea, markAt, profileBarPx, profileSummary, profileVolumeMax,
+  inValueArea, markAt, mergeProfileRows, profileBarPx, profileSummary, profileVolumeMax,
 } from '../../web/src/profile-layout.js';
 import { footprintFixture, profileFixture } from './footprint-fixture.js';
 
@@ -64,6 +64,25 @@ test('the scale spans every shown bar in whole levels, candle bars by high and l
   assert.is(priceY(scale, range.low), 408);
 });
 
+test('a wide range merges whole levels into rows; volumes, delta and the POC row kept', () => {
+  assert.is(rowSizeFor(100, 5, 120), 5);
+  assert.is(rowSizeFor(121, 5, 120), 10);
+  assert.is(rowSizeFor(668, 2, 120), 16);
+  const bar = answer.bars.find((b) => b.basis === 'trades' && b.levels.length > 20)!;
+  const merged = mergeRows(bar, 20);
+  assert.is(barLevelSize(bar, 1), 5);
+  assert.is(barLevelSize(merged, 1), 20);
+  const sum = (levels: typeof bar.levels, key: 'buy' | 'sell' | 'delta') =>
+    levels.reduce((a, l) => a + l[key], 0);
+  for (const key of ['buy', 'sell', 'delta'] as const) {
+    assert.ok(Math.abs(sum(merged.levels, key) - sum(bar.levels, key)) < 1e-9, key);
+  }
+  assert.ok(merged.levels.every((l) => l.price % 20 === 0));
+  assert.is(merged.pocPrice, Math.floor(bar.pocPrice! / 20) * 20);
+  assert.ok(merged.levels.some((l) => l.price === merged.pocPrice));
+  assert.is(mergeRows(bar, 5), bar);
+});
+
 test('price ticks on round steps at least 40 px apart, labelled with the step\'s decimals', () => {
   const scale: PriceScale = { low: 64_000, high: 64_330, topPx: 0, heightPx: 16 * 66 };
   const ticks = priceTicks(scale);
@@ -108,6 +127,8 @@ test('a bar in words: candles say so, a trades bar its figures and stacks', () =
   assert.match(words, new RegExp(`point of control ${price(stacked.pocPrice)}`));
   assert.match(words, /stacked (buy|sell) imbalance \d+\.0 to \d+\.0 \(\d+ levels\)/);
   assert.match(barSummary(answer.bars[3], price), /built from candles: the footprint holds/);
+  const many = { ...stacked, stackedImbalances: Array(5).fill(stacked.stackedImbalances[0]) };
+  assert.match(barSummary(many, price), /\) and 2 more \(in the table\)\.$/);
   assert.match(barSummary(answer.bars[answer.bars.length - 1], price), /\(open\)/);
   const s = stacked.stackedImbalances[0];
   assert.match(levelMarks(stacked, s.fromPrice, answer.levelSize), /stacked/);
@@ -122,8 +143,8 @@ test('profile: bars against the busiest level, the value area, marks pinned to t
   assert.is(profileBarPx(0, max, 200), 0);
   assert.ok(inValueArea(profile.pocPrice!, profile));
   assert.ok(inValueArea(profile.valueAreaLow!, profile));
-  assert.ok(inValueArea(profile.valueAreaHigh!, profile));
-  assert.not.ok(inValueArea(profile.valueAreaHigh! + profile.levelSize, profile));
+  assert.ok(inValueArea(profile.valueAreaHigh! - profile.levelSize, profile));
+  assert.not.ok(inValueArea(profile.valueAreaHigh!, profile), 'the top edge is the next level');
   const scale: PriceScale = { low: 64_000, high: 64_100, topPx: 8, heightPx: 200 };
   assert.equal(markAt(scale, 64_200, 5), { y: 8, off: 'above' });
   assert.equal(markAt(scale, 63_000, 5), { y: 208, off: 'below' });
@@ -133,6 +154,11 @@ test('profile: bars against the busiest level, the value area, marks pinned to t
     `${price(profile.valueAreaHigh)}, .*earlier days: \\d+\\.0 \\(11-27\\), ` +
     '\\d+\\.0 \\(11-28\\)\\.$'));
   assert.is(profileSummary({ ...profile, levels: [] }, price), 'No trades in this session yet.');
+  const rows = mergeProfileRows(profile, 20);
+  assert.is(rows.levelSize, 20);
+  assert.ok(Math.abs(rows.levels.reduce((a, l) => a + l.volume, 0) - profile.levels
+    .reduce((a, l) => a + l.volume, 0)) < 1e-9);
+  assert.is(mergeProfileRows(profile, 5), profile);
 });
 
 test.run();

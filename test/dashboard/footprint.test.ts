@@ -1,5 +1,5 @@
 // The Pair page's footprint and volume profile in Debian's chromium against the real service
-// (`orderflow serve`, simulator at 60x, real shards, store and front): the footprint's cells drawn
+// (`orderflow serve`, simulator at 20x, real shards, store and front): the footprint's cells drawn
 // with "bid x ask" numbers, the focused bar's point of control outlined on the canvas, the arrow
 // keys moving the bar cursor (its summary and table follow), the profile beside it, axe in both
 // themes with screenshots (test/.screenshots/), and a Pro account told which plan shows it.
@@ -60,7 +60,7 @@ fp.before(async () => {
   mkdirSync(SHOTS, { recursive: true });
   dataDir = join(await tempDir('orderflow-fp-'), 'data');
   mkdirSync(dataDir);
-  service = await startServeProcess(['--data-dir', dataDir, '--feed', 'sim', '--speed', '60',
+  service = await startServeProcess(['--data-dir', dataDir, '--feed', 'sim', '--speed', '20',
     '--shards', '1'], { ORDERFLOW_WARMUP_HOURS: '2' });
   createAccount('whale@example.com', 'Whale');
   createAccount('pro@example.com', 'Pro');

@@ -8,11 +8,11 @@ import {
   DELTA_STRIP_PX, drawFootprint, drawFootprintTime, type Palette,
 } from './footprint-draw.js';
 import {
-  barsRange, moveCursor, priceY, timeMs, volumeText, windowStart, type Footprint,
-  type PriceScale,
+  barsRange, mergeRows, moveCursor, priceY, rowSizeFor, timeMs, volumeText, windowStart,
+  type Footprint, type FootprintBar, type PriceScale,
 } from './footprint-layout.js';
 import { barSummary, barTime, levelMarks, signedVolume } from './footprint-words.js';
-import type { VolumeProfile } from './profile-layout.js';
+import { mergeProfileRows, type VolumeProfile } from './profile-layout.js';
 import { VolumeProfileCanvas } from './volume-profile.js';
 
 /** Wide enough for "10.0K x <.001" in 11 px figures; a narrower column shows colour only. */
@@ -23,6 +23,8 @@ const TOP_PX = 8;
 const TIME_AXIS_PX = 34;
 const ROW_PX = 16;
 const PLOT_PX_MIN = 280;
+/** At 16 px, 120 rows are five windows of levels to scroll through: enough to read a day. */
+const ROWS_MAX = 120;
 
 function palette(): Palette {
   const style = getComputedStyle(document.documentElement);
@@ -65,6 +67,18 @@ function BarTable(props: { answer: Footprint; index: number }) {
   );
 }
 
+/**
+ * The shown bars, merged into rows of a power of two of levels when their range would need
+ * more than ROWS_MAX rows (a fast market, or a long timeframe), and their range in rows.
+ */
+function rows(shown: FootprintBar[], levelSize: number) {
+  const range = barsRange(shown, levelSize);
+  const rowSize = range === null ? levelSize : rowSizeFor(range.levels, levelSize, ROWS_MAX);
+  if (rowSize === levelSize) return { view: shown, range, rowSize };
+  const view = shown.map((bar) => mergeRows(bar, rowSize));
+  return { view, range: barsRange(view, rowSize), rowSize };
+}
+
 /** Sizes a canvas for the screen's pixel ratio and hands back its context in CSS pixels. */
 function context(element: HTMLCanvasElement | null, widthPx: number, heightPx: number):
   CanvasRenderingContext2D | null {
@@ -99,9 +113,9 @@ export function FootprintChart(props: { answer: Footprint; profile: VolumeProfil
   const shown = Math.max(1, Math.min(bars.length, Math.floor(room / COLUMN_PX)));
   start.current = cursorMs === null ? Math.max(0, bars.length - shown)
     : windowStart(bars.length, shown, cursor, start.current);
-  const view = bars.slice(start.current, start.current + shown);
   const columnPx = Math.min(COLUMN_PX_MAX, room / shown);
-  const range = barsRange(view, answer.levelSize);
+  const { view, range, rowSize } = rows(bars.slice(start.current, start.current + shown),
+    answer.levelSize);
   // Rows tall enough for numbers: the levels scroll inside a window rather than shrink.
   const plotPx = range === null ? PLOT_PX_MIN : Math.max(PLOT_PX_MIN, range.levels * ROW_PX);
   const scale: PriceScale = { low: range?.low ?? 0, high: range?.high ?? 1, topPx: TOP_PX,
@@ -113,11 +127,12 @@ export function FootprintChart(props: { answer: Footprint; profile: VolumeProfil
 
   useEffect(() => {
     if (width === 0 || range === null) return;
-    const frame = { bars: view, levelSize: answer.levelSize, scale, columnPx, plotWidthPx,
+    const frame = { bars: view, levelSize: rowSize, scale, columnPx, plotWidthPx,
       axisPx: AXIS_PX, cursor: cursor - start.current, palette: colours,
       lines: profile === null ? [] : [
-        ...profile.nakedPocs.map((n) => ({ price: n.price, dashed: true })),
-        ...(profile.pocPrice === null ? [] : [{ price: profile.pocPrice, dashed: false }])] };
+        ...profile.nakedPocs.map((n) => ({ price: n.price + profile.levelSize / 2, dashed: true })),
+        ...(profile.pocPrice === null ? []
+          : [{ price: profile.pocPrice + profile.levelSize / 2, dashed: false }])] };
     const ctx = context(canvas.current, plotWidthPx + AXIS_PX, heightPx);
     const below = context(under.current, plotWidthPx + AXIS_PX, DELTA_STRIP_PX + TIME_AXIS_PX);
     if (!ctx || !below) return;
@@ -159,12 +174,16 @@ export function FootprintChart(props: { answer: Footprint; profile: VolumeProfil
         {range === null ? <p class="status empty">No bars yet.</p> : <>
           <canvas ref={canvas} class="fp-canvas" aria-hidden="true" onClick={onClick}
             style={{ ...canvasWidth, height: `${heightPx}px` }} />
-          {profile !== null && <VolumeProfileCanvas profile={profile} scale={scale}
+          {profile !== null && <VolumeProfileCanvas profile={mergeProfileRows(profile, rowSize)}
+            scale={scale}
             widthPx={profilePx} heightPx={heightPx} palette={colours} />}
         </>}
       </div>
       {range !== null && <canvas ref={under} class="fp-under" aria-hidden="true"
         style={{ ...canvasWidth, height: `${DELTA_STRIP_PX + TIME_AXIS_PX}px` }} />}
+      {rowSize !== answer.levelSize && <p class="hint fp-rows">Rows of{' '}
+        {+rowSize.toPrecision(10)} ({Math.round(rowSize / answer.levelSize)} levels each) to fit
+        these bars' range; the table for screen readers keeps every level.</p>}
       <p id="fp-summary" class="fp-summary" aria-live="polite">{summary}</p>
       <BarTable answer={answer} index={cursor} />
     </div>

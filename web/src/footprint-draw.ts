@@ -3,7 +3,7 @@
 // imbalances as a band on the column's edge, bars built from candles as a plain high-low bar,
 // the price axis on the right and UTC times below.
 import {
-  cellShade, cellText, CELL_PAD_PX, deltaScaleMax, fitsNumbers, FONT_PX, priceLabel, priceTicks,
+  barLevelSize, cellShade, cellText, CELL_PAD_PX, deltaScaleMax, fitsNumbers, FONT_PX, priceLabel, priceTicks,
   priceY, rgba, timeLabels, timeMs, volumeText, type FootprintBar, type PriceScale,
 } from './footprint-layout.js';
 
@@ -13,7 +13,8 @@ export interface Palette { up: string; down: string; muted: string; text: string
 export interface FootprintFrame {
   bars: readonly FootprintBar[]; levelSize: number; scale: PriceScale; columnPx: number;
   plotWidthPx: number; axisPx: number; cursor: number; palette: Palette;
-  /** Lines across the bars: the profile's point of control and earlier days' naked ones. */
+  /** Lines across the bars (at a level's middle): the profile's point of control and earlier
+   * days' naked ones. */
   lines: { price: number; dashed: boolean }[];
 }
 
@@ -28,8 +29,9 @@ function drawLevels(ctx: CanvasRenderingContext2D, f: FootprintFrame, bar: Footp
   const charPx = ctx.measureText('0').width;
   const crossPx = ctx.measureText(' x ').width;
   const mid = x + f.columnPx / 2;
+  const size = barLevelSize(bar, f.levelSize);
   for (const level of bar.levels) {
-    const top = priceY(f.scale, level.price + f.levelSize);
+    const top = priceY(f.scale, level.price + size);
     const height = priceY(f.scale, level.price) - top;
     const shade = cellShade(level.delta, level.buy + level.sell, scaleMax);
     const hue = shade.side === 'buy' ? f.palette.up : shade.side === 'sell' ? f.palette.down
@@ -58,15 +60,16 @@ function drawLevels(ctx: CanvasRenderingContext2D, f: FootprintFrame, bar: Footp
 
 function drawMarks(ctx: CanvasRenderingContext2D, f: FootprintFrame, bar: FootprintBar,
   x: number, isCursor: boolean, drawn: Drawn): void {
+  const size = barLevelSize(bar, f.levelSize);
   for (const stack of bar.stackedImbalances) {
-    const top = priceY(f.scale, stack.toPrice + f.levelSize);
+    const top = priceY(f.scale, stack.toPrice + size);
     const bottom = priceY(f.scale, stack.fromPrice);
     ctx.fillStyle = stack.side === 'buy' ? f.palette.up : f.palette.down;
     // Buyers' stacks on the column's right (the ask side), sellers' on its left (the bid).
     ctx.fillRect(stack.side === 'buy' ? x + f.columnPx - 4 : x + 1, top, 3, bottom - top);
   }
   if (bar.pocPrice === null || bar.levels.length === 0) return;
-  const top = priceY(f.scale, bar.pocPrice + f.levelSize);
+  const top = priceY(f.scale, bar.pocPrice + size);
   const height = priceY(f.scale, bar.pocPrice) - top;
   ctx.strokeStyle = f.palette.warn;
   ctx.lineWidth = 2;
@@ -129,7 +132,7 @@ function drawTimeAxis(ctx: CanvasRenderingContext2D, f: FootprintFrame): void {
 
 function drawLines(ctx: CanvasRenderingContext2D, f: FootprintFrame): void {
   for (const line of f.lines) {
-    const y = priceY(f.scale, line.price + f.levelSize / 2);
+    const y = priceY(f.scale, line.price);
     if (y < f.scale.topPx || y > f.scale.topPx + f.scale.heightPx) continue;
     ctx.strokeStyle = rgba(f.palette.accent, 0.7);
     ctx.lineWidth = 1;

@@ -87,6 +87,43 @@ export function rgba(hex: string, alpha: number): string {
   return `rgba(${parseInt(m[1], 16)}, ${parseInt(m[2], 16)}, ${parseInt(m[3], 16)}, ${alpha})`;
 }
 
+/**
+ * A bar's level size: the step between its levels (a bar of an earlier UTC day may have other
+ * levels than the answer's `levelSize`, which is the newest bar's), else the answer's.
+ */
+export function barLevelSize(bar: FootprintBar, fallback: number): number {
+  const step = bar.levels.length > 1 ? bar.levels[1].price - bar.levels[0].price : 0;
+  return step > 0 ? +step.toPrecision(10) : fallback;
+}
+
+/**
+ * The row size that keeps a view to at most `rowsMax` rows: the level size times the smallest
+ * power of two that does (levels are powers of two of ticks, so rows hold whole levels).
+ */
+export function rowSizeFor(levels: number, levelSize: number, rowsMax: number): number {
+  if (levels <= rowsMax) return levelSize;
+  return levelSize * 2 ** Math.ceil(Math.log2(levels / rowsMax));
+}
+
+/**
+ * A bar with its levels summed into rows of `rowSize` (a multiple of its level size): the
+ * point of control moves to the row that holds it; the stacks keep their prices.
+ */
+export function mergeRows(bar: FootprintBar, rowSize: number): FootprintBar {
+  if (bar.levels.length === 0 || barLevelSize(bar, rowSize) >= rowSize) return bar;
+  const rows = new Map<number, FootprintLevel>();
+  for (const l of bar.levels) {
+    const price = +(Math.floor(l.price / rowSize + 1e-9) * rowSize).toPrecision(12);
+    const row = rows.get(price) ?? { price, buy: 0, sell: 0, delta: 0 };
+    rows.set(price, { price, buy: row.buy + l.buy, sell: row.sell + l.sell,
+      delta: row.delta + l.delta });
+  }
+  const levels = [...rows.values()].sort((a, b) => a.price - b.price);
+  const poc = bar.pocPrice === null ? null
+    : +(Math.floor(bar.pocPrice / rowSize + 1e-9) * rowSize).toPrecision(12);
+  return { ...bar, levels, pocPrice: poc };
+}
+
 /** A price scale from `low` to `high` (the top level's top) over a plot of `heightPx`. */
 export interface PriceScale { low: number; high: number; topPx: number; heightPx: number }
 
@@ -102,7 +139,8 @@ export function barsRange(bars: readonly FootprintBar[], levelSize: number):
   let high = -Infinity;
   for (const bar of bars) {
     const first = bar.levels[0]?.price ?? bar.low;
-    const last = bar.levels[bar.levels.length - 1]?.price ?? bar.high;
+    const last = (bar.levels[bar.levels.length - 1]?.price ?? bar.high) +
+      barLevelSize(bar, levelSize) - levelSize;
     low = Math.min(low, bar.low, first);
     high = Math.max(high, bar.high, last);
   }

@@ -2,6 +2,9 @@
 // readers) and what marks each level carries in the bar's table.
 import { timeLabels, timeMs, volumeText, type FootprintBar } from './footprint-layout.js';
 
+/** Stacks named in the sentence; the table marks every one on its levels. */
+const STACKS_LISTED = 3;
+
 export const CANDLES_NOTE = 'no trades in this bar (built from candles)';
 
 /** `HH:MM UTC` of a bar's open, with the date when asked. */
@@ -21,9 +24,11 @@ export function barSummary(bar: FootprintBar, price: (p: number | null) => strin
   if (bar.basis === 'candles') {
     return `${head}: ${CANDLES_NOTE}; high ${price(bar.high)}, low ${price(bar.low)}.`;
   }
-  const stacks = bar.stackedImbalances.length === 0 ? 'no stacked imbalance'
-    : bar.stackedImbalances.map((s) => `stacked ${s.side} imbalance ${price(s.fromPrice)} to ` +
-      `${price(s.toPrice)} (${s.levels} levels)`).join(', ');
+  const listed = bar.stackedImbalances.slice(0, STACKS_LISTED).map((s) => `stacked ${s.side} ` +
+    `imbalance ${price(s.fromPrice)} to ${price(s.toPrice)} (${s.levels} levels)`);
+  const more = bar.stackedImbalances.length - listed.length;
+  const stacks = listed.length === 0 ? 'no stacked imbalance'
+    : `${listed.join(', ')}${more > 0 ? ` and ${more} more (in the table)` : ''}`;
   const parts = [`volume ${volumeText(bar.volume)}`, `delta ${signed(bar.delta)}`,
     `point of control ${price(bar.pocPrice)}`, stacks];
   if (bar.clippedVolume > 0) {

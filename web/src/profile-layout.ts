@@ -11,6 +11,23 @@ export interface VolumeProfile {
   basis?: string;
 }
 
+/**
+ * The profile summed into rows of `rowSize` (the footprint's rows when it merges levels), so
+ * its bars line up with the footprint's rows; the value area, POC and naked POCs keep prices.
+ */
+export function mergeProfileRows(profile: VolumeProfile, rowSize: number): VolumeProfile {
+  if (!(profile.levelSize > 0) || profile.levelSize >= rowSize) return profile;
+  const rows = new Map<number, ProfileLevel>();
+  for (const l of profile.levels) {
+    const price = +(Math.floor(l.price / rowSize + 1e-9) * rowSize).toPrecision(12);
+    const row = rows.get(price) ?? { price, buy: 0, sell: 0, volume: 0 };
+    rows.set(price, { price, buy: row.buy + l.buy, sell: row.sell + l.sell,
+      volume: row.volume + l.volume });
+  }
+  return { ...profile, levelSize: rowSize,
+    levels: [...rows.values()].sort((a, b) => a.price - b.price) };
+}
+
 /** The busiest level's volume: the longest bar. */
 export function profileVolumeMax(profile: VolumeProfile): number {
   return profile.levels.reduce((max, l) => Math.max(max, l.volume), 0);
@@ -22,12 +39,15 @@ export function profileBarPx(volume: number, volumeMax: number, widthPx: number)
   return Math.max(1, (volume / volumeMax) * widthPx);
 }
 
-/** Whether a level (its low price) lies in the value area, both ends included. */
+/**
+ * Whether a level (its low price) lies in the value area, which runs from the low edge of its
+ * lowest level (`valueAreaLow`) to the top edge of its highest (`valueAreaHigh`).
+ */
 export function inValueArea(price: number, profile: VolumeProfile): boolean {
   const { valueAreaLow: low, valueAreaHigh: high } = profile;
   if (low === null || high === null) return false;
   const air = profile.levelSize * 1e-6;
-  return price >= low - air && price <= high + air;
+  return price >= low - air && price < high - air;
 }
 
 /**

@@ -15,7 +15,7 @@ function drawBars(ctx: CanvasRenderingContext2D, p: VolumeProfile, scale: PriceS
   widthPx: number, palette: Palette): void {
   const bottom = scale.topPx + scale.heightPx;
   if (p.valueAreaLow !== null && p.valueAreaHigh !== null) {
-    const top = Math.max(scale.topPx, priceY(scale, p.valueAreaHigh + p.levelSize));
+    const top = Math.max(scale.topPx, priceY(scale, p.valueAreaHigh));
     const low = Math.min(bottom, priceY(scale, p.valueAreaLow));
     ctx.fillStyle = rgba(palette.accent, 0.1);
     if (low > top) ctx.fillRect(0, top, widthPx, low - top);
