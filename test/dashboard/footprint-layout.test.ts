@@ -5,8 +5,9 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import {
-  barsRange, barLevelSize, cellShade, cellText, deltaScaleMax, fitsNumbers, moveCursor, priceLabel, priceTicks,
-  mergeRows, priceY, rgba, rowSizeFor, timeLabels, volumeText, windowStart, type PriceScale,
+  barLevelSize, barsRange, cellShade, cellText, deltaScaleMax, fitsNumbers, mergeRows, moveCursor,
+  priceLabel, priceTicks, priceY, rgba, rowSizeFor, timeLabels, volumeText, windowStart,
+  type PriceScale,
 } from '../../web/src/footprint-layout.js';
 import { barSummary, CANDLES_NOTE, levelMarks } from '../../web/src/footprint-words.js';
 import {

@@ -51,6 +51,10 @@ async function pairPage(theme = 'dark'): Promise<void> {
 async function drawn(): Promise<{ cells: number; numberCells: number; pocBox: number[] }> {
   await page.waitForFunction(() => Number(document.querySelector('canvas.fp-canvas')?.dataset
     .numberCells ?? 0) > 0, { timeout: 120_000, polling: 500 });
+  // Every canvas drawn at its shown size (the profile's too), not a frame of an earlier layout.
+  await page.waitForFunction(() => [...document.querySelectorAll('.fp canvas')].every((c: any) =>
+    c.width === Math.round(c.clientWidth * (globalThis as any).devicePixelRatio)),
+  { timeout: 30_000, polling: 200 });
   return page.$eval('canvas.fp-canvas', (c: any) => ({ cells: Number(c.dataset.cells),
     numberCells: Number(c.dataset.numberCells),
     pocBox: c.dataset.pocBox ? c.dataset.pocBox.split(',').map(Number) : [] }));

@@ -2,7 +2,7 @@
 // it on the same price scale. Focusable: the arrow keys (Page, Home, End) move a bar cursor, the
 // focused bar is summed up in words under the chart and listed level by level in a table for
 // screen readers; a click puts the cursor on a bar.
-import { useEffect, useRef, useState } from 'preact/hooks';
+import { useEffect, useLayoutEffect, useRef, useState } from 'preact/hooks';
 import * as f from './format.js';
 import {
   DELTA_STRIP_PX, drawFootprint, drawFootprintTime, type Palette,
@@ -125,7 +125,8 @@ export function FootprintChart(props: { answer: Footprint; profile: VolumeProfil
   const colours = palette();
   const focused = bars[cursor];
 
-  useEffect(() => {
+  // Drawn before the browser paints, so a canvas never shows a frame of an earlier size.
+  useLayoutEffect(() => {
     if (width === 0 || range === null) return;
     const frame = { bars: view, levelSize: rowSize, scale, columnPx, plotWidthPx,
       axisPx: AXIS_PX, cursor: cursor - start.current, palette: colours,

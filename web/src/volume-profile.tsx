@@ -1,7 +1,7 @@
 // The volume profile beside the footprint, on the same price scale: a horizontal bar of volume
 // per level, the value area shaded, the point of control as a line, and earlier days' untested
 // (naked) points of control marked; marks beyond the view are pinned to its edge with an arrow.
-import { useEffect, useRef } from 'preact/hooks';
+import { useLayoutEffect, useRef } from 'preact/hooks';
 import { FONT_PX, priceY, rgba, type PriceScale } from './footprint-layout.js';
 import type { Palette } from './footprint-draw.js';
 import {
@@ -83,7 +83,7 @@ export function drawProfile(ctx: CanvasRenderingContext2D, p: VolumeProfile, sca
 export function VolumeProfileCanvas(props: { profile: VolumeProfile; scale: PriceScale;
   widthPx: number; heightPx: number; palette: Palette }) {
   const canvas = useRef<HTMLCanvasElement>(null);
-  useEffect(() => {
+  useLayoutEffect(() => {
     const element = canvas.current;
     if (!element) return;
     const ratio = window.devicePixelRatio || 1;
