@@ -169,6 +169,12 @@ export function serveOverride(flags: ServeFlags, env: Readonly<Record<string, st
   if (env.ORDERFLOW_HISTORY_HOUR_DAYS !== undefined) {
     out.historyHourDays = integer('ORDERFLOW_HISTORY_HOUR_DAYS', env.ORDERFLOW_HISTORY_HOUR_DAYS);
   }
+  for (const [name, field] of [['ORDERFLOW_FOOTPRINT_5M_DAYS', 'footprint5mDays'],
+    ['ORDERFLOW_FOOTPRINT_15M_DAYS', 'footprint15mDays'],
+    ['ORDERFLOW_FOOTPRINT_1H_DAYS', 'footprint1hDays']] as const) {
+    const text = env[name];
+    if (text !== undefined) out[field] = integer(name, text);
+  }
   if (env.ORDERFLOW_SIM_WALLETS !== undefined) {
     out.simWallets = integer('ORDERFLOW_SIM_WALLETS', env.ORDERFLOW_SIM_WALLETS);
   }

@@ -26,6 +26,7 @@ import { startActorRuntime, type ActorRuntime } from '../actors/runtime/supervis
 import { workersConstructed } from '../actors/runtime/comedy-loader.js';
 import { TrackedSet } from '../actors/runtime/tracked-set.js';
 import { createDashboardFor } from './dashboard.js';
+import { FootprintRecorder } from '../actors/footprint/recorder.js';
 import { HistoryRecorder } from '../actors/runtime/history-recorder.js';
 import { SlicedQueue } from '../actors/runtime/sliced-queue.js';
 import { runSliced } from '../actors/runtime/sliced.js';
@@ -119,6 +120,8 @@ interface Parts {
   /** History points and stored signals for the fronts (scale-out only). */
   readonly historyPublisher: HistoryPublisher | null;
   readonly history: HistoryRecorder;
+  /** Closed footprint bars into the store (docs/footprint.md). */
+  readonly footprints: FootprintRecorder;
   runtime: ActorRuntime | null;
   /** The market speed the shards achieve (a paced feed: the simulator), once they run. */
   pace: MarketPace | null;
@@ -165,7 +168,10 @@ function* applyPublish(p: Parts, message: ShardPublish): Generator<void> {
 
 /** Closed bars and entry signals: to the signal pipeline, after the views (store-after-views). */
 function storeOutbound(p: Parts, outbound: ShardPublish['outbound']): void {
-  p.storeWrites.push(outbound, (items) => p.signals.onOutbound(items));
+  p.storeWrites.push(outbound, (items) => {
+    p.signals.onOutbound(items);
+    p.footprints.onOutbound(items);
+  });
 }
 
 async function createParts(config: ServiceConfig, deps: ServiceDeps): Promise<Parts> {
@@ -218,6 +224,8 @@ async function createParts(config: ServiceConfig, deps: ServiceDeps): Promise<Pa
   const pairStates = feeds.spec.kind === 'replay' ? null : new PairStateStore(store.root, clock);
   const parts: Parts = { config, clock, log, store, snapshots, positioning, views, webhooks,
     signals, feeds, shared, publisher, historyPublisher, history,
+    footprints: new FootprintRecorder(store.root, { '5m': config.footprint5mDays,
+      '15m': config.footprint15mDays, '1h': config.footprint1hDays }),
     tracked: new TrackedSet(config.shards), runtime: null, pace: null,
     marketNowMs: 0, warmupEndMs, published: new Set(), pastWritten: false,
     backfill: new BackfillStatus(backfilled), pairStates,
@@ -303,6 +311,7 @@ function startTimers(p: Parts): NodeJS.Timeout[] {
     setInterval(background('outcome evaluation', () => signals.evaluateOutcomes()),
       outcomesEveryMs),
     setInterval(background('pruning', () => signals.prune()), pruneEveryMs),
+    setInterval(background('footprint pruning', () => p.footprints.prune()), pruneEveryMs),
     setInterval(background('history trimming', () => p.history.prune()), historyPruneEveryMs),
     // Its own turn: its timer fires with the cadence's, and the two in one task held the loop.
     setInterval(() => setImmediate(() => positioning.refreshFunding()), config.universeCadenceMs),
@@ -376,7 +385,7 @@ async function startFront(p: Parts, assigned: Promise<void>) {
   const http = await startHttpServer({
     config, clock, logger: p.log.child({ component: 'http' }), snapshots,
     keys, usage: store.usage, readiness, access, mounts: mcp.mounts, dashboard,
-    history: historySource,
+    history: historySource, footprints: p.footprints.store,
     registerMetrics: (registry) => registerServiceMetrics(registry, {
       shards: () => p.runtime?.shards ?? [], pace: () => p.pace, tracked: () => p.tracked.symbols,
       backfill: p.backfill, budget: p.feeds.budget, webhooks: p.webhooks,
@@ -493,6 +502,7 @@ async function stopParts(p: Parts, timers: readonly NodeJS.Timeout[], runtime: A
   steps.mark('outputs');
   await p.cadenceRefresh;
   await p.signals.close();
+  await p.footprints.close();
   await p.history.close();
   await p.webhooks.stop();
   p.publisher?.stop();

@@ -126,6 +126,10 @@ export interface ServiceConfig {
   /** Days of 1-minute and of 1-hour history points kept (docs/history.md). */
   readonly historyMinuteDays: number;
   readonly historyHourDays: number;
+  /** Days of 5m, 15m and 1h footprint bars kept (docs/footprint.md, "Store"). */
+  readonly footprint5mDays: number;
+  readonly footprint15mDays: number;
+  readonly footprint1hDays: number;
 }
 
 export const defaultConfig: ServiceConfig = Object.freeze({
@@ -161,6 +165,9 @@ export const defaultConfig: ServiceConfig = Object.freeze({
   logLevel: 'info',
   historyMinuteDays: 7,
   historyHourDays: 180,
+  footprint5mDays: 7,
+  footprint15mDays: 14,
+  footprint1hDays: 30,
 });
 
 /** A configuration value that is not what it should be; the message names the field. */
@@ -231,6 +238,9 @@ export function resolveConfig(override: Partial<ServiceConfig> = {}): ServiceCon
     c.historyMinuteDays);
   check(isInt(c.historyHourDays, c.historyMinuteDays, 3_650), 'historyHourDays',
     'an integer from historyMinuteDays to 3650', c.historyHourDays);
+  for (const field of ['footprint5mDays', 'footprint15mDays', 'footprint1hDays'] as const) {
+    check(isInt(c[field], 1, 3_650), field, 'an integer from 1 to 3650', c[field]);
+  }
   check(Array.isArray(c.allowedHosts) && c.allowedHosts.length <= ALLOWED_ENTRIES_MAX &&
     c.allowedHosts.every(isAllowedHostEntry), 'allowedHosts',
   `at most ${ALLOWED_ENTRIES_MAX} lower-case host names without scheme, port or path`,

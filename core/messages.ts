@@ -276,7 +276,7 @@ export interface WhalePrint {
 
 /** Something a pair actor detected that leaves the shard: an entry signal or an alert firing. */
 export interface PairOutbound {
-  readonly kind: 'entry_signal' | 'alert' | 'bar';
+  readonly kind: 'entry_signal' | 'alert' | 'bar' | 'footprint';
   readonly symbol: string;
   readonly tsMs: number;
   readonly data: Readonly<Record<string, unknown>>;

@@ -5,15 +5,16 @@ import type { KeyRecord, Plan } from '../core/messages.js';
 /** Endpoints as the plan table knows them (docs/decisions.md, "Plans and access"). */
 export const ENDPOINTS = [
   'screener', 'pair', 'signals', 'smart-money', 'deep-view', 'funding-arb', 'usage', 'cvd',
-  'liquidation-map', 'wallets', 'export', 'history',
+  'liquidation-map', 'wallets', 'export', 'history', 'footprint', 'volume-profile',
 ] as const;
 export type Endpoint = (typeof ENDPOINTS)[number];
 
 /**
- * Burst-guard scopes: deep-view and cvd 10/min, history (and the signals' track record)
- * 30/min, other /api/v1 60/min, MCP 60/min.
+ * Burst-guard scopes: deep-view, cvd and footprint (with the volume profile) 10/min, history
+ * (and the signals' track record) 30/min, other /api/v1 60/min, MCP 60/min.
  */
-export type BurstScope = 'deep-view' | 'cvd' | 'history' | 'v1' | 'mcp' | 'mcp-public';
+export type BurstScope =
+  'deep-view' | 'cvd' | 'footprint' | 'history' | 'v1' | 'mcp' | 'mcp-public';
 
 /** The caller: a valid key, or a client IP with no key. */
 export type Identity =

@@ -2,6 +2,9 @@
 // query parameters and handler (MCP mounts join it in the dispatcher).
 import type { AccessControl, BurstScope, Endpoint } from './access-types.js';
 import { cvdHandler } from './handlers/cvd.js';
+import { footprintHandler, FOOTPRINT_QUERY } from './handlers/footprint.js';
+import { volumeProfileHandler, VOLUME_PROFILE_QUERY } from './handlers/volume-profile.js';
+import type { FootprintStore } from '../persistence/footprints.js';
 import { exportHandler } from './handlers/export.js';
 import { historyHandler } from './handlers/history.js';
 import {
@@ -26,6 +29,8 @@ export interface RouteDeps {
   readonly openapi: Payload;
   /** Recorded history and stored signals; without them those routes answer 503. */
   readonly history?: SignalSource | null;
+  /** Stored footprint bars; without them footprints reach back to the newest closed bar. */
+  readonly footprints?: FootprintStore | null;
 }
 
 const V1 = '/api/v1/';
@@ -63,6 +68,12 @@ export function apiRoutes(deps: RouteDeps): Route[] {
     api('wallets', 'wallets', 'wallets', viewHandler(snapshots, 'wallets')),
     api('wallet', 'wallets/', 'wallets', walletHandler(snapshots)),
     api('export', 'export/', 'export', exportHandler(snapshots, variants)),
+    api('footprint', 'footprint/', 'footprint',
+      footprintHandler(snapshots, variants, deps.footprints ?? null),
+      { scope: 'footprint', query: FOOTPRINT_QUERY }),
+    api('volume-profile', 'volume-profile/', 'volume-profile',
+      volumeProfileHandler(snapshots, variants, deps.footprints ?? null),
+      { scope: 'footprint', query: VOLUME_PROFILE_QUERY }),
     api('history', 'history/', 'history', historyHandler(snapshots, deps.history ?? null),
       { scope: 'history', query: HISTORY_QUERY }),
     api('signals-history', 'signals/history', 'history',

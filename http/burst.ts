@@ -8,7 +8,7 @@ export const BURST_WINDOW_MS = 60_000;
 
 /** Requests per rolling minute by scope (docs/decisions.md, "Quotas and time"). */
 export const burstLimitByScope: Readonly<Record<BurstScope, number>> = Object.freeze({
-  'deep-view': 10, 'cvd': 10, 'history': 30, 'v1': 60, 'mcp': 60, 'mcp-public': 60,
+  'deep-view': 10, 'cvd': 10, 'footprint': 10, 'history': 30, 'v1': 60, 'mcp': 60, 'mcp-public': 60,
 });
 
 /*

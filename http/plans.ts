@@ -23,6 +23,8 @@ export const minimumPlan: Readonly<Record<Endpoint, Plan | null>> = Object.freez
   'wallets': 'Whale',
   'export': 'Whale',
   'history': 'Pro',
+  'footprint': 'Whale',
+  'volume-profile': 'Whale',
 });
 
 /** Whether a plan's surface includes the endpoint (open endpoints are reached by every plan). */

@@ -25,6 +25,7 @@ import { createRouteTable } from './routes.js';
 import type { SnapshotStore } from './snapshots.js';
 import { VariantCache } from './variants.js';
 import type { SignalSource } from './handlers/signal-history.js';
+import type { FootprintStore } from '../persistence/footprints.js';
 
 export type { RawMount } from './dispatch.js';
 
@@ -51,6 +52,8 @@ export interface HttpServerDeps {
   dashboard?: { register(app: RouteRegistrar): void };
   /** Recorded history and stored signals (GET /api/v1/history, /api/v1/signals/*). */
   history?: SignalSource;
+  /** Stored footprint bars (GET /api/v1/footprint, /api/v1/volume-profile). */
+  footprints?: FootprintStore;
 }
 
 export interface HttpServer {
@@ -76,7 +79,7 @@ export async function startHttpServer(deps: HttpServerDeps): Promise<HttpServer>
   const registry = new Registry();
   const table = createRouteTable(apiRoutes({
     snapshots, variants, access, readiness: deps.readiness, openapi: openApiPayload(),
-    history: deps.history,
+    history: deps.history, footprints: deps.footprints,
   }));
   const served = deps.mounts ?? [];
   const mounts = [...served, metricsEndpoint(registry, metrics, config.metricsPublic,

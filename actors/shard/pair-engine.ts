@@ -19,6 +19,7 @@ import {
 } from './pair-views.js';
 import { PairSignals } from './pair-signals.js';
 import { PairMinutes } from './pair-minutes.js';
+import { PairFootprint, pairFootprintOptions } from './pair-footprint.js';
 import type { HistoryPoint } from '../../core/history-point.js';
 import { captureState, restoreState, StateImageMismatch } from '../../kernels/state-image.js';
 import { asDoubleFields } from '../../kernels/double-fields.js';
@@ -134,6 +135,7 @@ class KernelPairEngine implements PairEngine, MailboxReader {
   private readonly candleSplit = createCandleSplit();
   private readonly basis = new BasisTracker();
   private readonly carry = new PairCarry();
+  private readonly footprint: PairFootprint;
   private readonly fingerprint: string;
 
   constructor(private readonly symbol: string, private readonly options: PairEngineOptions) {
@@ -141,8 +143,9 @@ class KernelPairEngine implements PairEngine, MailboxReader {
     this.wallNowMs = options.wallNowMs ?? Date.now;
     this.signals = new PairSignals(symbol);
     this.minutes = new PairMinutes(symbol);
+    this.footprint = new PairFootprint(symbol);
     this.fingerprint = optionsFingerprint({ kernels: this.state.options,
-      detector: this.signals.detectorState.options });
+      detector: this.signals.detectorState.options, footprint: pairFootprintOptions });
     asDoubleFields(this as unknown as Record<string, number>, ['updatedAtMs', 'lastEventWallMs']);
     this.seedBucketVolume();
   }
@@ -179,6 +182,7 @@ class KernelPairEngine implements PairEngine, MailboxReader {
       case 'funding': if (!this.onFundingEvent(event)) return; break;
       case 'gap':
         gapPairAnalytics(this.state);
+        this.footprint.gap();
         this.signals.reset();
         this.gapped = true;
         this.hasLastTrade = false;
@@ -199,6 +203,7 @@ class KernelPairEngine implements PairEngine, MailboxReader {
     const atMs = Math.max(tsMs, this.state.lastTradeTsMs);
     if (atMs >= this.minutes.endMs) this.minutes.roll(atMs, this.snapshotNow);
     const bits = onTrade(this.state, atMs, price, size, side);
+    this.footprint.trade(atMs, price, size, side, this.outbound);
     this.minutes.notional += price * size;
     if (bits !== 0) {
       // A whale print closes when the next print starts: its taker is the previous trade's.
@@ -233,6 +238,7 @@ class KernelPairEngine implements PairEngine, MailboxReader {
         this.recordWhale(this.lastSide, this.lastBuyer, this.lastSeller);
       }
       if ((bits & barsClosedMask) !== 0) this.barsClosed(bits);
+      this.footprint.advance(tsMs, this.outbound);
     }
     onBook(this.state, tsMs, bidPx, bidSz, bidLevels, askPx, askSz, askLevels);
     this.dirty = true;
@@ -273,8 +279,9 @@ class KernelPairEngine implements PairEngine, MailboxReader {
     const recorded = this.minutes.onCandle(c.tsMs, c.intervalMs, c.open, c.high, c.low, c.close,
       this.snapshotNow);
     for (let i = 0; i < n; i++) {
-      const bits = onCandlePrint(this.state, Math.max(split.tsMs[i], this.state.lastTradeTsMs),
-        split.price[i], split.size[i], split.side[i]);
+      const atMs = Math.max(split.tsMs[i], this.state.lastTradeTsMs);
+      const bits = onCandlePrint(this.state, atMs, split.price[i], split.size[i], split.side[i]);
+      this.footprint.candlePrint(atMs, split.price[i], this.outbound);
       if (recorded) this.minutes.notional += split.price[i] * split.size[i];
       if ((bits & barsClosedMask) !== 0) this.barsClosed(bits);
     }
@@ -320,6 +327,7 @@ class KernelPairEngine implements PairEngine, MailboxReader {
     };
     const views = encodePairViews(this.symbol, s, this.whaleAddresses, freshness,
       this.viewsMemo);
+    views.footprint = this.footprint.view(freshness);
     const out: PairPublish = {
       views: {
         symbol: this.symbol, version: this.version, updatedAtMs: this.updatedAtMs,
@@ -340,6 +348,7 @@ class KernelPairEngine implements PairEngine, MailboxReader {
       kernels: this.state, detector: this.signals.detectorState, candleSplit: this.candleSplit,
       minutes: pick(this.minutes, minuteStateFields), basis: pick(this.basis, basisStateFields),
       carry: pick(this.carry, carryStateFields), engine: pick(this, engineStateFields),
+      footprint: this.footprint.state, footprintSent: this.footprint.sentTotal,
     };
   }
 

@@ -8,7 +8,7 @@ import { Packr } from 'msgpackr';
 import type { StateImage } from '../../kernels/state-image.js';
 
 /** Bump when the engine's state tree changes shape or meaning. */
-export const PAIR_STATE_FORMAT = 3;
+export const PAIR_STATE_FORMAT = 4;
 
 export interface PairStateRecord {
   readonly format: number;

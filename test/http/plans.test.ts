@@ -19,6 +19,8 @@ const expected: Record<Endpoint, string> = {
   'wallets':         '0000011',
   'export':          '0000011',
   'history':         '0000111',
+  'footprint':       '0000011',
+  'volume-profile':  '0000011',
 };
 
 test('the matrix covers every endpoint and every plan', () => {

@@ -14,6 +14,7 @@ const sampleUrl: Record<Endpoint, string> = {
   'funding-arb': '/api/v1/funding-arb', 'usage': '/api/v1/usage', 'cvd': '/api/v1/cvd/BTC',
   'liquidation-map': '/api/v1/liquidation-map/BTC', 'wallets': '/api/v1/wallets',
   'export': '/api/v1/export/screener.csv', 'history': '/api/v1/history/BTC',
+  'footprint': '/api/v1/footprint/BTC', 'volume-profile': '/api/v1/volume-profile/BTC',
 };
 
 let t: TestServer;

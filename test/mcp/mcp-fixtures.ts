@@ -10,7 +10,8 @@ import type { McpData } from '../../http/mcp/types.js';
 const minimumPlan: Record<Endpoint, Plan> = {
   screener: 'Free', pair: 'Free', usage: 'Free', signals: 'Trader', 'smart-money': 'Pro',
   'deep-view': 'Whale', 'funding-arb': 'Whale', cvd: 'Whale', 'liquidation-map': 'Whale',
-  wallets: 'Whale', export: 'Whale', history: 'Pro',
+  wallets: 'Whale', export: 'Whale', history: 'Pro', footprint: 'Whale',
+  'volume-profile': 'Whale',
 };
 
 const ok: Outcome<void> = { ok: true, value: undefined };

@@ -93,7 +93,7 @@ function App() {
   if (path.startsWith('/pair/') && path.endsWith('/deep')) {
     page = <DeepView symbol={decodeURIComponent(path.slice(6, -5))} plan={me.plan} />;
   } else if (path.startsWith('/pair/')) {
-    page = <Pair symbol={decodeURIComponent(path.slice(6))} at={q.get('at')} />;
+    page = <Pair symbol={decodeURIComponent(path.slice(6))} at={q.get('at')} plan={me.plan} />;
   } else if (path === '/signals') page = <Signals />;
   else if (path === '/smart-money') {
     page = <SmartMoney plan={me.plan} symbol={q.get('symbol')} />;

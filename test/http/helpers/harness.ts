@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { open } from 'lmdb';
 import { ManualClock } from '../../../core/clock.js';
 import { openHistoryStore, type HistoryStore } from '../../../persistence/history.js';
+import { openFootprintStore, type FootprintStore } from '../../../persistence/footprints.js';
 import { openSignalStore, type SignalStore } from '../../../persistence/signals.js';
 import type { EntrySignal } from '../../../actors/signals/types.js';
 import { resolveConfig, type ServiceConfig } from '../../../core/config.js';
@@ -23,6 +24,8 @@ export interface TestServer {
   readonly usage: MemoryUsage;
   /** The recorded history behind /api/v1/history (a real lmdb store in a temp folder). */
   readonly history: HistoryStore;
+  /** The stored footprint bars behind /api/v1/footprint (same lmdb). */
+  readonly footprints: FootprintStore;
   /** A valid key of each plan. */
   readonly keyOf: Readonly<Record<Plan, string>>;
   ready: boolean;
@@ -48,15 +51,17 @@ export async function startTestServer(options: {
   const root = open({ path: dir });
   const history = options.history ?? openHistoryStore(root);
   const signals = options.signals ?? openSignalStore<EntrySignal>(root);
+  const footprints = openFootprintStore(root);
   const server = await startHttpServer({
     config: resolveConfig({ host: '127.0.0.1', port: 0, ...options.config }),
     clock, logger: silentLogger, snapshots: store, keys, usage,
     readiness: () => ({ ready: state.ready, checks: { feeds: state.ready, snapshots: true } }),
     metrics: () => '# TYPE orderflow_runtime_test gauge\norderflow_runtime_test 1\n',
-    mounts: options.mounts, history: { store: history, signals, clock },
+    mounts: options.mounts, history: { store: history, signals, clock }, footprints,
   });
   const result: TestServer = {
-    url: `http://127.0.0.1:${server.port}`, server, clock, store, keys, usage, history, keyOf,
+    url: `http://127.0.0.1:${server.port}`, server, clock, store, keys, usage, history, footprints,
+    keyOf,
     get ready() { return state.ready; },
     set ready(value: boolean) { state.ready = value; },
     close: async () => {

@@ -77,6 +77,30 @@ function cvdView(symbol: string, updatedAt: string) {
   };
 }
 
+/** A footprint record of BTC's (core/footprint.ts): tick 1, 2 ticks a level. */
+export function footprintRecord(timeframe: '5m' | '15m' | '1h', openMs: number,
+  basis: 'trades' | 'candles' = 'trades') {
+  const levels = basis === 'trades';
+  return {
+    symbol: 'BTC', timeframe, openMs, basis, tickSize: 1, levelTicks: 2, firstLevel: 48_500,
+    high: 97_005, low: 97_000, clippedVolume: 0, pocIndex: levels ? 1 : -1,
+    buy: levels ? [0.5, 2, 1.25] : [], sell: levels ? [0.1, 1.5, 0] : [],
+    stacks: levels ? [1, 0, 2] : [],
+  };
+}
+
+/** The 'footprint/<SYMBOL>' view: the open and newest closed bar per timeframe. */
+function footprintView(symbol: string, updatedAt: string) {
+  const open5m = Math.floor(T0 / 300_000) * 300_000;
+  const timeframes = {
+    '5m': { open: footprintRecord('5m', open5m), closed: footprintRecord('5m', open5m - 300_000) },
+    '15m': { open: null, closed: null },
+    '1h': { open: footprintRecord('1h', Math.floor(T0 / 3_600_000) * 3_600_000, 'candles'),
+      closed: null },
+  };
+  return { symbol, timeframes, updatedAt, cadenceMs: 1000, stale: false, asOfMs: T0 };
+}
+
 export const WALLET = '0x' + 'ab'.repeat(20);
 
 function views(updatedAt: string): Record<string, unknown> {
@@ -111,6 +135,7 @@ function views(updatedAt: string): Record<string, unknown> {
     'deep-view/BTC': deepView('BTC', updatedAt),
     'deep-view/kPEPE': deepView('kPEPE', updatedAt),
     'cvd/BTC': cvdView('BTC', updatedAt),
+    'footprint/BTC': footprintView('BTC', updatedAt),
     'liquidation-map/BTC': { symbol: 'BTC', markPrice: 97000.5, bandWidthPct: 0.5, coverage: 0.8,
       bands: [{ priceLow: 96500, priceHigh: 97000, longNotional: 1e6, shortNotional: 0 }],
       updatedAt, cadenceMs: 5000 },

@@ -5,6 +5,7 @@ import { useEffect, useRef, useState } from 'preact/hooks';
 import uPlot from 'uplot';
 import { ApiError, data } from '../api.js';
 import * as f from '../format.js';
+import { FootprintSection } from '../footprint-section.js';
 import { nextPollMs } from '../pace.js';
 import { Link, Status } from '../ui.js';
 
@@ -137,7 +138,7 @@ function chartOptions(title: string, width: number, height: number, series: uPlo
   };
 }
 
-export function Pair(props: { symbol: string; at: string | null }) {
+export function Pair(props: { symbol: string; at: string | null; plan?: string }) {
   const [points, setPoints] = useState<Point[]>([]);
   const [source, setSource] = useState<'history' | 'live' | null>(null);
   const [error, setError] = useState<string | null>(null);
@@ -249,6 +250,7 @@ export function Pair(props: { symbol: string; at: string | null }) {
       <Status error={error} loading={source === null && !error} />
       <div class="charts" ref={boxes} aria-label={`${props.symbol} charts`} role="img" />
       <p class="hint">Drag across a chart to zoom; double-click to reset.</p>
+      <FootprintSection symbol={props.symbol} plan={props.plan} />
     </main>
   );
 }
