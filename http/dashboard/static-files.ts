@@ -15,8 +15,11 @@ import { Exchange } from './exchange.js';
  */
 export const PAGE_PATHS = [
   '/', '/signin', '/market', '/signals', '/funding', '/keys', '/alerts', '/usage', '/chart',
+  '/liquidations',
 ] as const;
 export const PAIR_PAGE_PREFIX = '/pair/';
+/** A pair's liquidation map: /liquidations/{symbol}. */
+export const LIQUIDATIONS_PAGE_PREFIX = '/liquidations/';
 /** The icon's paths: the page links the first; browsers ask for the second unprompted. */
 export const FAVICON_PATHS = ['/favicon.svg', '/favicon.ico'] as const;
 
@@ -68,7 +71,7 @@ export class StaticFiles {
       app.get(path, this.serveIcon);
       app.head(path, this.serveIcon);
     }
-    for (const path of [...PAGE_PATHS, `${PAIR_PAGE_PREFIX}*`]) {
+    for (const path of [...PAGE_PATHS, `${PAIR_PAGE_PREFIX}*`, `${LIQUIDATIONS_PAGE_PREFIX}*`]) {
       app.get(path, this.servePage);
       app.head(path, this.servePage);
     }

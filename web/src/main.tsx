@@ -8,6 +8,7 @@ import { account, ApiError, forget, remember } from './api.js';
 import { Alerts } from './pages/alerts.js';
 import { Funding } from './pages/funding.js';
 import { Keys } from './pages/keys.js';
+import { Liquidations } from './pages/liquidations.js';
 import { Market } from './pages/market.js';
 import { Pair } from './pages/pair.js';
 import { Signals } from './pages/signals.js';
@@ -19,7 +20,8 @@ import { Link, navigate } from './ui.js';
 /** href, label and the lowest plan whose data the page shows (null: every plan). */
 const NAV: readonly (readonly [string, string, string | null])[] = [
   ['/market', 'Market', null], ['/signals', 'Signals', 'Trader'],
-  ['/funding', 'Funding arb', 'Whale'], ['/keys', 'API Keys', null], ['/alerts', 'Alerts', null],
+  ['/funding', 'Funding arb', 'Whale'], ['/liquidations', 'Liquidations', 'Whale'],
+  ['/keys', 'API Keys', null], ['/alerts', 'Alerts', null],
   ['/usage', 'Usage', null]];
 
 function initialTheme(): string {
@@ -64,7 +66,7 @@ function App() {
   });
   useEffect(() => { void loadMe(); }, []);
   useEffect(() => {
-    const title = NAV.find(([href]) => href === path)?.[1] ??
+    const title = NAV.find(([href]) => href === path || path.startsWith(`${href}/`))?.[1] ??
       (path.startsWith('/pair/') ? decodeURIComponent(path.slice(6)) : 'Sign in');
     document.title = `${title} · orderflow`;
   }, [path]);
@@ -87,6 +89,9 @@ function App() {
     page = <Pair symbol={decodeURIComponent(path.slice(6))} at={q.get('at')} />;
   } else if (path === '/signals') page = <Signals />;
   else if (path === '/funding') page = <Funding plan={me.plan} />;
+  else if (path === '/liquidations' || path.startsWith('/liquidations/')) {
+    page = <Liquidations plan={me.plan} symbol={decodeURIComponent(path.slice(14))} />;
+  }
   else if (path === '/keys') page = <Keys plan={me.plan} />;
   else if (path === '/alerts') page = <Alerts />;
   else if (path === '/usage') page = <Usage />;
@@ -97,7 +102,7 @@ function App() {
       <header class="top">
         <span class="brand">orderflow</span>
         <nav aria-label="Main"><ul>{NAV.map(([href, label, needed]) => (
-          <li><Link href={href} current={path === href ||
+          <li><Link href={href} current={path === href || path.startsWith(`${href}/`) ||
             (href === '/market' && (path === '/' || path.startsWith('/pair/')))}>{label}
             <PlanBadge plan={me.plan} needed={needed} /></Link></li>
         ))}</ul></nav>
