@@ -168,6 +168,14 @@ pages('liquidation map: longs below the mark, shorts above, each level\'s notion
     assert.equal(await axeFindings(page), [], `liquidations (${theme})`);
     await page.screenshot({ path: join(SHOTS, `liquidations-${theme}.png`), fullPage: true });
   }
+  // A phone: the ladder and the table stack, and the page does not scroll sideways.
+  await page.setViewport({ width: 390, height: 844 });
+  await go(page, '/liquidations/BTC');
+  await page.waitForSelector('.ladder .rung');
+  assert.ok(await page.evaluate(() => document.documentElement.scrollWidth <= 390),
+    'no sideways scroll at 390 px');
+  await page.screenshot({ path: join(SHOTS, 'liquidations-phone.png'), fullPage: true });
+  await page.setViewport({ width: 1280, height: 900 });
 });
 
 pages('liquidation map: the nav entry, the picker, and the empty map', async () => {
