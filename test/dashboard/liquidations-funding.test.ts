@@ -192,7 +192,7 @@ pages('liquidation map: the nav entry, the picker, and the empty map', async () 
   await page.waitForSelector('.status.empty');
   assert.is(await page.evaluate(() => location.pathname), '/liquidations/ETH');
   assert.match(await page.$eval('.status.empty', (el: any) => el.textContent),
-    'No tracked wallet holds a ETH position yet');
+    'No tracked wallet holds a position in ETH yet');
   assert.is(await page.$('.ladder'), null);
   assert.equal(await axeFindings(page), [], 'empty map');
   await page.screenshot({ path: join(SHOTS, 'liquidations-empty.png') });

@@ -122,7 +122,7 @@ function LiquidationPage(props: { symbol: string }) {
     }
   }, [symbol, pairs.value]);
   const empty = map && map.positions === 0
-    ? `No tracked wallet holds a ${map.symbol} position yet: the map fills in as wallets are ` +
+    ? `No tracked wallet holds a position in ${map.symbol} yet: the map fills in as wallets are ` +
       'found from the whale prints.' : undefined;
   return (
     <main id="main">
