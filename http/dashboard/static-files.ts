@@ -15,11 +15,10 @@ import { Exchange } from './exchange.js';
  */
 export const PAGE_PATHS = [
   '/', '/signin', '/market', '/signals', '/funding', '/keys', '/alerts', '/usage', '/chart',
-  '/liquidations',
+  '/smart-money', '/wallets', '/liquidations',
 ] as const;
-export const PAIR_PAGE_PREFIX = '/pair/';
-/** A pair's liquidation map: /liquidations/{symbol}. */
-export const LIQUIDATIONS_PAGE_PREFIX = '/liquidations/';
+/** Pages with a path parameter: a pair (and its deep view), a wallet, a liquidation map. */
+export const PAGE_PREFIXES = ['/pair/', '/wallets/', '/liquidations/'] as const;
 /** The icon's paths: the page links the first; browsers ask for the second unprompted. */
 export const FAVICON_PATHS = ['/favicon.svg', '/favicon.ico'] as const;
 
@@ -71,7 +70,7 @@ export class StaticFiles {
       app.get(path, this.serveIcon);
       app.head(path, this.serveIcon);
     }
-    for (const path of [...PAGE_PATHS, `${PAIR_PAGE_PREFIX}*`, `${LIQUIDATIONS_PAGE_PREFIX}*`]) {
+    for (const path of [...PAGE_PATHS, ...PAGE_PREFIXES.map((prefix) => `${prefix}*`)]) {
       app.get(path, this.servePage);
       app.head(path, this.servePage);
     }

@@ -42,3 +42,8 @@ export function secondsTime(seconds: number | null | undefined): string {
 export function signClass(value: number | null | undefined): string {
   return value === null || value === undefined || value === 0 ? '' : value > 0 ? 'up' : 'down';
 }
+
+/** A wallet address shortened for tables: `0x1234…abcd`. */
+export function shortAddress(address: string): string {
+  return `${address.slice(0, 6)}…${address.slice(-4)}`;
+}

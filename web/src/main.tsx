@@ -1,11 +1,13 @@
 // The dashboard shell: who is signed in, the navigation, the theme switch and the page routes
-// (/, /market, /pair/{symbol}, /signals, /funding, /keys, /alerts, /usage, /signin, /chart).
+// (/, /market, /pair/{symbol}, /pair/{symbol}/deep, /signals, /smart-money, /wallets,
+// /wallets/{address}, /funding, /keys, /alerts, /usage, /signin, /chart).
 import 'uplot/dist/uPlot.min.css';
 import './styles.css';
 import { render } from 'preact';
 import { useEffect, useState } from 'preact/hooks';
 import { account, ApiError, forget, remember } from './api.js';
 import { Alerts } from './pages/alerts.js';
+import { DeepView } from './pages/deep-view.js';
 import { Funding } from './pages/funding.js';
 import { Keys } from './pages/keys.js';
 import { Liquidations } from './pages/liquidations.js';
@@ -13,13 +15,16 @@ import { Market } from './pages/market.js';
 import { Pair } from './pages/pair.js';
 import { Signals } from './pages/signals.js';
 import { SignIn } from './pages/signin.js';
+import { SmartMoney } from './pages/smart-money.js';
 import { Usage } from './pages/usage.js';
+import { WalletDetail, Wallets } from './pages/wallets.js';
 import { PlanBadge } from './plan-gate.js';
 import { Link, navigate } from './ui.js';
 
 /** href, label and the lowest plan whose data the page shows (null: every plan). */
 const NAV: readonly (readonly [string, string, string | null])[] = [
   ['/market', 'Market', null], ['/signals', 'Signals', 'Trader'],
+  ['/smart-money', 'Smart money', 'Pro'], ['/wallets', 'Wallets', 'Whale'],
   ['/funding', 'Funding arb', 'Whale'], ['/liquidations', 'Liquidations', 'Whale'],
   ['/keys', 'API Keys', null], ['/alerts', 'Alerts', null],
   ['/usage', 'Usage', null]];
@@ -66,8 +71,12 @@ function App() {
   });
   useEffect(() => { void loadMe(); }, []);
   useEffect(() => {
-    const title = NAV.find(([href]) => href === path || path.startsWith(`${href}/`))?.[1] ??
-      (path.startsWith('/pair/') ? decodeURIComponent(path.slice(6)) : 'Sign in');
+    const title = NAV.find(([href]) => href === path)?.[1] ??
+      (path.startsWith('/pair/')
+        ? decodeURIComponent(path.slice(6)).replace(/\/deep$/, ' deep view')
+        : path.startsWith('/wallets/') ? 'Wallet'
+        : path.startsWith('/liquidations/')
+          ? `${decodeURIComponent(path.slice(14))} liquidations` : 'Sign in');
     document.title = `${title} · orderflow`;
   }, [path]);
   if (me === undefined) return <p class="status">Loading…</p>;
@@ -85,10 +94,17 @@ function App() {
   };
   const q = new URLSearchParams(location.search);
   let page;
-  if (path.startsWith('/pair/')) {
+  if (path.startsWith('/pair/') && path.endsWith('/deep')) {
+    page = <DeepView symbol={decodeURIComponent(path.slice(6, -5))} plan={me.plan} />;
+  } else if (path.startsWith('/pair/')) {
     page = <Pair symbol={decodeURIComponent(path.slice(6))} at={q.get('at')} />;
   } else if (path === '/signals') page = <Signals />;
-  else if (path === '/funding') page = <Funding plan={me.plan} />;
+  else if (path === '/smart-money') {
+    page = <SmartMoney plan={me.plan} symbol={q.get('symbol')} />;
+  } else if (path === '/wallets') page = <Wallets plan={me.plan} />;
+  else if (path.startsWith('/wallets/')) {
+    page = <WalletDetail plan={me.plan} address={decodeURIComponent(path.slice(9))} />;
+  } else if (path === '/funding') page = <Funding plan={me.plan} />;
   else if (path === '/liquidations' || path.startsWith('/liquidations/')) {
     page = <Liquidations plan={me.plan} symbol={decodeURIComponent(path.slice(14))} />;
   }

@@ -68,8 +68,8 @@ export function PlanGate(props: PlanGateProps) {
       <header class="page-head"><h1>{props.title}</h1>
         <span class="plan-badge">{props.needed}</span></header>
       <p class="gate-text" data-plan-gate={props.needed}>
-        {props.title} is on the {planLabel(props.needed)} plan; this account is on{' '}
-        {props.plan}. It shows {props.what}. An operator moves an account with{' '}
+        {props.title} is on the {planLabel(props.needed)} plan (this account is on{' '}
+        {props.plan}) and shows {props.what}; an operator moves an account with{' '}
         <code>orderflow users set-plan EMAIL {props.needed}</code>.
       </p>
       <figure class="gate-layout" role="img"

@@ -1,6 +1,7 @@
 // Shared pieces: navigation, the sortable table, status lines and the polling hook.
 import type { ComponentChildren } from 'preact';
 import { useEffect, useRef, useState } from 'preact/hooks';
+import { ApiError } from './api.js';
 import { nextPollMs } from './pace.js';
 
 export function navigate(path: string): void {
@@ -64,28 +65,46 @@ export function SortTable<T>(props: { rows: T[]; columns: Column<T>[]; rowKey: (
   );
 }
 
+/** Whether an answer will not change by asking again (bad input, unknown, not on the plan). */
+export function isFinalProblem(error: unknown): boolean {
+  const status = error instanceof ApiError ? error.problem.status : 0;
+  return status >= 400 && status < 500 && status !== 401 && status !== 429;
+}
+
+/** How long a 429 asks to wait (its problem's retryAfterSeconds), 0 for any other outcome. */
+function retryAfterMs(error: unknown): number {
+  const seconds = error instanceof ApiError ? (error.problem as any).retryAfterSeconds : 0;
+  return typeof seconds === 'number' && seconds > 0 ? seconds * 1000 : 0;
+}
+
 /**
  * Calls load now and again while mounted, every periodMs or slower when the daily quota left
- * would not last until its reset (pace.ts); keeps the last good value and the error.
+ * would not last until its reset (pace.ts) or a 429 asks to wait; keeps the last good value and
+ * the error, and stops on a final answer when `stopOnFinal` (an unknown symbol stays unknown).
+ * `nextAtMs` is when the next call goes out (null once stopped).
  */
-export function usePoll<T>(load: () => Promise<T>, periodMs: number, deps: unknown[] = []) {
-  const [state, setState] = useState<{ value: T | null; error: string | null;
-    nextMs: number }>({ value: null, error: null, nextMs: periodMs });
+export function usePoll<T>(load: () => Promise<T>, periodMs: number, deps: unknown[] = [],
+  options: { stopOnFinal?: boolean } = {}) {
+  const [state, setState] = useState<{ value: T | null; error: string | null; nextMs: number;
+    nextAtMs: number | null; problem: unknown }>(
+    { value: null, error: null, nextMs: periodMs, nextAtMs: null, problem: null });
   const alive = useRef(true);
   useEffect(() => {
     alive.current = true;
     let timer = 0;
     const tick = async () => {
-      let next: { value?: T; error: string | null };
+      let next: { value?: T; error: string | null; problem: unknown };
       try {
-        next = { value: await load(), error: null };
+        next = { value: await load(), error: null, problem: null };
       } catch (error) {
-        next = { error: (error as Error).message };
+        next = { error: (error as Error).message, problem: error };
       }
-      const nextMs = await nextPollMs(periodMs);
+      const nextMs = Math.max(await nextPollMs(periodMs), retryAfterMs(next.problem));
       if (!alive.current) return;
-      setState((s) => ({ value: next.value ?? s.value, error: next.error, nextMs }));
-      timer = window.setTimeout(tick, nextMs);
+      const stop = options.stopOnFinal === true && isFinalProblem(next.problem);
+      setState((s) => ({ value: stop ? null : next.value ?? s.value, error: next.error, nextMs,
+        nextAtMs: stop ? null : Date.now() + nextMs, problem: next.problem }));
+      if (!stop) timer = window.setTimeout(tick, nextMs);
     };
     void tick();
     return () => { alive.current = false; clearTimeout(timer); };

@@ -6,7 +6,7 @@ import uPlot from 'uplot';
 import { ApiError, data } from '../api.js';
 import * as f from '../format.js';
 import { nextPollMs } from '../pace.js';
-import { Status } from '../ui.js';
+import { Link, Status } from '../ui.js';
 
 interface Point { t: number; open?: number; high?: number; low?: number; close?: number;
   cvd?: number | null; vpin?: number | null; openInterest?: number | null }
@@ -229,6 +229,7 @@ export function Pair(props: { symbol: string; at: string | null }) {
     <main id="main">
       <header class="page-head">
         <h1>{props.symbol}</h1>
+        <Link href={`/pair/${encodeURIComponent(props.symbol)}/deep`}>Deep view</Link>
         <dl class="figures">
           <div><dt>Price</dt><dd>{f.price(latest?.price)}</dd></div>
           <div><dt>24h</dt>
