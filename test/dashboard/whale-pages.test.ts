@@ -118,15 +118,18 @@ whale('Pro reaches Smart money: totals by category, positions, category filter',
   await pro.waitForFunction(() =>
     document.querySelectorAll('.by-category tbody tr').length === 1);
   assert.equal(await texts(pro, '.by-category tr[data-category="degen"] td'),
-    ['$743.66 K', '$610.38 K', '$133.28 K']);
+    ['$743.65 K', '$610.38 K', '$133.28 K']);
+  await pro.screenshot({ path: join(SHOTS, 'smart-money-pro.png') });
   assert.equal(await pro.$$eval('table:has(caption) tbody tr td:first-child a',
     (links: any[]) => links.map((a) => a.getAttribute('href'))), [`/wallets/${DEGEN}`,
     `/wallets/${DEGEN}`]);
   assert.equal(await axeFindings(pro), []);
 });
 
-whale('Whale deep view: figures, ticked charts, absorption marked, whales, categories', async () => {
-  await visit(rich, '/pair/BTC/deep');
+whale('Whale deep view: figures, ticked charts, absorption marked, whales, wallets', async () => {
+  await visit(rich, '/pair/BTC');
+  await rich.waitForSelector('main a[href="/pair/BTC/deep"]');
+  await rich.click('main a[href="/pair/BTC/deep"]');
   await rich.waitForSelector('.deep-figures');
   assert.is(await rich.$('[data-plan-gate]'), null);
   assert.is(await rich.$('nav .plan-badge'), null, 'a Whale account reaches every page');
@@ -159,13 +162,20 @@ whale('Whale deep view: figures, ticked charts, absorption marked, whales, categ
   const whales = await texts(rich, 'table:has(caption) tbody tr');
   assert.ok(whales.some((row) => row.includes('$3.20 M')), whales.join('|'));
   assert.match(await text(rich, '.page-head .hint'),
-    /^Refreshes every 30 s \(the deep view allows 10 requests a minute per key\); next at \d{4}-\d\d-\d\d \d\d:\d\d:\d\d UTC\.$/);
+    new RegExp('^Refreshes every 30 s \\(the deep view allows 10 requests a minute per key\\); ' +
+      'next at \\d{4}-\\d\\d-\\d\\d \\d\\d:\\d\\d:\\d\\d UTC\\.$'));
   for (const theme of ['light', 'dark']) {
     await visit(rich, '/pair/BTC/deep', theme);
     await rich.waitForFunction(() => document.querySelectorAll('[data-chart] svg').length === 6);
     assert.equal(await axeFindings(rich), [], theme);
     await rich.screenshot({ path: join(SHOTS, `deep-view-${theme}.png`), fullPage: true });
   }
+  await rich.setViewport({ width: 390, height: 844 });
+  await visit(rich, '/pair/BTC/deep');
+  await rich.waitForFunction(() => document.querySelectorAll('[data-chart] svg').length === 6);
+  assert.equal(await axeFindings(rich), [], 'phone');
+  await rich.screenshot({ path: join(SHOTS, 'deep-view-phone.png'), fullPage: true });
+  await rich.setViewport({ width: 1280, height: 900 });
 });
 
 whale('Whale: the deep view links a whale to its wallet: positions, leverage, PnL', async () => {
