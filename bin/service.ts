@@ -303,7 +303,7 @@ function startTimers(p: Parts): NodeJS.Timeout[] {
     void positioning.settled().then(() => pushSmartMoney(p));
   };
   onCadence();
-  positioning.refreshFunding();
+  positioning.refreshFunding(views.screenerRows);
   refreshWallets();
   return [
     setInterval(onCadence, config.cadenceMs),
@@ -314,7 +314,8 @@ function startTimers(p: Parts): NodeJS.Timeout[] {
     setInterval(background('footprint pruning', () => p.footprints.prune()), pruneEveryMs),
     setInterval(background('history trimming', () => p.history.prune()), historyPruneEveryMs),
     // Its own turn: its timer fires with the cadence's, and the two in one task held the loop.
-    setInterval(() => setImmediate(() => positioning.refreshFunding()), config.universeCadenceMs),
+    setInterval(() => setImmediate(() => positioning.refreshFunding(views.screenerRows)),
+      config.universeCadenceMs),
     setInterval(refreshWallets, positioningCadenceMs),
     setInterval(() => p.pace?.sample(), paceSampleMs),
   ];

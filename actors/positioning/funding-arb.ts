@@ -34,6 +34,20 @@ export interface FundingArbItem {
   /** Highest hourly-equivalent rate (among the other venues): hold the short there. */
   readonly shortVenue: Venue;
   readonly venues: Readonly<Record<Venue, VenueFundingView | null>>;
+  /** The home venue's open interest, USD (null when the pair is not in the universe). */
+  readonly openInterest: number | null;
+  /** The home venue's 24 h notional volume, USD (null when the pair is not in the universe). */
+  readonly volume24h: number | null;
+  /** One of the tracked pairs (orderflow analytics). */
+  readonly tracked: boolean;
+}
+
+/** What the home venue's market says of a pair: enough to judge whether a spread is tradable. */
+export interface FundingArbMarket {
+  readonly symbol: string;
+  readonly openInterest: number;
+  readonly volume24h: number;
+  readonly tracked: boolean;
 }
 
 export interface FundingRow {
@@ -48,7 +62,7 @@ function usable(entry: VenueFunding): boolean {
 }
 
 /** One item, or null when the pair is not on home plus at least one other venue. */
-export function fundingArbItem(row: FundingRow): FundingArbItem | null {
+export function fundingArbItem(row: FundingRow, market?: FundingArbMarket): FundingArbItem | null {
   const byVenue = new Map<Venue, VenueFunding>();
   // Unusable entries count as absent; a venue listed twice keeps its first entry.
   for (const entry of row.venues) {
@@ -79,17 +93,24 @@ export function fundingArbItem(row: FundingRow): FundingArbItem | null {
     exchange_d: rate('exchange_d'), exchange_e: rate('exchange_e'),
     maxSpread: spread, spread, spreadAnnualized: spread * 24 * 365 * 100,
     longVenue, shortVenue, venues,
+    openInterest: market?.openInterest ?? null, volume24h: market?.volume24h ?? null,
+    tracked: market?.tracked ?? false,
   };
 }
 
-/** Every pair on home and at least one other venue, widest annualized spread first. */
-export function buildFundingArb(rows: readonly FundingRow[]): { pairs: FundingArbItem[] } {
+/**
+ * Every pair on home and at least one other venue, widest annualized spread first, each with its
+ * home market's open interest and volume from `markets` (the screener rows).
+ */
+export function buildFundingArb(rows: readonly FundingRow[],
+  markets: readonly FundingArbMarket[] = []): { pairs: FundingArbItem[] } {
+  const bySymbol = new Map(markets.map((m) => [m.symbol, m]));
   const seen = new Set<string>();
   const pairs: FundingArbItem[] = [];
   for (const row of rows) {
     if (seen.has(row.symbol)) continue;
     seen.add(row.symbol);
-    const item = fundingArbItem(row);
+    const item = fundingArbItem(row, bySymbol.get(row.symbol));
     if (item !== null) pairs.push(item);
   }
   pairs.sort((a, b) => b.spreadAnnualized - a.spreadAnnualized ||

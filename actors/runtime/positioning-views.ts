@@ -7,7 +7,7 @@ import type {
 import type { Logger } from '../../core/logger.js';
 import { WalletTracker } from '../positioning/wallet-tracker.js';
 import { buildPairPositioning } from '../positioning/views.js';
-import { buildFundingArb } from '../positioning/funding-arb.js';
+import { buildFundingArb, type FundingArbMarket } from '../positioning/funding-arb.js';
 import { PublishedWallets } from '../positioning/published-wallets.js';
 import type { LazyViewSource } from '../../core/view-meta.js';
 import { encodeFeedView } from '../views/encode.js';
@@ -75,9 +75,10 @@ export class PositioningViews {
     return this.smartMoney.get(symbol) ?? emptySmartMoney;
   }
 
-  refreshFunding(): void {
+  /** `markets` (the screener rows) give each pair its open interest and volume. */
+  refreshFunding(markets: readonly FundingArbMarket[] = []): void {
     const rows = [...this.funding].map(([symbol, venues]) => ({ symbol, venues }));
-    const body = buildFundingArb(rows);
+    const body = buildFundingArb(rows, markets);
     this.put('funding-arb', body, this.fundingAtMs);
   }
 

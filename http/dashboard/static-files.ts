@@ -15,10 +15,10 @@ import { Exchange } from './exchange.js';
  */
 export const PAGE_PATHS = [
   '/', '/signin', '/market', '/signals', '/funding', '/keys', '/alerts', '/usage', '/chart',
-  '/smart-money', '/wallets',
+  '/smart-money', '/wallets', '/liquidations',
 ] as const;
-/** Pages with a path parameter: a pair (and its deep view), a wallet. */
-export const PAGE_PREFIXES = ['/pair/', '/wallets/'] as const;
+/** Pages with a path parameter: a pair (and its deep view), a wallet, a liquidation map. */
+export const PAGE_PREFIXES = ['/pair/', '/wallets/', '/liquidations/'] as const;
 /** The icon's paths: the page links the first; browsers ask for the second unprompted. */
 export const FAVICON_PATHS = ['/favicon.svg', '/favicon.ico'] as const;
 

@@ -51,6 +51,7 @@ export const exportSpecs: Readonly<Record<string, ExportSpec>> = {
       ...fields('symbol', ...VENUES, 'maxSpread', 'spread', 'spreadAnnualized', 'longVenue',
         'shortVenue'),
       ...venueColumns(),
+      ...fields('openInterest', 'volume24h', 'tracked'),
     ],
     rows: (data) => listOf(isRow(data) ? data.pairs : undefined),
   },

@@ -88,6 +88,11 @@ const FundingArb = object({
   longVenue: described(nullable(enums.venue), 'Venue with the lowest hourly-equivalent rate.'),
   shortVenue: described(nullable(enums.venue), 'Venue with the highest hourly-equivalent rate.'),
   venues: object(Object.fromEntries(VENUES.map((v) => [v, venueFunding]))),
+  openInterest: described(nullable(num),
+    'Home venue open interest, USD (null when the pair is not in the universe).'),
+  volume24h: described(nullable(num),
+    'Home venue 24h notional volume, USD (null when the pair is not in the universe).'),
+  tracked: described(bool, 'One of the 100 pairs with orderflow analytics.'),
 });
 
 const WalletPositionItem = object({

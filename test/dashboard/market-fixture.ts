@@ -40,7 +40,8 @@ export function putMarketFixture(snapshots: SnapshotStore, nowMs: number): void 
     put(`cvd/${row.symbol}`, cvd, cvd);
   }
   put('funding-arb', { pairs: rows.map((r, i) => ({ symbol: r.symbol, longVenue: 'exchange_b',
-    shortVenue: 'home', spreadAnnualized: 3.5 + i * 2.25 })) });
+    shortVenue: 'home', spreadAnnualized: 3.5 + i * 2.25, openInterest: r.openInterest,
+    volume24h: r.volume24h, tracked: r.tracked })) });
   const signals = {
     BTC: { symbol: 'BTC', score: 62, direction: 'LONG', vpin: 0.41, cvd: 2.4e6,
       regime: 'trending', fundingRate: 0.0000125, fundingAnnualized: 10.95, stale: false },

@@ -71,8 +71,9 @@ whale('Pro: the navigation marks the Whale pages, and not what Pro reaches', asy
   await pro.waitForSelector('nav .plan-badge');
   const marked = await pro.$$eval('nav[aria-label="Main"] a', (links: any[]) => links
     .filter((a) => a.querySelector('.plan-badge')).map((a) => a.getAttribute('href')));
-  assert.equal(marked, ['/wallets', '/funding']);
-  assert.equal(await texts(pro, 'nav .plan-badge'), ['(needs Whale)', '(needs Whale)']);
+  assert.equal(marked, ['/wallets', '/funding', '/liquidations']);
+  assert.equal(await texts(pro, 'nav .plan-badge'), ['(needs Whale)', '(needs Whale)',
+    '(needs Whale)']);
 });
 
 for (const [path, title, blocks] of [

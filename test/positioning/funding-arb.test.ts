@@ -77,6 +77,19 @@ test('funding events of the universe feed are rows as they are', () => {
   assert.equal(buildFundingArb([event]).pairs.map((p) => p.symbol), ['SOL']);
 });
 
+test('each pair carries its home market\'s open interest, volume and tracked flag', () => {
+  const rows = [{ symbol: 'BTC', venues: mixed }, { symbol: 'BLZ', venues: mixed },
+    { symbol: 'NEW', venues: mixed }];
+  const markets = [
+    { symbol: 'BTC', openInterest: 2.6e9, volume24h: 2.1e9, tracked: true },
+    { symbol: 'BLZ', openInterest: 94_000, volume24h: 310_000, tracked: false },
+  ];
+  const bySymbol = Object.fromEntries(buildFundingArb(rows, markets).pairs.map((p) =>
+    [p.symbol, [p.openInterest, p.volume24h, p.tracked]]));
+  assert.equal(bySymbol, { BTC: [2.6e9, 2.1e9, true], BLZ: [94_000, 310_000, false],
+    NEW: [null, null, false] }, 'a pair missing from the universe has nulls, not zeros');
+});
+
 test('collectFunding merges adapters; a failing or silent one leaves its venue null', async () => {
   const source = (venue: 'exchange_d' | 'exchange_e', behaviour: 'ok' | 'fail' | 'throw' | 'hang'):
     FundingSource => ({

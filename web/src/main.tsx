@@ -10,6 +10,7 @@ import { Alerts } from './pages/alerts.js';
 import { DeepView } from './pages/deep-view.js';
 import { Funding } from './pages/funding.js';
 import { Keys } from './pages/keys.js';
+import { Liquidations } from './pages/liquidations.js';
 import { Market } from './pages/market.js';
 import { Pair } from './pages/pair.js';
 import { Signals } from './pages/signals.js';
@@ -24,7 +25,8 @@ import { Link, navigate } from './ui.js';
 const NAV: readonly (readonly [string, string, string | null])[] = [
   ['/market', 'Market', null], ['/signals', 'Signals', 'Trader'],
   ['/smart-money', 'Smart money', 'Pro'], ['/wallets', 'Wallets', 'Whale'],
-  ['/funding', 'Funding arb', 'Whale'], ['/keys', 'API Keys', null], ['/alerts', 'Alerts', null],
+  ['/funding', 'Funding arb', 'Whale'], ['/liquidations', 'Liquidations', 'Whale'],
+  ['/keys', 'API Keys', null], ['/alerts', 'Alerts', null],
   ['/usage', 'Usage', null]];
 
 function initialTheme(): string {
@@ -72,7 +74,9 @@ function App() {
     const title = NAV.find(([href]) => href === path)?.[1] ??
       (path.startsWith('/pair/')
         ? decodeURIComponent(path.slice(6)).replace(/\/deep$/, ' deep view')
-        : path.startsWith('/wallets/') ? 'Wallet' : 'Sign in');
+        : path.startsWith('/wallets/') ? 'Wallet'
+        : path.startsWith('/liquidations/')
+          ? `${decodeURIComponent(path.slice(14))} liquidations` : 'Sign in');
     document.title = `${title} · orderflow`;
   }, [path]);
   if (me === undefined) return <p class="status">Loading…</p>;
@@ -101,6 +105,9 @@ function App() {
   else if (path.startsWith('/wallets/')) {
     page = <WalletDetail plan={me.plan} address={decodeURIComponent(path.slice(9))} />;
   } else if (path === '/funding') page = <Funding plan={me.plan} />;
+  else if (path === '/liquidations' || path.startsWith('/liquidations/')) {
+    page = <Liquidations plan={me.plan} symbol={decodeURIComponent(path.slice(14))} />;
+  }
   else if (path === '/keys') page = <Keys plan={me.plan} />;
   else if (path === '/alerts') page = <Alerts />;
   else if (path === '/usage') page = <Usage />;

@@ -116,6 +116,7 @@ function views(updatedAt: string): Record<string, unknown> {
     longVenue: 'exchange_d', shortVenue: 'home',
     venues: { home: venue(0.0000125, 1), exchange_b: venue(0.0001, 8), exchange_c: null,
       exchange_d: venue(0.00005, 8), exchange_e: null },
+    openInterest: 2.6e9, volume24h: 2.1e9, tracked: true,
   };
   const wallet = { address: WALLET, label: 'desk', category: 'fund', accountValue: 1.2e7,
     positions: [position] };
