@@ -2,16 +2,19 @@
 // values that move together (a block, or cluster, bootstrap: Kunsch 1989; Liu and Singh 1992)
 // rather than single values: outcomes whose windows overlap are not independent, and treating
 // them as if they were makes intervals too narrow and p-values too small. A seeded percentile
-// bootstrap over the blocks (Efron 1979) below BOOTSTRAP_BLOCKS_MAX blocks, where outcomes in R
-// are too skewed and too few for a t interval to be trusted, and a t interval with the
-// cluster-robust standard error (Liang and Zeger 1986) from there on. Without blocks every value
-// is its own block: the plain bootstrap and the plain t interval.
+// bootstrap over the blocks (Efron 1979) below BOOTSTRAP_N_MAX values or T_BLOCKS_MIN blocks,
+// where outcomes in R are too skewed, or their blocks too few, for a t interval to be trusted;
+// from there on a t interval with the cluster-robust standard error (Liang and Zeger 1986),
+// which the bootstrap would match at many times the cost. Without blocks every value is its own
+// block: the plain bootstrap and the plain t interval.
 import { studentTCdf } from './distributions.js';
 import { studentTQuantile } from './t-quantile.js';
 
 export const BOOTSTRAP_RESAMPLES = 2_000;
-/** From this many blocks on, the t interval. */
-export const BOOTSTRAP_BLOCKS_MAX = 200;
+/** From this many values on, and with T_BLOCKS_MIN blocks, the t interval. */
+export const BOOTSTRAP_N_MAX = 200;
+/** Fewer blocks than this keep the bootstrap: a cluster-robust variance needs many clusters. */
+export const T_BLOCKS_MIN = 50;
 /** Fewer values or blocks than this get no interval: a resampled handful says nothing. */
 export const INTERVAL_N_MIN = 5;
 
@@ -60,7 +63,7 @@ export function meanInterval(values: Float64Array, n: number, seed: number,
   const mean = sum / n;
   const blocks = blocksOf(values, n, blockIds);
   if (blocks.length < INTERVAL_N_MIN) return null;
-  return blocks.length < BOOTSTRAP_BLOCKS_MAX ? bootstrap(blocks, mean, seed)
+  return n < BOOTSTRAP_N_MAX || blocks.length < T_BLOCKS_MIN ? bootstrap(blocks, mean, seed)
     : tInterval(blocks, n, mean);
 }
 

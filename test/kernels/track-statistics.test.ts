@@ -6,7 +6,7 @@ import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { benjaminiHochberg } from '../../kernels/benjamini-hochberg.js';
 import {
-  BOOTSTRAP_BLOCKS_MAX, BOOTSTRAP_RESAMPLES, meanInterval,
+  BOOTSTRAP_N_MAX, BOOTSTRAP_RESAMPLES, meanInterval,
 } from '../../kernels/mean-interval.js';
 import { averageRanks, spearman } from '../../kernels/spearman.js';
 import { studentTQuantile } from '../../kernels/t-quantile.js';
@@ -120,7 +120,7 @@ test('block bootstrap: whole blocks resampled, as a re-implementation with the s
   assert.is(meanInterval(values, n, seed, new Int32Array(n).fill(3)), null, 'one block');
 });
 
-test('cluster-robust t from 200 blocks: the sandwich variance over block sums', () => {
+test('cluster-robust t from 200 values in 50 blocks: the variance of block sums', () => {
   const n = 600;
   const blocks = Int32Array.from({ length: n }, (_, i) => Math.floor(i / 3));
   const values = Float64Array.from({ length: n },
@@ -136,6 +136,9 @@ test('cluster-robust t from 200 blocks: the sandwich variance over block sums', 
   assert.is(got.method, 't');
   near(got.low, mean - 1.971957 * se, 1e-5, 'low');
   near(got.high, mean + 1.971957 * se, 1e-5, 'high');
+  // The same values in 40 blocks of 15: too few clusters for that variance, the bootstrap.
+  const few = Int32Array.from({ length: n }, (_, i) => Math.floor(i / 15));
+  assert.is(meanInterval(values, n, 1, few)!.method, 'bootstrap');
 });
 
 test('t interval from 200: mean +- t(0.975, n-1) s / sqrt(n), tabled quantile', () => {
@@ -145,7 +148,7 @@ test('t interval from 200: mean +- t(0.975, n-1) s / sqrt(n), tabled quantile', 
   near(studentTQuantile(0.975, 30), 2.042272, 1e-6, 't 30');
   near(studentTQuantile(0.975, 1_000), 1.962339, 1e-6, 't 1000');
   near(studentTQuantile(0.9, 60), 1.295821, 1e-6, 't 60 at 0.9');
-  const n = BOOTSTRAP_BLOCKS_MAX;
+  const n = BOOTSTRAP_N_MAX;
   const values = Float64Array.from({ length: n }, (_, i) => (i % 4 === 0 ? 2 : -0.5));
   const mean = values.reduce((s, v) => s + v, 0) / n;
   const sd = Math.sqrt(values.reduce((s, v) => s + (v - mean) ** 2, 0) / (n - 1));
