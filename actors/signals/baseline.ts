@@ -4,7 +4,9 @@
 // same bars and distances, so an edge is measured against what the bars gave anyone.
 import type { Bar } from '../../core/messages.js';
 import { seedOf } from '../../kernels/seeded-rng.js';
-import { evaluateOutcome, OUTCOME_BAR_MS, OUTCOME_HORIZON_MS } from './outcome.js';
+import {
+  barrierResultR, evaluateOutcome, OUTCOME_BAR_MS, OUTCOME_HORIZON_MS,
+} from './outcome.js';
 import {
   signalTimeMs, type EntrySignal, type FirstLevelHit, type Side, type SignalOutcome,
 } from './types.js';
@@ -15,6 +17,8 @@ export interface SignalBaseline {
   readonly mirror_first_level_hit: FirstLevelHit;
   /** The side of the 4 h before the signal (its 5m bars' first open to last close); null flat. */
   readonly trend_side: Side | null;
+  /** The mirror's exit_price (see SignalOutcome); absent from baselines stored before it. */
+  readonly mirror_exit_price?: number;
 }
 
 /** The signal with its side and plan mirrored through the entry: same distances, other side. */
@@ -47,18 +51,27 @@ export function trendSide(signal: EntrySignal, bars5m: readonly Bar[]): Side | n
 export function evaluateBaseline(signal: EntrySignal, window: readonly Bar[],
   before: readonly Bar[]): SignalBaseline {
   const mirror = evaluateOutcome(mirroredSignal(signal), window);
-  return { mirror_first_level_hit: mirror.first_level_hit, trend_side: trendSide(signal, before) };
+  return { mirror_first_level_hit: mirror.first_level_hit, trend_side: trendSide(signal, before),
+    mirror_exit_price: mirror.exit_price };
 }
 
-/** The result in R of the mirrored entry, from the signal's own outcome and the mirror's hit. */
+/** The result in R of the mirrored entry, from the signal's own outcome and the mirror's. */
 export function mirroredResultR(signal: EntrySignal, outcome: SignalOutcome,
-  mirrorHit: FirstLevelHit): number {
-  if (mirrorHit === 't1') return signal.plan.r_t1;
-  if (mirrorHit === 'stop' || mirrorHit === 'both_same_bar') return -1;
-  const { entry, stop } = signal.plan;
-  const risk = Math.abs(entry - stop);
-  const sign = signal.side === 'long' ? 1 : -1;
-  return risk > 0 ? -sign * (outcome.price_after - entry) / risk : 0;
+  baseline: SignalBaseline): number {
+  return barrierResultR(mirroredOf(signal), baseline.mirror_first_level_hit,
+    baseline.mirror_exit_price, outcome.price_after);
+}
+
+// The track record keeps its decoded signals between answers: each one's mirror is made once.
+const mirrors = new WeakMap<EntrySignal, EntrySignal>();
+
+function mirroredOf(signal: EntrySignal): EntrySignal {
+  let mirror = mirrors.get(signal);
+  if (mirror === undefined) {
+    mirror = mirroredSignal(signal);
+    mirrors.set(signal, mirror);
+  }
+  return mirror;
 }
 
 /** The seeded coin of the random-direction baseline: true keeps the signal's own side. */

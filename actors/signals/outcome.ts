@@ -46,6 +46,7 @@ export function evaluateOutcome(signal: EntrySignal, bars5m: readonly Bar[],
   let high = -Infinity;
   let low = Infinity;
   let firstHit: FirstLevelHit = 'none';
+  let exit = NaN;
   let stopSeen = false;
   let t2Hit = false;
   let t2Any = false;
@@ -58,6 +59,7 @@ export function evaluateOutcome(signal: EntrySignal, bars5m: readonly Bar[],
     const t2Touched = sign > 0 ? bar.high >= t2 : bar.low <= t2;
     if (firstHit === 'none' && (stopTouched || t1Touched)) {
       firstHit = stopTouched && t1Touched ? 'both_same_bar' : stopTouched ? 'stop' : 't1';
+      exit = stopTouched ? fillPrice(-sign, stop, bar.open) : fillPrice(sign, t1, bar.open);
     }
     // Conservative t2: only a t2 touch in a bar before any stop-touching bar counts.
     if (t2Touched && !stopTouched && !stopSeen) t2Hit = true;
@@ -90,5 +92,36 @@ export function evaluateOutcome(signal: EntrySignal, bars5m: readonly Bar[],
     complete: window.length >= OUTCOME_WINDOW_BARS,
     t2_touched_any: t2Any,
     bars: window.length,
+    exit_price: firstHit === 'none' ? last : exit,
   };
+}
+
+/**
+ * Where a touched barrier fills: at the barrier, unless the bar opened past it (a gap, or a bar
+ * that is a single price, as the warm-up's hourly samples are), then at that open. Booking a gap
+ * through the stop at the stop would flatter every entry with a near stop; the target gets the
+ * same rule both ways, so a random entry on a driftless price books 0 on average. `beyond` is
+ * +1 when past means above the barrier (a long's target, a short's stop), else -1.
+ */
+function fillPrice(beyond: number, barrier: number, open: number): number {
+  return beyond * (open - barrier) > 0 ? open : barrier;
+}
+
+/**
+ * The result in R of `signal`'s plan when `hit` came first and filled at `exitPrice` (a gap's
+ * open; undefined or the barrier itself: +r_t1 at t1, -1 at the stop or both in one bar), or
+ * the move to `priceAfter` when neither was touched.
+ */
+export function barrierResultR(signal: EntrySignal, hit: FirstLevelHit,
+  exitPrice: number | undefined, priceAfter: number): number {
+  const { entry, stop, t1 } = signal.plan;
+  const risk = Math.abs(entry - stop);
+  const sign = signal.side === 'long' ? 1 : -1;
+  const r = (price: number) => (risk > 0 ? sign * (price - entry) / risk : 0);
+  if (hit === 't1') return exitPrice === undefined || exitPrice === t1 ? signal.plan.r_t1
+    : r(exitPrice);
+  if (hit === 'stop' || hit === 'both_same_bar') {
+    return exitPrice === undefined || exitPrice === stop ? -1 : r(exitPrice);
+  }
+  return r(priceAfter);
 }

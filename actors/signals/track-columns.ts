@@ -162,7 +162,7 @@ function outcomeFigures(item: ColumnSource): Figures {
     ? HIT_STOP : 0;
   const r = resultR(signal, outcome);
   const mirrored = baseline === null ? 0
-    : mirroredResultR(signal, outcome, baseline.mirror_first_level_hit);
+    : mirroredResultR(signal, outcome, baseline);
   const trend = baseline?.trend_side ?? null;
   return {
     knownMs: item.evaluatedMs ?? -Infinity, hit,

@@ -3,6 +3,7 @@
 // hands the stored records and "now" (market time).
 import type { SignalRecord } from '../../persistence/signals.js';
 import type { SignalBaseline } from './baseline.js';
+import { barrierResultR } from './outcome.js';
 import {
   LOGIC_NAMES, signalTimeMs, type EntrySignal, type SignalOutcome,
 } from './types.js';
@@ -126,12 +127,8 @@ export interface PerformanceRow {
 
 /** The result of one evaluated signal in units of its risk. */
 export function resultR(signal: EntrySignal, outcome: SignalOutcome): number {
-  const { entry, stop } = signal.plan;
-  const risk = Math.abs(entry - stop);
-  if (outcome.first_level_hit === 't1') return signal.plan.r_t1;
-  if (outcome.first_level_hit === 'stop' || outcome.first_level_hit === 'both_same_bar') return -1;
-  const sign = signal.side === 'long' ? 1 : -1;
-  return risk > 0 ? sign * (outcome.price_after - entry) / risk : 0;
+  return barrierResultR(signal, outcome.first_level_hit, outcome.exit_price,
+    outcome.price_after);
 }
 
 export function groupsOf(signal: EntrySignal, by: PerformanceGroup): string[] {

@@ -100,6 +100,12 @@ export interface SignalOutcome {
   readonly t2_touched_any: boolean;
   /** Window bars the figures were computed from (48 when complete). */
   readonly bars: number;
+  /**
+   * The price the first barrier books: the stop (also for both_same_bar) or t1, or the bar's
+   * open when that bar opened past it; price_after when neither was touched. Absent from
+   * outcomes stored before it existed (then the barrier's own price counts).
+   */
+  readonly exit_price?: number;
 }
 
 export const TIMEFRAME_MS: { readonly [tf in Timeframe]: number } = Object.freeze({

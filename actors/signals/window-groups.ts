@@ -2,7 +2,9 @@
 // pass gathering each group's evaluated R and paired edges in time order, then the intervals
 // (docs/signals.md "Track record statistics"). The sums run in the records' order, as a pass
 // over the tracked signals would, so the figures are the same to the last bit.
-import { groupStatistics, type GroupSample, type GroupStatistics } from './group-statistics.js';
+import {
+  groupStatistics, statisticsBlockOf, type GroupSample, type GroupStatistics,
+} from './group-statistics.js';
 import {
   firstAtOrAfter, HAS_BASELINE, HAS_TREND, HIT_STOP, HIT_T1, type TrackColumns,
 } from './track-columns.js';
@@ -78,6 +80,8 @@ function samples(c: TrackColumns, span: Span,
   const size = c.labels[by].length;
   const own = Array.from({ length: size }, (_, g) => new Float64Array(t.evaluated[g]));
   const edge = Array.from({ length: size }, (_, g) => new Float64Array(t.withBaseline[g]));
+  const ownBlocks = Array.from({ length: size }, (_, g) => new Int32Array(t.evaluated[g]));
+  const edgeBlocks = Array.from({ length: size }, (_, g) => new Int32Array(t.withBaseline[g]));
   const ownAt = new Int32Array(size);
   const edgeAt = new Int32Array(size);
   const randomSum = new Float64Array(size);
@@ -88,10 +92,13 @@ function samples(c: TrackColumns, span: Span,
     if (c.signalMs[i] < fromMs || c.signalMs[i] >= toMs || !(c.knownMs[i] <= nowMs)) continue;
     const r = c.resultR[i];
     const flags = c.flags[i];
+    const block = statisticsBlockOf(c.signalMs[i]);
     for (let k = groupCount(c, by, i, members) - 1; k >= 0; k--) {
       const g = members[k];
+      ownBlocks[g][ownAt[g]] = block;
       own[g][ownAt[g]++] = r;
       if ((flags & HAS_BASELINE) === 0) continue;
+      edgeBlocks[g][edgeAt[g]] = block;
       edge[g][edgeAt[g]++] = r - c.randomR[i];
       randomSum[g] += c.randomR[i];
       if ((flags & HAS_TREND) === 0) continue;
@@ -99,7 +106,8 @@ function samples(c: TrackColumns, span: Span,
       trendEvaluated[g] += 1;
     }
   }
-  return own.map((values, g) => ({ own: values, edge: edge[g], randomSum: randomSum[g],
+  return own.map((values, g) => ({ own: values, ownBlocks: ownBlocks[g], edge: edge[g],
+    edgeBlocks: edgeBlocks[g], randomSum: randomSum[g],
     trendSum: trendSum[g], trendEvaluated: trendEvaluated[g] }));
 }
 

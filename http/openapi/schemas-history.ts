@@ -72,7 +72,8 @@ const performanceRow = object({
   expectancyRLow: described(n, '95 % interval of expectancyR; null below 5 evaluated.'),
   expectancyRHigh: n,
   intervalMethod: described(nullable(oneOf(['bootstrap', 't'])), 'Seeded percentile bootstrap ' +
-    '(2,000 resamples) below 200 evaluated, Student t from 200.'),
+    'of 4-hour blocks of signals (2,000 resamples) below 200 evaluated or 50 blocks, ' +
+    'cluster-robust Student t from there.'),
   baselineEvaluated: described(int, 'Evaluated signals with a stored baseline (outcomes ' +
     'stored before baselines existed have none).'),
   baselineRandomR: described(n, 'Mean R of the same entry, stop and targets on a side chosen ' +

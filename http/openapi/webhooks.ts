@@ -49,16 +49,18 @@ const outcomeProperties = {
     "lies in the simulator warm-up's hourly candles. Final either way, not a pending state."),
   t2_touched_any: bool,
   bars: described(int, 'Window bars the figures came from: 48 when complete.'),
+  exit_price: described(num, 'Where the first level touched fills: the stop (also for ' +
+    'both_same_bar) or t1, or the open of a bar that opened past it; price_after when neither.'),
 };
 
 /** signal.outcome's data: sent only for a signal whose entry event was sent. */
-export const outcome = object(outcomeProperties);
+export const outcome = object(outcomeProperties, ['exit_price']);
 
 /** An outcome as /signals/history lists it: kept for every signal, sent or not. */
 export const storedOutcome = object({ ...outcomeProperties,
   entry_event_id: described(nullable(str), 'Id of the entry_signal.created event this outcome ' +
     'follows; null when no event was sent (no alert matched, or the signal closed during the ' +
-    'warm-up or a backfill).') }, ['bars']);
+    'warm-up or a backfill).') }, ['bars', 'exit_price']);
 
 const alertTriggered = object({
   alert_kind: oneOf(['price', 'screener', 'sweep', 'delta_flip', 'drawing']),

@@ -71,6 +71,76 @@ test('bootstrap below 200: the same resamples as a re-implementation with the se
   assert.is(meanInterval(values, 4, seed), null, 'too few values for an interval');
 });
 
+test('block bootstrap: whole blocks resampled, as a re-implementation with the seed', () => {
+  const draw = seededRandom(11);
+  const n = 60;
+  // Blocks of 1 to 5 values that share an outcome (overlapping windows move together).
+  const blocks = new Int32Array(n);
+  const values = new Float64Array(n);
+  let block = 0;
+  for (let i = 0; i < n; i++) {
+    if (i > 0 && draw() < 0.35) block += 1;
+    blocks[i] = block * 7;
+    values[i] = (block % 3 === 0 ? 1.5 : -1) + (draw() - 0.5) / 10;
+  }
+  const seed = 4_242;
+  const got = meanInterval(values, n, seed, blocks)!;
+  const sums: number[] = [];
+  const counts: number[] = [];
+  for (let i = 0; i < n; i++) {
+    if (i === 0 || blocks[i] !== blocks[i - 1]) {
+      sums.push(0);
+      counts.push(0);
+    }
+    sums[sums.length - 1] += values[i];
+    counts[counts.length - 1] += 1;
+  }
+  const k = sums.length;
+  const next = seededRandom(seed);
+  const means: number[] = [];
+  for (let b = 0; b < 2_000; b++) {
+    let sum = 0;
+    let count = 0;
+    for (let i = 0; i < k; i++) {
+      const j = Math.floor(next() * k);
+      sum += sums[j];
+      count += counts[j];
+    }
+    means.push(sum / count);
+  }
+  means.sort((x, y) => x - y);
+  assert.is(got.method, 'bootstrap');
+  near(got.low, means[50], 1e-12, 'percentile 2.5');
+  near(got.high, means[1949], 1e-12, 'percentile 97.5');
+  const tail = Math.min(means.filter((m) => m <= 0).length, means.filter((m) => m >= 0).length);
+  near(got.pValue, Math.min(1, 2 * (tail + 1) / 2_001), 1e-12, 'p-value');
+  // Taken one by one the same values look surer of themselves than they are.
+  const single = meanInterval(values, n, seed)!;
+  assert.ok(single.high - single.low < got.high - got.low, 'blocks widen the interval');
+  assert.is(meanInterval(values, n, seed, new Int32Array(n).fill(3)), null, 'one block');
+});
+
+test('cluster-robust t from 200 values in 50 blocks: the variance of block sums', () => {
+  const n = 600;
+  const blocks = Int32Array.from({ length: n }, (_, i) => Math.floor(i / 3));
+  const values = Float64Array.from({ length: n },
+    (_, i) => (Math.floor(i / 3) % 4 === 0 ? 2 : -0.5));
+  const mean = values.reduce((s, v) => s + v, 0) / n;
+  let squares = 0;
+  for (let b = 0; b < 200; b++) {
+    const sum = values[3 * b] + values[3 * b + 1] + values[3 * b + 2];
+    squares += (sum - 3 * mean) ** 2;
+  }
+  const se = Math.sqrt(squares * 200 / 199) / n;
+  const got = meanInterval(values, n, 1, blocks)!;
+  assert.is(got.method, 't');
+  near(got.low, mean - 1.971957 * se, 1e-5, 'low');
+  near(got.high, mean + 1.971957 * se, 1e-5, 'high');
+  // The same values in 40 blocks of 15: too few clusters for that variance, the bootstrap.
+  const few = Int32Array.from({ length: n }, (_, i) => Math.floor(i / 15));
+  assert.is(meanInterval(values, n, 1, few)!.method, 'bootstrap');
+});
+
 test('t interval from 200: mean +- t(0.975, n-1) s / sqrt(n), tabled quantile', () => {
   // Tables: t(0.975, 199) = 1.971957, t(0.975, 9) = 2.262157.
   near(studentTQuantile(0.975, 199), 1.971957, 1e-6, 't 199');

@@ -57,7 +57,7 @@ test('mirrored outcomes on known bars: stop for one side is t1 for the other, an
   assert.is(own.first_level_hit, 'stop');
   const base = evaluateBaseline(s, down, []);
   assert.is(base.mirror_first_level_hit, 't1');
-  assert.is(mirroredResultR(s, own, base.mirror_first_level_hit), 1.5);
+  assert.is(mirroredResultR(s, own, base), 1.5);
   // Up to 103.5 in bar 2: the long's t1 first; the short's stop (102) first.
   const up = after(s, { 2: [100, 103.5, 99.9, 103] });
   assert.is(evaluateOutcome(s, up).first_level_hit, 't1');
@@ -65,10 +65,10 @@ test('mirrored outcomes on known bars: stop for one side is t1 for the other, an
   // Neither side touched, closing at 101: +0.5 R for the long, -0.5 R for its mirror.
   const drift = after(s, { 47: [100, 101.2, 99.9, 101] });
   const quiet = evaluateOutcome(s, drift);
-  const mirrorHit = evaluateBaseline(s, drift, []).mirror_first_level_hit;
-  assert.is(mirrorHit, 'none');
+  const quietBase = evaluateBaseline(s, drift, []);
+  assert.is(quietBase.mirror_first_level_hit, 'none');
   assert.is(resultR(s, quiet), 0.5);
-  assert.is(mirroredResultR(s, quiet, mirrorHit), -0.5);
+  assert.is(mirroredResultR(s, quiet, quietBase), -0.5);
 });
 
 test('the trend side is the 4 h before the signal, first open to last close', () => {
@@ -116,7 +116,8 @@ test('the scheduler stores the baseline apart from the outcome; old records stil
         oldOutcome as unknown as Record<string, unknown>);
       const scheduler = createOutcomeScheduler(signals, bars);
       const [due] = await scheduler.evaluateDue(signalMs + 4 * HOUR);
-      assert.equal(due.baseline, { mirror_first_level_hit: 't1', trend_side: 'short' });
+      assert.equal(due.baseline, { mirror_first_level_hit: 't1', trend_side: 'short',
+        mirror_exit_price: 97 });
       await scheduler.complete(s.signal_id, due.outcome, due.baseline);
       const record = signals.get(s.signal_id)!;
       assert.equal(record.baseline, due.baseline);

@@ -3,6 +3,7 @@ import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import type { Bar } from '../../core/messages.js';
 import { evaluateOutcome, OUTCOME_WINDOW_BARS } from '../../actors/signals/outcome.js';
+import { resultR } from '../../actors/signals/track-record.js';
 import type { EntrySignal } from '../../actors/signals/types.js';
 import { ohlc, T0 } from './bars.js';
 
@@ -66,6 +67,34 @@ test('first_level_hit: both_same_bar when one bar spans stop and t1', () => {
   assert.is(outcome.first_level_hit, 'both_same_bar');
   assert.is(outcome.t2_hit, false, 't2 never counts once the stop was touched');
   assert.is(outcome.t2_touched_any, true);
+});
+
+test('exit_price: a touch fills at the barrier, a bar opening past it at its open', () => {
+  const long = signal('long');
+  const at = (rows: Record<number, [number, number, number, number]>) =>
+    evaluateOutcome(long, window(48, rows));
+  // Crossed inside the bar: the resting order fills at the level, -1 R and +1.5 R.
+  const stop = at({ 3: [99, 99, 98, 98.5] });
+  assert.is(stop.exit_price, 98);
+  assert.is(resultR(long, stop), -1);
+  assert.is(resultR(long, at({ 3: [100, 103, 100, 102] })), 1.5);
+  // Opened past the stop (a gap, or a one-price bar as the warm-up's hourly samples): the open,
+  // -2 R not -1; past t1: the open too, so a driftless price books 0 on average.
+  const gapDown = at({ 3: [96, 96, 96, 96] });
+  assert.equal([gapDown.first_level_hit, gapDown.exit_price, resultR(long, gapDown)],
+    ['stop', 96, -2]);
+  const gapUp = at({ 3: [104, 104.5, 103.8, 104] });
+  assert.equal([gapUp.first_level_hit, gapUp.exit_price, resultR(long, gapUp)], ['t1', 104, 2]);
+  // Both in one bar books the stop, at the open when it opened past it.
+  const both = at({ 5: [97, 103.5, 96.5, 100] });
+  assert.equal([both.first_level_hit, resultR(long, both)], ['both_same_bar', -1.5]);
+  // Short mirrors; neither touched books the last close; stored before exit_price: the levels.
+  const short = signal('short');
+  assert.is(resultR(short, evaluateOutcome(short, window(48, { 2: [103, 103, 103, 103] }))),
+    -1.5);
+  const none = at({ 47: [100, 101, 99.9, 101] });
+  assert.equal([none.exit_price, resultR(long, none)], [101, 0.5]);
+  assert.is(resultR(long, { ...gapDown, exit_price: undefined }), -1);
 });
 
 test('t2: hit before any stop counts, even if the stop comes later', () => {

@@ -27,8 +27,11 @@ const BAR = 300_000;
 const NOW = Date.parse('2026-11-21T00:00:00.000Z');
 const HITS: FirstLevelHit[] = ['t1', 'stop', 'none', 'both_same_bar'];
 const GRADE_WEIGHTS = [0.01, 0.05, 0.14, 0.6, 0.2];
-/** sha256 of every window x grouping's report, from the implementation before the fast one. */
-const GOLDEN = '0b96e9aac3afc0984aa63a8ebdf7cbdd04c43c22dd832a3850f1699b415ae2bd';
+/**
+ * sha256 of every window x grouping's report, from the implementation before the fast one;
+ * renewed when the intervals came to resample 4-hour blocks of signals instead of single ones.
+ */
+const GOLDEN = '5c8669036c2ac54938d4eee23c133b25df69bf0b4dad319179da41d8e8795c45';
 
 function pick<T>(items: readonly T[], weights: readonly number[], u: number): T {
   let sum = 0;
