@@ -34,7 +34,8 @@ fp('the footprint: bars oldest first, the open one last, levels ascending', asyn
   assert.is(body.bars.length, 5);
   const times = body.bars.map((b: { openTime: string }) => Date.parse(b.openTime));
   assert.equal(times, [4, 3, 2, 1, 0].map((k) => open5m - k * FIVE));
-  assert.equal(body.bars.map((b: { closed: boolean }) => b.closed), [true, true, true, true, false]);
+  assert.equal(body.bars.map((b: { closed: boolean }) => b.closed),
+    [true, true, true, true, false]);
   const bar = body.bars[0];
   assert.equal(Object.keys(bar), ['openTime', 'closeTime', 'closed', 'basis', 'high', 'low',
     'volume', 'delta', 'pocPrice', 'clippedVolume', 'levels', 'stackedImbalances']);

@@ -63,7 +63,9 @@ test('prune drops each timeframe past its own retention, in market time', async 
     const nowMs = T0 + 40 * DAY;
     for (const symbol of ['BTC', 'ETH']) {
       for (const days of [35, 20, 10, 2]) {
-        for (const tf of ['5m', '15m', '1h'] as const) bars.add(record(symbol, tf, nowMs - days * DAY));
+        for (const tf of ['5m', '15m', '1h'] as const) {
+          bars.add(record(symbol, tf, nowMs - days * DAY));
+        }
       }
     }
     await bars.flush();
