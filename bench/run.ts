@@ -9,8 +9,8 @@ import { cpuTicks, machineInfo, stealPercent } from './lib/machine.js';
 import { statusRow, writeReport, type BenchOutcome } from './lib/report.js';
 
 /** In order: the cheap in-process benches first, then the ones that start the service. */
-const benches = ['kernels', 'footprint', 'ingest', 'store', 'http', 'history', 'signal-performance',
-  'grading', 'metrics', 'webhooks', 'dashboard', 'backfill',
+const benches = ['kernels', 'footprint', 'footprint-service', 'ingest', 'store', 'http',
+  'history', 'signal-performance', 'grading', 'metrics', 'webhooks', 'dashboard', 'backfill',
   'e2e-freshness', 'peer-fastify', 'startup', 'warmup', 'stop', 'restore', 'memory', 'soak',
   'scale-out', 'scale-out-deploy', 'history-copy', 'overload'] as const;
 

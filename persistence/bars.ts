@@ -3,6 +3,7 @@
 import type { Database, RootDatabase } from 'lmdb';
 import type { Bar } from '../core/messages.js';
 import { openTable } from './table.js';
+import { createWriteBatch } from './write-batch.js';
 
 export interface BarStoreOptions {
   /** Bars older than this (market time) are pruned; at least 7 days. */
@@ -64,9 +65,6 @@ export function openBarStore(root: RootDatabase, override: Partial<BarStoreOptio
   const options = { ...defaultBarStoreOptions, ...override };
   checkOptions(options);
   const table: Database<Row, [string, number]> = openTable<Row, [string, number]>(root, 'bars5m');
-  // Bounded by batchBarsMax: a full batch is written at once, the rest at the end of the turn.
-  let pending: Bar[] = [];
-  let scheduled = false;
   let lastWrite: Promise<unknown> = Promise.resolve();
   /**
    * Per symbol, the newest bar an earlier process wrote (read at this process's first write): a
@@ -83,29 +81,23 @@ export function openBarStore(root: RootDatabase, override: Partial<BarStoreOptio
     }
     return bar.openMs <= ms && table.doesExist([bar.symbol, bar.openMs]);
   };
-  const write = () => {
-    scheduled = false;
-    if (pending.length === 0) return;
-    const batch = pending;
-    pending = [];
+  // Bounded by batchBarsMax: a full batch is written at once, the rest at the end of the turn.
+  const batches = createWriteBatch<Bar>(options.batchBarsMax, (batch) => {
+    let last: Promise<unknown> | undefined;
     for (const bar of batch) {
       if (settled(bar)) continue;
-      lastWrite = table.put([bar.symbol, bar.openMs], [bar.open, bar.high, bar.low, bar.close,
+      last = table.put([bar.symbol, bar.openMs], [bar.open, bar.high, bar.low, bar.close,
         bar.volume, bar.buyNotional, bar.sellNotional, bar.cvdClose, bar.trades]);
     }
-  };
+    return last;
+  });
   return {
     add(bar) {
       assertStorable(bar);
-      pending.push(bar);
-      if (pending.length >= options.batchBarsMax) write();
-      else if (!scheduled) {
-        scheduled = true;
-        queueMicrotask(write);
-      }
+      batches.add(bar);
     },
     async flush() {
-      write();
+      await batches.flush();
       await lastWrite;
     },
     range(symbol, fromMs, toMs) {

@@ -7,6 +7,7 @@ import {
   FOOTPRINT_TIMEFRAMES, type FootprintBasisName, type FootprintRecord, type FootprintTimeframe,
 } from '../core/footprint.js';
 import { openTable } from './table.js';
+import { createWriteBatch } from './write-batch.js';
 
 const DAY_MS = 86_400_000;
 
@@ -96,38 +97,25 @@ export function openFootprintStore(root: RootDatabase,
   const options = { ...defaultFootprintStoreOptions, ...override };
   checkOptions(options);
   const table: Database<Row, Key> = openTable<Row, Key>(root, 'footprints');
-  // Bounded by batchBarsMax: a full batch is written at once, the rest at the end of the turn.
-  let pending: FootprintRecord[] = [];
-  let scheduled = false;
-  let lastWrite: Promise<unknown> = Promise.resolve();
   let committed = 0;
-  const write = () => {
-    scheduled = false;
-    if (pending.length === 0) return;
-    const batch = pending;
-    pending = [];
-    for (const r of batch) lastWrite = table.put([r.symbol, r.timeframe, r.openMs], rowOf(r));
-    lastWrite = lastWrite.then(() => { committed += 1; });
-  };
+  let lastRemove: Promise<unknown> = Promise.resolve();
+  const batches = createWriteBatch<FootprintRecord>(options.batchBarsMax, (batch) => {
+    let last: Promise<unknown> = Promise.resolve();
+    for (const r of batch) last = table.put([r.symbol, r.timeframe, r.openMs], rowOf(r));
+    return last.then(() => { committed += 1; });
+  });
   return {
     add(record) {
       assertStorable(record);
-      pending.push(record);
-      if (pending.length >= options.batchBarsMax) write();
-      else if (!scheduled) {
-        scheduled = true;
-        queueMicrotask(write);
-      }
+      batches.add(record);
     },
-    async flush() {
-      write();
-      await lastWrite;
-    },
+    flush: () => batches.flush(),
     range(symbol, timeframe, fromMs, toMs, limit = Infinity) {
       const out: FootprintRecord[] = [];
-      // Newest first with the limit, then put in time order.
+      // Newest first with the limit, then put in time order. A reverse range excludes its end:
+      // it ends a millisecond before fromMs (open times are whole milliseconds).
       const rows = table.getRange({ start: [symbol, timeframe, toMs],
-        end: [symbol, timeframe, fromMs], reverse: true, limit });
+        end: [symbol, timeframe, fromMs - 1], reverse: true, limit });
       for (const { key, value } of rows) {
         if (key[2] >= toMs) continue;
         out.push(recordOf(symbol, timeframe, key[2], value));
@@ -149,12 +137,12 @@ export function openFootprintStore(root: RootDatabase,
         const cutoffMs = nowMarketMs - days * DAY_MS;
         for (const key of table.getKeys({ start: [symbol, timeframe, -Infinity],
           end: [symbol, timeframe, cutoffMs], limit: options.pruneBatchMax - deleted })) {
-          lastWrite = table.remove(key);
+          lastRemove = table.remove(key);
           deleted += 1;
         }
         start = [symbol, timeframe, Infinity];
       }
-      await lastWrite;
+      await lastRemove;
       return deleted;
     },
   };

@@ -9,6 +9,7 @@ import { operations, type Operation } from './operations.js';
 import { webhookSection } from './webhooks.js';
 import { accountPaths, accountSecuritySchemes } from './account.js';
 import { historyParameters, historySchemas } from './schemas-history.js';
+import { footprintParameters, footprintSchemas } from './schemas-footprint.js';
 
 const KEYED = [{ bearer: [] }, { apiKeyHeader: [] }, { apiKeyQuery: [] }];
 const refTo = (kind: string, name: string) => ({ $ref: `#/components/${kind}/${name}` });
@@ -81,8 +82,8 @@ export function buildOpenApiDocument(): Record<string, unknown> {
     paths,
     webhooks: webhookSection(),
     components: {
-      schemas: { ...viewSchemas, ...opsSchemas, ...historySchemas },
-      parameters: { ...parameters, ...historyParameters }, headers,
+      schemas: { ...viewSchemas, ...opsSchemas, ...historySchemas, ...footprintSchemas },
+      parameters: { ...parameters, ...historyParameters, ...footprintParameters }, headers,
       securitySchemes: { ...securitySchemes, ...accountSecuritySchemes },
       responses: errorResponses,
     },

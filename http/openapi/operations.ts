@@ -54,6 +54,20 @@ export const operations: readonly Operation[] = [
   feed({ id: 'getCvd', path: v1('cvd/{symbol}'), tag: 'orderflow', key: 'required',
     plan: 'Whale', burst: 10, summary: 'Current CVD and its history at one interval',
     parameters: ['symbol', 'interval', 'limit'], schema: ref('Cvd') }),
+  feed({ id: 'getFootprint', path: v1('footprint/{symbol}'), tag: 'orderflow', key: 'required',
+    plan: 'Whale', burst: 10, summary: 'Footprint bars: buy and sell volume at each price level',
+    description: 'Levels fixed per UTC day; the last bar may be the open one (closed: false). ' +
+      'Bars built from candles have no levels (basis). 5m bars are kept 7 days, 15m 14, 1h 30 ' +
+      '(configurable). Burst shared with the volume profile.',
+    parameters: ['symbol', 'footprintTimeframe', 'footprintBars', 'answerFormat'],
+    schema: ref('Footprint'), alternates: { 'text/csv': { schema: { type: 'string' } } } }),
+  feed({ id: 'getVolumeProfile', path: v1('volume-profile/{symbol}'), tag: 'orderflow',
+    key: 'required', plan: 'Whale', burst: 10,
+    summary: 'Volume at price of a UTC day or a range, with its value area and naked POCs',
+    description: 'From the stored footprint bars (5m within their retention, 1h beyond). ' +
+      'Burst shared with the footprint.',
+    parameters: ['symbol', 'profileSession', 'profileStart', 'profileEnd', 'answerFormat'],
+    schema: ref('VolumeProfile'), alternates: { 'text/csv': { schema: { type: 'string' } } } }),
   feed({ id: 'getLiquidationMap', path: v1('liquidation-map/{symbol}'), tag: 'wallets',
     key: 'required', plan: 'Whale', parameters: ['symbol'], schema: ref('LiquidationMap'),
     summary: 'Estimated liquidation notional by price band, from tracked positions' }),

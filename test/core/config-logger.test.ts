@@ -68,6 +68,19 @@ test('history retention: days from the environment, checked against each other',
     /ORDERFLOW_HISTORY_HOUR_DAYS/);
 });
 
+test('footprint retention: days per timeframe from the environment, each checked', () => {
+  const config = resolveConfig(serveOverride({}, { ORDERFLOW_FOOTPRINT_5M_DAYS: '3',
+    ORDERFLOW_FOOTPRINT_15M_DAYS: '9', ORDERFLOW_FOOTPRINT_1H_DAYS: '60' }));
+  assert.equal([config.footprint5mDays, config.footprint15mDays, config.footprint1hDays],
+    [3, 9, 60]);
+  assert.equal([defaultConfig.footprint5mDays, defaultConfig.footprint15mDays,
+    defaultConfig.footprint1hDays], [7, 14, 30]);
+  assert.throws(() => resolveConfig({ footprint5mDays: 0 }), /footprint5mDays must be an integer/);
+  assert.throws(() => resolveConfig({ footprint1hDays: 4_000 }), /footprint1hDays/);
+  assert.throws(() => serveOverride({}, { ORDERFLOW_FOOTPRINT_15M_DAYS: 'x' }),
+    /ORDERFLOW_FOOTPRINT_15M_DAYS/);
+});
+
 test('live backfill: hours, wait and retries from the environment, checked; the spec has them',
   () => {
     const config = resolveConfig({ ...serveOverride({}, { ORDERFLOW_BACKFILL_HOURS: '24',

@@ -71,6 +71,10 @@ const samples: [string, string, Record<string, string>][] = [
   ['/api/v1/history/{symbol}', '/api/v1/history/BTC?interval=1m&metrics=candle,regime', {}],
   ['/api/v1/signals/history', '/api/v1/signals/history?grade=B', {}],
   ['/api/v1/signals/performance', '/api/v1/signals/performance?groupBy=logic', {}],
+  ['/api/v1/footprint/{symbol}', '/api/v1/footprint/BTC?timeframe=5m&bars=2', {}],
+  ['/api/v1/footprint/{symbol}', '/api/v1/footprint/BTC?timeframe=1h', {}],
+  ['/api/v1/volume-profile/{symbol}', '/api/v1/volume-profile/BTC', {}],
+  ['/api/v1/volume-profile/{symbol}', '/api/v1/volume-profile/BTC?session=yesterday', {}],
   ['/healthz', '/healthz', {}],
   ['/readyz', '/readyz', {}],
 ];
