@@ -44,6 +44,11 @@ export interface HistoryStore {
   newestMs(): number | null;
   /** Rolls the symbol's finished hours not rolled yet; returns how many hours were written. */
   rollup(symbol: string): Promise<number>;
+  /**
+   * Market time from the newest rolled hour's end to the start of the current hour, the most
+   * over symbols that have rolled hours (0: every finished hour is rolled).
+   */
+  rollupLagMs(): number;
   /** Trims both tables to their retention at nowMarketMs; returns how many keys went. */
   prune(nowMarketMs: number): Promise<number>;
   /** Every symbol with a 1-minute or a rolled 1-hour point, sorted. */
@@ -235,6 +240,14 @@ export function openHistoryStore(root: RootDatabase, override: Partial<HistorySt
       await lastWrite;
       await rolling;
       if (rollWanted.size > 0) await runRollups();
+    },
+    rollupLagMs() {
+      let lagMs = 0;
+      for (const [symbol, newestMs] of visible) {
+        const end = rolledEnd(symbol);
+        if (end !== null) lagMs = Math.max(lagMs, bucketOf(newestMs, HOUR_MS) - end);
+      }
+      return lagMs;
     },
     minutes: (symbol, fromMs, toMs, limit) => minuteRows.range(symbol, fromMs, toMs, limit),
     hours(symbol, fromMs, toMs) {
