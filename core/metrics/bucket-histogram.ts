@@ -24,8 +24,9 @@ export class BucketHistogram {
   constructor(private readonly bounds: readonly number[],
     private readonly cells: Float64Array<ArrayBufferLike> =
       new Float64Array(histogramCells(bounds))) {
-    if (cells.length !== histogramCells(bounds)) {
-      throw new RangeError(`histogram cells must be ${histogramCells(bounds)} (was ${cells.length})`);
+    const cellsWanted = histogramCells(bounds);
+    if (cells.length !== cellsWanted) {
+      throw new RangeError(`histogram cells must be ${cellsWanted} (was ${cells.length})`);
     }
     this.sumAt = bounds.length + 1;
   }
