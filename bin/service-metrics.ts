@@ -18,6 +18,8 @@ import type { SignalPipeline } from '../actors/runtime/signal-pipeline.js';
 import type { HistoryRecorder } from '../actors/runtime/history-recorder.js';
 import { registerSignalHistoryMetrics } from '../actors/runtime/signal-history-metrics.js';
 import type { RedisLink } from '../scale-out/redis-link.js';
+import type { RedisLimits } from '../scale-out/redis-limits.js';
+import { registerScaleOutMetrics } from '../scale-out/scale-out-metrics.js';
 
 export interface ServiceMetricParts {
   shards(): readonly ShardHandle[];
@@ -29,6 +31,8 @@ export interface ServiceMetricParts {
   readonly budget: SharedBudget | null;
   readonly webhooks: WebhookSupervisor;
   readonly redis: RedisLink | null;
+  /** Scale-out's limit step in Redis (its script's round trips); null without Redis. */
+  readonly redisLimits: RedisLimits | null;
   /** The store's folder: its file system's free space is read at each scrape. */
   readonly dataDir: string;
   /** The store's own folder (its files' size is read at each scrape). */
@@ -86,10 +90,8 @@ export function registerServiceMetrics(registry: Registry, p: ServiceMetricParts
       const stats = disk();
       return stats.blocks * stats.bsize;
     });
-  const { redis } = p;
-  if (redis !== null) {
-    registerValue(registry, 'orderflow_redis_up', '1 while the Redis link is ready.',
-      () => (redis.ready() ? 1 : 0));
+  if (p.redis !== null && p.redisLimits !== null) {
+    registerScaleOutMetrics(registry, { link: p.redis, limits: p.redisLimits });
   }
 }
 
