@@ -1,6 +1,7 @@
 // The feed's and shards' metrics move with what happens, with the real parts: the service on the
 // live feed against the local venue server, scraped over HTTP. Frames, lag, events and slices
-// count up while trades flow; dropping the venue's connections counts a reconnect and gaps.
+// count up while trades flow; dropping the venue's connections counts a reconnect and gaps; the
+// backfilled hour's 1-minute history points are counted written.
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { suite } from 'uvu';
@@ -22,7 +23,8 @@ test.before(async () => {
   venue = await startFakeVenue({ frameIntervalMs: 20, shiftToNow: true });
   service = await startService(resolveConfig({
     port: 0, dataDir: join(dir, 'data'), shards: 1, logLevel: 'silent', limitsEnabled: false,
-    feed: 'live', homeWsUrl: venue.wsUrl, homeInfoUrl: venue.infoUrl, backfillHours: 0,
+    feed: 'live', homeWsUrl: venue.wsUrl, homeInfoUrl: venue.infoUrl, backfillHours: 1,
+    backfillWaitS: 2,
   }), { logger: silentLogger });
 });
 
@@ -53,6 +55,16 @@ test('trades flowing: frames, lag, events, slices and market time count up', asy
   assert.is(read('orderflow_feed_requests_refused_total', { ...shard, bucket: 'ws' }), 0);
   assert.ok(read('orderflow_shard_mailbox_depth', shard) >= 0);
   assert.is(read('orderflow_shard_events_dropped_total', shard), 0);
+});
+
+test('the backfilled hour: points written, rollup lag and store size read', async () => {
+  await eventually(async () => {
+    const read = await scrape();
+    return read('orderflow_history_points_written_total') > 0 &&
+      read('orderflow_history_rollup_lag_seconds') >= 0 && read('orderflow_store_size_bytes') > 0;
+  }, { timeoutMs: 30_000, message: 'history points counted written' });
+  const read = await scrape();
+  assert.ok(read('orderflow_signals_outcomes_pending') >= 0);
 });
 
 test('the venue drops the connection: a reconnect and a gap per pair are counted', async () => {
