@@ -149,11 +149,25 @@ export function openHistoryStore(root: RootDatabase, override: Partial<HistorySt
     return last === null ? null : last + HOUR_MS;
   };
 
+  /**
+   * Each symbol's rolled end as last read or written (rollupLagMs, at every scrape, reads no
+   * table): forgotten when hours are put from elsewhere or pruned.
+   */
+  const rolledEnds = new Map<string, number | null>();
+  const rolledEndKept = (symbol: string): number | null => {
+    if (!rolledEnds.has(symbol)) rolledEnds.set(symbol, rolledEnd(symbol));
+    return rolledEnds.get(symbol)!;
+  };
+
   const rollHours = async (symbol: string, fromMs: number, toMs: number): Promise<number> => {
     const hours = aggregatePoints(minuteRows.range(symbol, fromMs, toMs), HOUR_MS);
     let written: Promise<unknown> = Promise.resolve();
     for (const hour of hours) written = hourTable.put([symbol, hour.tMs], toRow(hour));
     await written;
+    if (hours.length > 0) {
+      const endMs = hours[hours.length - 1]!.tMs + HOUR_MS;
+      rolledEnds.set(symbol, Math.max(endMs, rolledEndKept(symbol) ?? -Infinity));
+    }
     return hours.length;
   };
 
@@ -244,7 +258,7 @@ export function openHistoryStore(root: RootDatabase, override: Partial<HistorySt
     rollupLagMs() {
       let lagMs = 0;
       for (const [symbol, newestMs] of visible) {
-        const end = rolledEnd(symbol);
+        const end = rolledEndKept(symbol);
         if (end !== null) lagMs = Math.max(lagMs, bucketOf(newestMs, HOUR_MS) - end);
       }
       return lagMs;
@@ -277,11 +291,13 @@ export function openHistoryStore(root: RootDatabase, override: Partial<HistorySt
         let last: Promise<unknown> = Promise.resolve();
         for (const point of points) last = hourTable.put([point.symbol, point.tMs], toRow(point));
         await last;
+        for (const point of points) rolledEnds.delete(point.symbol);
       });
       rolling = written.catch(() => {});
       await written;
     },
     async prune(nowMarketMs) {
+      rolledEnds.clear();
       let deleted = 0;
       const trim = async (table: Table, retentionMs: number) => {
         const cutoffMs = nowMarketMs - retentionMs;
