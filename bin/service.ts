@@ -381,7 +381,8 @@ async function startFront(p: Parts, assigned: Promise<void>) {
       shards: () => p.runtime?.shards ?? [], meters: () => p.runtime?.meters ?? [],
       pace: () => p.pace, tracked: () => p.tracked.symbols,
       backfill: p.backfill, budget: p.feeds.budget, webhooks: p.webhooks,
-      redis: p.shared?.link ?? null, redisLimits: p.shared?.limits ?? null, dataDir: config.dataDir, storePath: p.store.path,
+      redis: p.shared?.link ?? null, redisLimits: p.shared?.limits ?? null,
+      dataDir: config.dataDir, storePath: p.store.path,
       signals: p.signals, history: p.history, clock,
     }),
   });
