@@ -388,9 +388,12 @@ async function startFront(p: Parts, assigned: Promise<void>) {
     keys, usage: store.usage, readiness, access, mounts: mcp.mounts, dashboard,
     history: historySource, footprints: p.footprints.store,
     registerMetrics: (registry) => registerServiceMetrics(registry, {
-      shards: () => p.runtime?.shards ?? [], pace: () => p.pace, tracked: () => p.tracked.symbols,
+      shards: () => p.runtime?.shards ?? [], meters: () => p.runtime?.meters ?? [],
+      pace: () => p.pace, tracked: () => p.tracked.symbols,
       backfill: p.backfill, budget: p.feeds.budget, webhooks: p.webhooks,
-      redis: p.shared?.link ?? null, dataDir: config.dataDir,
+      redis: p.shared?.link ?? null, redisLimits: p.shared?.limits ?? null,
+      dataDir: config.dataDir, storePath: p.store.path,
+      signals: p.signals, history: p.history, clock,
     }),
   });
   return { http, mcp, dashboard };

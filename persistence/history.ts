@@ -44,6 +44,11 @@ export interface HistoryStore {
   newestMs(): number | null;
   /** Rolls the symbol's finished hours not rolled yet; returns how many hours were written. */
   rollup(symbol: string): Promise<number>;
+  /**
+   * Market time from the newest rolled hour's end to the start of the current hour, the most
+   * over symbols that have rolled hours (0: every finished hour is rolled).
+   */
+  rollupLagMs(): number;
   /** Trims both tables to their retention at nowMarketMs; returns how many keys went. */
   prune(nowMarketMs: number): Promise<number>;
   /** Every symbol with a 1-minute or a rolled 1-hour point, sorted. */
@@ -144,11 +149,25 @@ export function openHistoryStore(root: RootDatabase, override: Partial<HistorySt
     return last === null ? null : last + HOUR_MS;
   };
 
+  /**
+   * Each symbol's rolled end as last read or written (rollupLagMs, at every scrape, reads no
+   * table): forgotten when hours are put from elsewhere or pruned.
+   */
+  const rolledEnds = new Map<string, number | null>();
+  const rolledEndKept = (symbol: string): number | null => {
+    if (!rolledEnds.has(symbol)) rolledEnds.set(symbol, rolledEnd(symbol));
+    return rolledEnds.get(symbol)!;
+  };
+
   const rollHours = async (symbol: string, fromMs: number, toMs: number): Promise<number> => {
     const hours = aggregatePoints(minuteRows.range(symbol, fromMs, toMs), HOUR_MS);
     let written: Promise<unknown> = Promise.resolve();
     for (const hour of hours) written = hourTable.put([symbol, hour.tMs], toRow(hour));
     await written;
+    if (hours.length > 0) {
+      const endMs = hours[hours.length - 1]!.tMs + HOUR_MS;
+      rolledEnds.set(symbol, Math.max(endMs, rolledEndKept(symbol) ?? -Infinity));
+    }
     return hours.length;
   };
 
@@ -236,6 +255,14 @@ export function openHistoryStore(root: RootDatabase, override: Partial<HistorySt
       await rolling;
       if (rollWanted.size > 0) await runRollups();
     },
+    rollupLagMs() {
+      let lagMs = 0;
+      for (const [symbol, newestMs] of visible) {
+        const end = rolledEndKept(symbol);
+        if (end !== null) lagMs = Math.max(lagMs, bucketOf(newestMs, HOUR_MS) - end);
+      }
+      return lagMs;
+    },
     minutes: (symbol, fromMs, toMs, limit) => minuteRows.range(symbol, fromMs, toMs, limit),
     hours(symbol, fromMs, toMs) {
       const end = rolledEnd(symbol);
@@ -264,11 +291,13 @@ export function openHistoryStore(root: RootDatabase, override: Partial<HistorySt
         let last: Promise<unknown> = Promise.resolve();
         for (const point of points) last = hourTable.put([point.symbol, point.tMs], toRow(point));
         await last;
+        for (const point of points) rolledEnds.delete(point.symbol);
       });
       rolling = written.catch(() => {});
       await written;
     },
     async prune(nowMarketMs) {
+      rolledEnds.clear();
       let deleted = 0;
       const trim = async (table: Table, retentionMs: number) => {
         const cutoffMs = nowMarketMs - retentionMs;

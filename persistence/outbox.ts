@@ -149,6 +149,17 @@ export function dueEntries(tables: OutboxTables, endpointId: string, limit: numb
   return out;
 }
 
+/**
+ * Creation time of the oldest pending delivery (null: none pending), from the due index's keys
+ * alone: no record is read. Bounded by the outbox's size (limits.webhookOutboxMax).
+ */
+export function oldestPendingCreatedMs(tables: OutboxTables): number | null {
+  tables.root.resetReadTxn();
+  let oldest = Infinity;
+  for (const key of tables.due.getKeys()) if (key[2] < oldest) oldest = key[2];
+  return oldest === Infinity ? null : oldest;
+}
+
 export function pendingCount(tables: OutboxTables): number {
   tables.root.resetReadTxn();
   return tables.due.getKeysCount();

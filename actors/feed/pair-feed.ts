@@ -2,6 +2,7 @@
 import type { Clock } from '../../core/clock.js';
 import type { Logger } from '../../core/logger.js';
 import type { SharedBudget } from './budget.js';
+import type { FeedMeters } from './feed-meters.js';
 import type { FeedSpec, PairFeed } from './feed-types.js';
 import { createLivePairFeed, type LivePairFeedOptions } from './home/live-pair-feed.js';
 import type { BackfillReport } from './home/backfill-rounds.js';
@@ -30,6 +31,8 @@ export interface PairFeedDeps {
   /** Sim: the slowest other shard's market time (NaN: none), and this one's after each step. */
   readonly groupMs?: () => number;
   readonly onPaced?: (reachedMs: number | null) => void;
+  /** Live: frames per channel, arrival lag, budget waits (feed-meters.ts). */
+  readonly meters?: FeedMeters;
 }
 
 export function createPairFeed(spec: FeedSpec, deps: PairFeedDeps): PairFeed {
@@ -40,7 +43,7 @@ export function createPairFeed(spec: FeedSpec, deps: PairFeedDeps): PairFeed {
         groupMs: deps.groupMs, onPaced: deps.onPaced });
     case 'live':
       return createLivePairFeed({ ...deps.live, wsUrl: spec.wsUrl, clock: deps.clock,
-        logger: deps.logger, budget: deps.budget,
+        logger: deps.logger, budget: deps.budget, meters: deps.meters,
         backfill: spec.backfill && { ...spec.backfill, infoUrl: spec.infoUrl,
           onReport: deps.onBackfill } });
     case 'replay':

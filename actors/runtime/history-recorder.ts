@@ -15,6 +15,8 @@ export interface HistoryRecorderOptions {
 
 export class HistoryRecorder {
   readonly store: HistoryStore;
+  /** 1-minute points handed to the store since start (metrics). */
+  pointsWritten = 0;
 
   constructor(root: RootDatabase, options: HistoryRecorderOptions, private readonly clock: Clock,
     private readonly logger: Logger) {
@@ -27,6 +29,7 @@ export class HistoryRecorder {
   onHistory(message: ShardHistory): void {
     try {
       this.store.add(message.points);
+      this.pointsWritten += message.points.length;
     } catch (error) {
       // A malformed point is dropped with its batch; the minutes stay a gap.
       this.logger.error('history points dropped', { shardId: message.shardId,

@@ -49,6 +49,8 @@ export class SignalPipeline {
    */
   private readonly pairNowMs = new Map<string, number>();
   private evaluating = false;
+  /** Entry signals graded since start, by timeframe then grade (metrics; both lists short). */
+  readonly signalCounts: Record<string, Record<string, number>> = {};
   /**
    * Market time the simulator's warm-up ends: bars, signals and alert state before it are the
    * past (stored, remembered) and no webhook is sent for them (docs/decisions.md, Warm start).
@@ -129,6 +131,8 @@ export class SignalPipeline {
       else if (item.kind === 'entry_signal') {
         // Graded before it is claimed: the stored signal, so every view of it, has the letter.
         const signal = this.grader.grade(item.data as unknown as EntrySignal);
+        const byGrade = this.signalCounts[signal.timeframe] ??= {};
+        byGrade[signal.grade] = (byGrade[signal.grade] ?? 0) + 1;
         const past = this.isPast(item.symbol, item.tsMs + TIMEFRAME_MS[signal.timeframe]);
         void this.onSignal(signal, past).catch((error: Error) =>
           this.deps.logger.error('entry signal not delivered', { error: error.message }));

@@ -12,6 +12,7 @@ import { withDeadline } from './deadline.js';
 import { shardBundlePath } from './shard-bundle.js';
 import { ShardHandle, type ShardSpawner, type ToHost } from './shard-handle.js';
 import { ShardBoard } from './shard-board.js';
+import { ShardMeters } from '../shard/shard-meters.js';
 
 export interface SupervisorHost {
   /** A shard's once-per-cadence publish, already checked to come from its live generation. */
@@ -53,6 +54,8 @@ export interface ActorRuntime {
   readonly shards: readonly ShardHandle[];
   /** Each shard's progress and paced market time, as its worker shows them. */
   readonly board: ShardBoard;
+  /** Each shard's metrics, as its worker writes them (shard-meters.ts). */
+  readonly meters: readonly ShardMeters[];
   /** Assigns the tracked set to shards; pairs move without restarting anything. */
   setTracked(assignment: readonly (readonly string[])[]): Promise<void>;
   /**
@@ -72,7 +75,8 @@ export async function startActorRuntime(options: {
    * so a universe that came in meanwhile starts them with their pairs, a round trip sooner.
    */
   assignment: readonly (readonly string[])[] | (() => readonly (readonly string[])[]);
-  shardParams: Omit<ShardParams, 'shardId' | 'generation' | 'symbols' | 'boardBuffer'>;
+  shardParams: Omit<ShardParams, 'shardId' | 'generation' | 'symbols' | 'boardBuffer' |
+    'metersBuffer'>;
   logger: Logger;
   host: SupervisorHost;
 }): Promise<ActorRuntime> {
@@ -121,7 +125,10 @@ export async function startActorRuntime(options: {
   const assignment = typeof options.assignment === 'function' ? options.assignment()
     : options.assignment;
   const board = ShardBoard.create(options.shardCount);
-  const base = { ...options.shardParams, boardBuffer: board.buffer };
+  const metersBuffer = ShardMeters.create(options.shardCount);
+  const meters = Array.from({ length: options.shardCount },
+    (_, id) => new ShardMeters(metersBuffer, id));
+  const base = { ...options.shardParams, boardBuffer: board.buffer, metersBuffer };
   for (let id = 0; id < options.shardCount; id++) {
     handles.push(new ShardHandle(id, assignment[id] ?? [], base, spawner,
       options.logger, (shardId) => options.host.onShardRestarted?.(shardId), toHost,
@@ -132,6 +139,7 @@ export async function startActorRuntime(options: {
   return {
     shards: handles,
     board,
+    meters,
     async setTracked(assignment) {
       await Promise.all(handles.map((h, id) => h.setSymbols(assignment[id] ?? [])));
     },

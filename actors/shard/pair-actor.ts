@@ -11,6 +11,8 @@ export interface PairActorParams {
   readonly cadenceMs: number;
   /** The universe's context of the pair (live backfill; see PairEngineOptions). */
   readonly context?: AssetCtx;
+  /** The shard's metrics: each drain's time (shard-meters.ts). */
+  readonly meters?: { slice(seconds: number): void };
 }
 
 type Lifecycle = 'ready' | 'running' | 'stopped' | 'faulted';
@@ -22,11 +24,13 @@ interface SelfActor {
 export default class PairActor {
   private engine!: PairEngine;
   private mailbox!: Mailbox;
+  private meters: PairActorParams['meters'];
   state: Lifecycle = 'ready';
 
   initialize(self: SelfActor): void {
     const params = self.getCustomParameters();
     this.mailbox = params.mailbox;
+    this.meters = params.meters;
     this.engine = createPairEngine(params.symbol, {
       cadenceMs: params.cadenceMs, context: params.context,
     });
@@ -36,11 +40,14 @@ export default class PairActor {
   /** Applies every queued event. A corrupt event faults the pair (crash-only: it restarts). */
   drain(): number {
     if (this.state !== 'running') return 0;
+    const startMs = performance.now();
     try {
       return this.engine.drain(this.mailbox);
     } catch (error) {
       this.state = 'faulted';
       throw error;
+    } finally {
+      this.meters?.slice((performance.now() - startMs) / 1000);
     }
   }
 

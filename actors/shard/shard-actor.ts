@@ -12,6 +12,7 @@ import type { IngestSink } from '../feed/feed-types.js';
 import { attachBudget } from '../feed/budget.js';
 import { ShardBoard } from '../runtime/shard-board.js';
 import { Mailbox } from './mailbox.js';
+import { ShardMeters } from './shard-meters.js';
 import type { PairPublish, RestoreResult } from './pair-engine.js';
 import { decodeFeedSpec, type ShardParams } from './shard-params.js';
 import { transferablesOf } from './handover.js';
@@ -87,6 +88,8 @@ const firstPublishDelayMs = 150;
 const warmedPublishMs = 150;
 /** How often the shard shows the supervisor its event loop turns (shard-board.ts). */
 const pulseMs = 250;
+/** How often the shard writes its feed's and mailboxes' state for the metrics (shard-meters.ts). */
+const metersEveryMs = 1_000;
 
 export default class ShardActor {
   private self!: SelfActor;
@@ -98,6 +101,9 @@ export default class ShardActor {
   private drainScheduled = false;
   private publishTimer: NodeJS.Timeout | null = null;
   private pulseTimer: NodeJS.Timeout | undefined;
+  private metersTimer: NodeJS.Timeout | undefined;
+  /** This shard's metrics, in the buffer the main thread reads at scrape time. */
+  private meters: ShardMeters | undefined;
   private firstPublishTimer: NodeJS.Timeout | undefined;
   /** A publish ahead of the cadence is set (publishSoon) and has not run yet. */
   private soonPending = false;
@@ -140,6 +146,11 @@ export default class ShardActor {
     // Liveness: a timer runs only when the event loop turns, however much work is queued.
     if (board) this.pulseTimer = setInterval(() => board.bump(shardId), pulseMs);
     this.saveEveryMs = this.params.stateSaveEveryMs ?? 0;
+    const metersBuffer = this.params.metersBuffer;
+    if (metersBuffer) {
+      this.meters = new ShardMeters(metersBuffer, shardId);
+      this.metersTimer = setInterval(() => this.writeMeters(), metersEveryMs);
+    }
     this.keepContexts(this.params.contexts);
     // Concurrently, as in setPairs (comedy's promise hops, not work, are most of a creation).
     await Promise.all(this.params.symbols.map((symbol) => this.addPair(symbol)));
@@ -148,7 +159,7 @@ export default class ShardActor {
     const spec = decodeFeedSpec(this.params.feed, this.params.feedAnchorWallMs, Date.now(),
       board?.furthestMs());
     this.feed = createPairFeed(spec, {
-      clock: systemClock, logger: this.log, budget,
+      clock: systemClock, logger: this.log, budget, meters: this.meters,
       groupMs: board && (() => board.slowestMs(shardId)),
       onPaced: board && ((reachedMs) => board.report(shardId, reachedMs)),
       onBackfill: (report) => {
@@ -289,6 +300,7 @@ export default class ShardActor {
     if (this.stopping) return;
     this.stopping = true;
     clearInterval(this.pulseTimer);
+    clearInterval(this.metersTimer);
     if (this.publishTimer) clearInterval(this.publishTimer);
     this.publishTimer = null;
     clearTimeout(this.firstPublishTimer);
@@ -331,6 +343,7 @@ export default class ShardActor {
       name: pairActorName(symbol),
       customParameters: {
         symbol, mailbox, cadenceMs: this.params.cadenceMs, context: this.contexts.get(symbol),
+        meters: this.meters,
       },
     });
     // Each pair saves at its own time in the period: a shard saving all its pairs' states in one
@@ -538,6 +551,16 @@ export default class ShardActor {
   private historyMessage(points: readonly HistoryPoint[]): ShardHistory {
     return { type: protocolTypes.history, shardId: this.params.shardId,
       generation: this.params.generation, points };
+  }
+
+  /** The feed's counters and the mailboxes' depth, for the main thread's scrape. */
+  private writeMeters(): void {
+    const stats = this.feed?.stats();
+    let mailboxDepth = 0;
+    for (const slot of this.pairs.values()) mailboxDepth += slot.mailbox.length;
+    this.meters?.write({ connected: stats ? Number(stats.connected) : NaN,
+      reconnects: stats?.reconnects ?? 0, eventsByType: stats?.eventsByType ?? {},
+      mailboxDepth, dropped: this.droppedEvents(), marketMs: stats?.lastEventMs ?? NaN });
   }
 
   private droppedEvents(): number {

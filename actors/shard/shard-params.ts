@@ -29,6 +29,8 @@ export interface ShardParams {
   readonly hangOnStop?: boolean;
   /** Every shard's progress and market time (actors/runtime/shard-board.ts). */
   readonly boardBuffer?: SharedArrayBuffer;
+  /** Every shard's metrics (actors/shard/shard-meters.ts); none: the shard counts nothing. */
+  readonly metersBuffer?: SharedArrayBuffer;
   /** Test hook, with allowCrash: the shard with this id exits right after every start. */
   readonly crashAtStartShardId?: number;
   /** The universe's context of `symbols` (live backfill: VPIN's V before any ctx event). */

@@ -15,6 +15,7 @@ import { deadLetterPending } from './dead-letter.js';
 import { deadLettered, decideAfterAttempt, type EndpointEffect } from './decide.js';
 import { Dispatcher } from './dispatcher.js';
 import { PendingCount } from './pending-count.js';
+import { WebhookMeters } from './meters.js';
 import type { EndpointCache } from './endpoint-cache.js';
 import type { PostAgents } from './post.js';
 import type { LookupFn } from './url-check.js';
@@ -40,6 +41,8 @@ export interface RunnerDeps {
 export class DeliveryRunner {
   /** Deliveries waiting in the outbox (kept in memory, recounted on admin changes). */
   readonly pending: PendingCount;
+  /** Deliveries by result and their latency, for the metrics. */
+  readonly meters = new WebhookMeters();
   private readonly dispatcher: Dispatcher;
   private readonly attempts = new Set<Promise<void>>();
   private readonly abort = new AbortController();
@@ -112,8 +115,9 @@ export class DeliveryRunner {
   }
 
   private async sweep(endpointId: string): Promise<void> {
-    await this.pending.write(0, () => deadLetterPending(this.deps.outbox, endpointId,
-      'endpoint_disabled', this.dispatcher.busyTokens(endpointId)), (dead) => -dead);
+    const dead = await this.pending.write(0, () => deadLetterPending(this.deps.outbox,
+      endpointId, 'endpoint_disabled', this.dispatcher.busyTokens(endpointId)), (n) => -n);
+    this.meters.dropped(dead);
   }
 
   /** One attempt end to end; returns when the delivery is due again, or null. */
@@ -155,6 +159,7 @@ export class DeliveryRunner {
       () => transitionDeliveries(this.deps.outbox, [{ previous, next }]),
       ([done]) => (done && finished ? -1 : 0));
     if (!applied) return null;
+    this.meters.recorded(previous, next, this.deps.clock.nowMs());
     if (next.status === 'dead') {
       this.deps.logger.warn('webhook delivery dead-lettered', {
         eventId: next.eventId, endpointId: next.endpointId, reason: next.deadReason,

@@ -9,7 +9,7 @@ import type { KeyDirectory } from '../../core/messages.js';
 import { limits } from '../../core/config.js';
 import type { DeliveryRecord, WebhookEventType } from '../../persistence/outbox.js';
 import {
-  enqueueEvent, openOutbox, pruneFinished, recentDeliveries,
+  enqueueEvent, oldestPendingCreatedMs, openOutbox, pruneFinished, recentDeliveries,
 } from '../../persistence/outbox.js';
 import { openEndpointTables } from '../../persistence/webhooks.js';
 import { EndpointCache } from './endpoint-cache.js';
@@ -19,6 +19,7 @@ import { prepareEvent } from './envelope.js';
 import { createAgents } from './post.js';
 import { replayEvent, type ReplayResult } from './replay.js';
 import { DeliveryRunner } from './runner.js';
+import type { WebhookMeters } from './meters.js';
 import { systemLookup, type LookupFn } from './url-check.js';
 
 export { eventIdForSignal } from './ids.js';
@@ -51,6 +52,10 @@ export interface SupervisorStats {
   /** Deliveries waiting for an attempt (the outbox bound applies to this). */
   readonly pending: number;
   readonly inFlight: number;
+  /** Creation time of the oldest pending delivery (null: none), as of the last look. */
+  readonly oldestPendingCreatedMs: number | null;
+  /** Endpoints disabled (by a 410, by days of failures, or by their owner). */
+  readonly disabledEndpoints: number;
 }
 
 export interface WebhookSupervisor {
@@ -69,6 +74,8 @@ export interface WebhookSupervisor {
   /** Picks up admin changes and starts whatever is due now (tests drive time with this). */
   tick(): Promise<void>;
   stats(): SupervisorStats;
+  /** Deliveries by result and their latency (meters.ts). */
+  readonly meters: WebhookMeters;
   /** Resolves when no attempt is in flight or being recorded. */
   idle(): Promise<void>;
 }
@@ -77,6 +84,8 @@ export interface WebhookSupervisor {
 export const OUTBOX_RETENTION_MS = 30 * 86_400_000;
 const PRUNE_PERIOD_MS = 3_600_000;
 const PRUNE_BATCH_MAX = 1_000;
+/** The oldest pending delivery is looked up this often at most (a scan of the due index). */
+const OLDEST_PERIOD_MS = 5_000;
 
 export function createWebhookSupervisor(deps: WebhookSupervisorDeps): WebhookSupervisor {
   return new Supervisor(deps);
@@ -91,6 +100,8 @@ class Supervisor implements WebhookSupervisor {
   private readonly outboxMax: number;
   private timer: NodeJS.Timeout | null = null;
   private lastPruneMs = -Infinity;
+  private oldestAtMs = -Infinity;
+  private oldestPendingMs: number | null = null;
 
   constructor(private readonly deps: WebhookSupervisorDeps) {
     const lookup = deps.lookup ?? systemLookup;
@@ -175,6 +186,7 @@ class Supervisor implements WebhookSupervisor {
     const targets = endpointIds.filter((id) => this.mayReceive(id));
     const pending = this.runner.pending.value;
     if (pending + targets.length > this.outboxMax) {
+      this.runner.meters.dropped(targets.length);
       throw webhookErrors.outboxFull(pending, this.outboxMax);
     }
     const nowMs = this.deps.clock.nowMs();
@@ -219,9 +231,27 @@ class Supervisor implements WebhookSupervisor {
     }
   }
 
+  get meters(): WebhookMeters {
+    return this.runner.meters;
+  }
+
   stats(): SupervisorStats {
     const { pending, inFlight } = this.runner;
-    return { state: this.state, pending: pending.value, inFlight };
+    let disabledEndpoints = 0;
+    for (const e of this.cache.all()) if (e.disabledAtMs !== null) disabledEndpoints++;
+    return { state: this.state, pending: pending.value, inFlight,
+      oldestPendingCreatedMs: this.oldestPending(pending.value), disabledEndpoints };
+  }
+
+  /** Looked up again at most every OLDEST_PERIOD_MS while deliveries wait (service clock). */
+  private oldestPending(pending: number): number | null {
+    if (pending === 0) return (this.oldestPendingMs = null);
+    const nowMs = this.deps.clock.nowMs();
+    if (this.oldestPendingMs === null || nowMs - this.oldestAtMs >= OLDEST_PERIOD_MS) {
+      this.oldestAtMs = nowMs;
+      this.oldestPendingMs = oldestPendingCreatedMs(this.outbox);
+    }
+    return this.oldestPendingMs;
   }
 
   idle(): Promise<void> {

@@ -15,6 +15,7 @@ import { preloadArrow } from '../../http/history-formats.js';
 import type { AccessControl } from '../../http/access-types.js';
 import { createDashboardFor } from '../dashboard.js';
 import { PropagationHistogram } from '../../scale-out/propagation-histogram.js';
+import { registerScaleOutMetrics } from '../../scale-out/scale-out-metrics.js';
 import { SnapshotSubscriber } from '../../scale-out/subscriber.js';
 import { startHistoryFollower } from '../../scale-out/history-follower.js';
 import { copyOptionsDefault } from '../../scale-out/history-copy.js';
@@ -106,6 +107,8 @@ export async function startFrontService(config: ServiceConfig, deps: FrontDeps):
       usage: store.usage, readiness, access, mounts: mcp.mounts, history: history.source,
       dashboard,
       metrics: () => propagation.render() + transit.render() + subscriber.renderPatchMetrics(),
+      registerMetrics: (registry) => registerScaleOutMetrics(registry, { link: shared.link,
+        limits: shared.limits, fresh: () => subscriber.fresh() }),
     });
   } catch (error) {
     await mcp.close();

@@ -27,7 +27,8 @@ grafana('uses only values of Grafana\'s enums', () => {
 grafana('has the rows, unique ids and panels inside 24 columns that do not overlap', () => {
   const panels = dashboard.panels ?? [];
   assert.equal(panels.filter(isRow).map((row) => row.title), ['Overview', 'Feed and shards',
-    'Views freshness', 'Webhooks outbox', 'Redis (scale-out)', 'Store and process']);
+    'Views freshness', 'Webhooks outbox', 'Redis (scale-out)', 'Store and process',
+    'Signals and history']);
   const ids = panels.map((p) => p.id);
   assert.is(new Set(ids).size, ids.length, 'panel ids are unique');
   const taken = new Set<string>();

@@ -128,6 +128,10 @@ test('both fronts serve the same bytes, ETag and headers as ingest publishes the
   const metrics = (await get(fronts[1].baseUrl, '/metrics')).body.toString();
   const applied = /^orderflow_snapshot_propagation_seconds_count (\d+)$/m.exec(metrics);
   assert.ok(applied && Number(applied[1]) > 0, metrics.slice(0, 400));
+  // Through the front's registry: its Redis link, ingest's heartbeat fresh, the limit script.
+  assert.match(metrics, /^orderflow_redis_up 1$/m);
+  assert.match(metrics, /^orderflow_front_ingest_fresh 1$/m);
+  assert.match(metrics, /^orderflow_redis_script_seconds_count \d+$/m);
 });
 
 test('deep views reach both fronts as patches of their keyframe, byte for byte ingest\'s',

@@ -4,6 +4,7 @@ import type { Clock } from '../../../core/clock.js';
 import type { CandleEvent, FundingEvent } from '../../../core/messages.js';
 import type { UniverseMarket } from '../../universe/tracked.js';
 import type { SharedBudget } from '../budget.js';
+import { noFeedMeters, type FeedMeters } from '../feed-meters.js';
 import { parseMetaAndAssetCtxs, parsePerpDexs, parsePredictedFundings } from './info-mappers.js';
 import { parseCandles, parseFundingHistory } from './history-mappers.js';
 import { realTimers, sleepOn, type Timers } from './timers.js';
@@ -26,6 +27,8 @@ export interface InfoClientOptions {
   readonly fetch?: typeof fetch;
   /** Waits for budget on these (default real timers; tests and the bench simulate time). */
   readonly timers?: Timers;
+  /** Requests waiting for and refused the REST budget, for the metrics. */
+  readonly meters?: FeedMeters;
 }
 
 // The venue's request weights: light queries cost 2, most cost 20 (venue documentation).
@@ -82,14 +85,18 @@ export function createInfoClient(options: InfoClientOptions): InfoClient {
   const waitingMax = options.waitingMax ?? 64;
   const timers = options.timers ?? realTimers;
   let waiting = 0;
+  const meters = options.meters ?? noFeedMeters;
   /** The waiters' line: each is served in turn, so no caller starves behind luckier ones. */
   let line: Promise<void> = Promise.resolve();
 
   /** Waits for `weight`; refuses when too many already wait, unless it is owed (`owed`). */
   const acquire = async (weight: number, owed = false): Promise<string | null> => {
     if (waiting === 0 && options.budget.take('rest', weight) === 0) return null;
-    if (!owed && waiting >= waitingMax) return `budget: ${waiting} requests already waiting`;
-    waiting++;
+    if (!owed && waiting >= waitingMax) {
+      meters.refused('rest');
+      return `budget: ${waiting} requests already waiting`;
+    }
+    meters.waiting('rest', ++waiting);
     const turn = line.then(async () => {
       for (let waitMs = options.budget.take('rest', weight); waitMs > 0;
         waitMs = options.budget.take('rest', weight)) {
@@ -101,7 +108,7 @@ export function createInfoClient(options: InfoClientOptions): InfoClient {
     try {
       await turn;
     } finally {
-      waiting--;
+      meters.waiting('rest', --waiting);
     }
     return null;
   };

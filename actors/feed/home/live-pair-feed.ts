@@ -9,6 +9,7 @@ import type { Logger } from '../../../core/logger.js';
 import type { MarketEvent } from '../../../core/messages.js';
 import { createSharedBudget, type SharedBudget } from '../budget.js';
 import { FeedCounters } from '../feed-counters.js';
+import { channelIndexOf, noFeedMeters, type FeedMeters } from '../feed-meters.js';
 import type { EventSink, FeedStats, IngestSink, PairFeed } from '../feed-types.js';
 import { eventSinkOf } from '../lanes.js';
 import { IngestGuard } from '../ingest-guard.js';
@@ -37,6 +38,8 @@ export interface LivePairFeedOptions {
   readonly random?: () => number;
   /** Backfill from the info endpoint; absent or lookbackMs 0: none. */
   readonly backfill?: LiveBackfillOptions;
+  /** Frames per channel, arrival lag and budget waits, for the metrics (feed-meters.ts). */
+  readonly meters?: FeedMeters;
 }
 
 export interface LiveBackfillOptions {
@@ -72,6 +75,7 @@ export function createLivePairFeed(options: LivePairFeedOptions): PairFeed {
   const silenceMs = options.silenceMs ?? 45_000;
   const budget = options.budget ?? createSharedBudget(clock);
   const counters = new FeedCounters(clock, logger);
+  const meters = options.meters ?? noFeedMeters;
   const guard = new IngestGuard();
   const backoff = createBackoff(options.backoff ?? backoffDefaults, options.random);
   let wanted = new Set<string>();
@@ -83,7 +87,7 @@ export function createLivePairFeed(options: LivePairFeedOptions): PairFeed {
   let watchdog: NodeJS.Timeout | null = null;
   let lastFrameMs = 0;
   let lastPingMs = 0;
-  const outbox = new Outbox(budget, (text) => ws?.send(text));
+  const outbox = new Outbox(budget, (text) => ws?.send(text), undefined, meters);
   let target: EventSink | IngestSink | null = null;
   /** Newest trade time handed on per pair (or restored, see resumeFrom): fills start there. */
   const lastTradeMs = new Map<string, number>();
@@ -96,7 +100,7 @@ export function createLivePairFeed(options: LivePairFeedOptions): PairFeed {
     else if (event.type === 'ctx') dayNotional.set(event.symbol, event.dayNtlVlm);
     sink?.(event);
   };
-  const rounds = backfillRoundsOf(options, budget, deliver, (symbol) =>
+  const rounds = backfillRoundsOf(options, budget, meters, deliver, (symbol) =>
     target && typeof target !== 'function' ? target.lane(symbol)?.length ?? 0 : 0,
   (symbol) => dayNotional.get(symbol) ?? 0);
   const emit = (event: MarketEvent) => {
@@ -149,13 +153,19 @@ export function createLivePairFeed(options: LivePairFeedOptions): PairFeed {
   const onMessage = (data: WebSocket.RawData) => {
     lastFrameMs = clock.nowMs();
     const frame = parseFrame(data.toString(), lastFrameMs);
+    meters.frame(channelIndexOf(frame.kind));
     switch (frame.kind) {
       case 'trades':
         backoff.reset();
         for (const b of frame.bad) counters.drop(b.reason, { symbol: String(b.coin) });
-        for (const t of frame.trades) emit(t);
+        for (const t of frame.trades) {
+          meters.lag((lastFrameMs - t.tsMs) / 1000);
+          emit(t);
+        }
         return;
-      case 'book': return emit(frame.book);
+      case 'book':
+        meters.lag((lastFrameMs - frame.book.tsMs) / 1000);
+        return emit(frame.book);
       case 'ctx': return emit(frame.ctx);
       case 'drop': return counters.drop(frame.reason, { detail: frame.detail });
       case 'venue_error': return counters.drop('venue_error', { detail: frame.message });
@@ -294,12 +304,12 @@ export function createLivePairFeed(options: LivePairFeedOptions): PairFeed {
 }
 
 function backfillRoundsOf(options: LivePairFeedOptions, budget: SharedBudget,
-  deliver: (event: MarketEvent) => void, backlog: (symbol: string) => number,
+  meters: FeedMeters, deliver: (event: MarketEvent) => void, backlog: (symbol: string) => number,
   priority: (symbol: string) => number): BackfillRounds | null {
   const b = options.backfill;
   if (!b || !(b.lookbackMs > 0)) return null;
   const backfiller = b.backfiller ?? createBackfiller(createInfoClient({ url: b.infoUrl, budget,
-    clock: options.clock, timeoutMs: b.requestTimeoutMs, timers: b.timers }),
+    clock: options.clock, timeoutMs: b.requestTimeoutMs, timers: b.timers, meters }),
   { ...b.plan, candlesPerRequest: b.candlesPerRequest });
   return new BackfillRounds({ backfiller, logger: options.logger, waitMs: b.waitMs,
     holdMs: b.holdMs, heldTradesMax: b.heldTradesMax, retryDelaysMs: b.retryDelaysMs,
