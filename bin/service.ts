@@ -294,8 +294,13 @@ function startTimers(p: Parts): NodeJS.Timeout[] {
     positioning.refreshWallets(clock.nowMs(), views.universe, p.tracked.symbols);
     void positioning.settled().then(() => pushSmartMoney(p));
   };
+  // In slices too: with every listed symbol the arbitrage view is milliseconds of work.
+  const refreshFunding = () => {
+    runSliced(positioning.refreshFundingSteps(), cadenceSliceMs).catch((error: Error) =>
+      p.log.error('funding refresh failed', { error: error.message }));
+  };
   onCadence();
-  positioning.refreshFunding();
+  refreshFunding();
   refreshWallets();
   return [
     setInterval(onCadence, config.cadenceMs),
@@ -304,8 +309,8 @@ function startTimers(p: Parts): NodeJS.Timeout[] {
       outcomesEveryMs),
     setInterval(background('pruning', () => signals.prune()), pruneEveryMs),
     setInterval(background('history trimming', () => p.history.prune()), historyPruneEveryMs),
-    // Its own turn: its timer fires with the cadence's, and the two in one task held the loop.
-    setInterval(() => setImmediate(() => positioning.refreshFunding()), config.universeCadenceMs),
+    // Its own turns: its timer fires with the cadence's, and the two in one task held the loop.
+    setInterval(() => setImmediate(refreshFunding), config.universeCadenceMs),
     setInterval(refreshWallets, positioningCadenceMs),
     setInterval(() => p.pace?.sample(), paceSampleMs),
   ];

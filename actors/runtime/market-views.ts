@@ -7,7 +7,9 @@ import type { ViewMeta } from '../../core/view-meta.js';
 export { spliceField } from '../views/splice-field.js';
 import { viewName } from '../topics.js';
 import { spliceField } from '../views/splice-field.js';
-import { encodeFeedView, encodeJson, fundingAnnualizedPct } from '../views/encode.js';
+import {
+  encodeFeedView, encodeFeedViewSteps, encodeRecordSteps, fundingAnnualizedPct,
+} from '../views/encode.js';
 import { pairDetail, screenerRow, HOME_FUNDING_INTERVAL_HOURS, type ScreenerRow }
   from '../views/pair-detail.js';
 
@@ -201,13 +203,15 @@ export class MarketViews {
     this.rows = rows;
     this.rowsNewestMs = newestMs;
     if (unchanged) return;
-    this.putIfChanged('screener', { pairs: rows, count: rows.length }, newestMs,
+    const screener = { pairs: rows, count: rows.length };
+    const screenerBytes = yield* encodeFeedViewSteps(screener, 'pairs', newestMs,
       this.universeCadenceMs);
+    this.putBytesIfChanged('screener', screenerBytes, newestMs, this.universeCadenceMs, screener);
     yield;
-    this.putSignals(rows, newestMs);
+    yield* this.putSignals(rows, newestMs);
   }
 
-  private putSignals(rows: readonly ScreenerRow[], updatedAtMs: number): void {
+  private *putSignals(rows: readonly ScreenerRow[], updatedAtMs: number): Generator<void> {
     const body: Record<string, unknown> = {};
     const symbols = new Set<string>();
     for (const row of rows) {
@@ -226,16 +230,17 @@ export class MarketViews {
         stale: row.stale,
       };
     }
+    yield;
     // Signals are keyed per pair, so freshness travels in headers, not in the body.
-    const bytes = encodeJson(body);
+    const bytes = yield* encodeRecordSteps(body);
     this.putBytesIfChanged('signals', bytes, updatedAtMs, this.cadenceMs, body);
     this.signalsSymbols = symbols;
   }
 
   private putIfChanged(name: string, body: Record<string, unknown>, updatedAtMs: number,
-    cadenceMs: number, data?: unknown): void {
+    cadenceMs: number): void {
     this.putBytesIfChanged(name, encodeFeedView(body, updatedAtMs, cadenceMs), updatedAtMs,
-      cadenceMs, data ?? body);
+      cadenceMs, body);
   }
 
   private readonly lastBytes = new Map<string, Uint8Array>();

@@ -7,10 +7,10 @@ import type {
 import type { Logger } from '../../core/logger.js';
 import { WalletTracker } from '../positioning/wallet-tracker.js';
 import { buildPairPositioning } from '../positioning/views.js';
-import { buildFundingArb } from '../positioning/funding-arb.js';
+import { buildFundingArbSteps } from '../positioning/funding-arb.js';
 import { PublishedWallets } from '../positioning/published-wallets.js';
 import type { LazyViewSource } from '../../core/view-meta.js';
-import { encodeFeedView } from '../views/encode.js';
+import { encodeFeedView, encodeFeedViewSteps } from '../views/encode.js';
 import { viewName } from '../topics.js';
 import type { ViewSink } from './market-views.js';
 import { runSliced } from './sliced.js';
@@ -24,6 +24,8 @@ const fundingRowsMax = 4_000;
  * 8) keeps it out of the front's tail: polls queued behind a slice wait for all of it.
  */
 const refreshSliceMs = 2;
+/** Funding rows turned into arbitrage items per step (a few microseconds each). */
+const fundingRowsPerStep = 64;
 
 /** Where the views go: the HTTP front's SnapshotStore, which also serves lazy view families. */
 export interface PositioningSink extends ViewSink {
@@ -76,9 +78,22 @@ export class PositioningViews {
   }
 
   refreshFunding(): void {
+    const steps = this.refreshFundingSteps();
+    while (!steps.next().done) { /* every step, in this call */ }
+  }
+
+  /**
+   * `refreshFunding` as small steps for `runSliced` (bin/service.ts): with every listed symbol
+   * the arbitrage view is milliseconds to build and encode, too long for one callback.
+   */
+  *refreshFundingSteps(): Generator<void> {
     const rows = [...this.funding].map(([symbol, venues]) => ({ symbol, venues }));
-    const body = buildFundingArb(rows);
-    this.put('funding-arb', body, this.fundingAtMs);
+    const atMs = this.fundingAtMs;
+    yield;
+    const body = yield* buildFundingArbSteps(rows, fundingRowsPerStep);
+    const bytes = yield* encodeFeedViewSteps(body, 'pairs', atMs, this.cadenceMs);
+    this.sink.put('funding-arb', bytes, { version: ++this.version, updatedAtMs: atMs,
+      cadenceMs: this.cadenceMs, data: body });
   }
 
   /**
