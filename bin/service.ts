@@ -35,7 +35,6 @@ import {
   protocolTypes, type PastMessage, type ProtocolHandlers, type ShardHistory, type ShardPairStates,
   type ShardPast, type ShardPublish,
 } from '../actors/shard/protocol.js';
-import { shardTopics } from '../actors/topics.js';
 import { BackfillStatus } from '../actors/runtime/backfill-status.js';
 import { PairStateStore } from '../persistence/pair-states.js';
 import { MarketPace } from '../actors/runtime/market-pace.js';
@@ -182,8 +181,7 @@ async function createParts(config: ServiceConfig, deps: ServiceDeps): Promise<Pa
   const keys = shared?.keys ?? store.keys;
   const positioning = new PositioningViews(sink, positioningCadenceMs,
     log.child({ component: 'positioning' }));
-  const views = new MarketViews(sink, config.cadenceMs, config.universeCadenceMs,
-    (symbol) => positioning.smartMoneyJson(symbol));
+  const views = new MarketViews(sink, config.cadenceMs, config.universeCadenceMs);
   const webhooks = createWebhookSupervisor({
     root: store.root, clock, logger: log.child({ component: 'webhooks' }), keys,
     allowPrivate: config.allowPrivateWebhooks,
@@ -261,15 +259,14 @@ async function startUniverse(p: Parts): Promise<void> {
 }
 
 /**
- * Hands each shard its pairs' smart-money split once the wallets are rebuilt: the shard closes
- * their deep views with it, so the main thread stores them as sent. A pair the shard
- * has no split for yet is closed on this thread, as before.
+ * Hands each shard its pairs' smart-money split once the wallets are rebuilt, over its port: the
+ * shard closes their deep views with it (the only splice), so this thread stores them as sent.
  */
 function pushSmartMoney(p: Parts): void {
   for (const shard of p.runtime?.shards ?? []) {
     const bySymbol: Record<string, string> = {};
     for (const symbol of shard.pairs) bySymbol[symbol] = p.positioning.smartMoneyJson(symbol);
-    shard.request(shardTopics.setSmartMoney, { bySymbol }).catch(() => {});
+    shard.setSmartMoney(bySymbol);
   }
 }
 

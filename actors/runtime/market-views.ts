@@ -4,9 +4,7 @@ import type {
   AssetCtx, MarketMeta, PairSummary, PairViews, UniverseEvent,
 } from '../../core/messages.js';
 import type { ViewMeta } from '../../core/view-meta.js';
-export { spliceField } from '../views/splice-field.js';
 import { viewName } from '../topics.js';
-import { spliceField } from '../views/splice-field.js';
 import {
   encodeFeedView, encodeFeedViewSteps, encodeRecordSteps, fundingAnnualizedPct,
 } from '../views/encode.js';
@@ -60,9 +58,7 @@ export class MarketViews {
   private readonly details = new Map<string, DetailInputs>();
 
   constructor(private readonly sink: ViewSink, private readonly cadenceMs: number,
-    private readonly universeCadenceMs: number,
-    /** The pair's `smartMoney` object as JSON, from wallet positions on this thread. */
-    private readonly smartMoneyJson: (symbol: string) => string = () => 'null') {}
+    private readonly universeCadenceMs: number) {}
 
   get listedSymbols(): readonly string[] {
     return this.markets.map((m) => m.symbol);
@@ -137,14 +133,11 @@ export class MarketViews {
         summary: pair.summary, lastPublishWallMs: wallNowMs, updatedAtMs: pair.updatedAtMs,
       });
       for (const [kind, bytes] of Object.entries(pair.views)) {
-        // A shard that had the pair's smart money closed the deep view itself (shard-actor.ts).
-        const spliced = kind === 'deep-view' && pair.smartMoneySpliced !== true;
-        const body = spliced
-          ? spliceField(bytes, 'smartMoney', this.smartMoneyJson(pair.symbol)) : bytes;
-        // Stored as sent: the shard's ETag is of these bytes; a spliced view is hashed here.
-        this.sink.put(viewName(kind, pair.symbol), body, {
+        // Stored as sent, under the shard's ETag of these bytes: the shard closed the deep view
+        // with the pair's smart money itself (shard-actor.ts).
+        this.sink.put(viewName(kind, pair.symbol), bytes, {
           version: pair.version, updatedAtMs: pair.updatedAtMs, cadenceMs: this.cadenceMs,
-          etag: spliced ? undefined : pair.etags?.[kind],
+          etag: pair.etags?.[kind],
         });
       }
       // The pair detail follows its summary at once rather than at the next refresh, so it is

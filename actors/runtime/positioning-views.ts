@@ -6,7 +6,7 @@ import type {
 } from '../../core/messages.js';
 import type { Logger } from '../../core/logger.js';
 import { WalletTracker } from '../positioning/wallet-tracker.js';
-import { buildPairPositioning } from '../positioning/views.js';
+import { emptySmartMoneyJson } from '../positioning/pair-positioning.js';
 import { buildFundingArbSteps } from '../positioning/funding-arb.js';
 import { PublishedWallets } from '../positioning/published-wallets.js';
 import type { LazyViewSource } from '../../core/view-meta.js';
@@ -74,7 +74,7 @@ export class PositioningViews {
 
   /** `"smartMoney":{...}` for a pair's deep view (all categories zero when nothing is known). */
   smartMoneyJson(symbol: string): string {
-    return this.smartMoney.get(symbol) ?? emptySmartMoney;
+    return this.smartMoney.get(symbol) ?? emptySmartMoneyJson;
   }
 
   refreshFunding(): void {
@@ -132,6 +132,3 @@ export class PositioningViews {
       data: body });
   }
 }
-
-const emptySmartMoney = JSON.stringify(
-  buildPairPositioning('', [], []).smartMoney);
