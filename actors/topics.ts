@@ -7,8 +7,6 @@ export const shardTopics = Object.freeze({
   setPairs: 'setPairs',
   stop: 'stop',
   crash: 'crash',
-  /** Each pair's smart-money JSON, after a wallet refresh: the shard closes deep views with it. */
-  setSmartMoney: 'setSmartMoney',
 } as const);
 
 /**

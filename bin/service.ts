@@ -36,7 +36,6 @@ import {
   protocolTypes, type PastMessage, type ProtocolHandlers, type ShardHistory, type ShardPairStates,
   type ShardPast, type ShardPublish,
 } from '../actors/shard/protocol.js';
-import { shardTopics } from '../actors/topics.js';
 import { BackfillStatus } from '../actors/runtime/backfill-status.js';
 import { PairStateStore } from '../persistence/pair-states.js';
 import { MarketPace } from '../actors/runtime/market-pace.js';
@@ -188,8 +187,7 @@ async function createParts(config: ServiceConfig, deps: ServiceDeps): Promise<Pa
   const keys = shared?.keys ?? store.keys;
   const positioning = new PositioningViews(sink, positioningCadenceMs,
     log.child({ component: 'positioning' }));
-  const views = new MarketViews(sink, config.cadenceMs, config.universeCadenceMs,
-    (symbol) => positioning.smartMoneyJson(symbol));
+  const views = new MarketViews(sink, config.cadenceMs, config.universeCadenceMs);
   const webhooks = createWebhookSupervisor({
     root: store.root, clock, logger: log.child({ component: 'webhooks' }), keys,
     allowPrivate: config.allowPrivateWebhooks,
@@ -269,15 +267,14 @@ async function startUniverse(p: Parts): Promise<void> {
 }
 
 /**
- * Hands each shard its pairs' smart-money split once the wallets are rebuilt: the shard closes
- * their deep views with it, so the main thread stores them as sent. A pair the shard
- * has no split for yet is closed on this thread, as before.
+ * Hands each shard its pairs' smart-money split once the wallets are rebuilt, over its port: the
+ * shard closes their deep views with it (the only splice), so this thread stores them as sent.
  */
 function pushSmartMoney(p: Parts): void {
   for (const shard of p.runtime?.shards ?? []) {
     const bySymbol: Record<string, string> = {};
     for (const symbol of shard.pairs) bySymbol[symbol] = p.positioning.smartMoneyJson(symbol);
-    shard.request(shardTopics.setSmartMoney, { bySymbol }).catch(() => {});
+    shard.setSmartMoney(bySymbol);
   }
 }
 
@@ -302,8 +299,14 @@ function startTimers(p: Parts): NodeJS.Timeout[] {
     positioning.refreshWallets(clock.nowMs(), views.universe, p.tracked.symbols);
     void positioning.settled().then(() => pushSmartMoney(p));
   };
+  // In slices too: with every listed symbol the arbitrage view is milliseconds of work.
+  const refreshFunding = () => {
+    runSliced(positioning.refreshFundingSteps(views.screenerRows), cadenceSliceMs)
+      .catch((error: Error) =>
+        p.log.error('funding refresh failed', { error: error.message }));
+  };
   onCadence();
-  positioning.refreshFunding(views.screenerRows);
+  refreshFunding();
   refreshWallets();
   return [
     setInterval(onCadence, config.cadenceMs),
@@ -313,9 +316,8 @@ function startTimers(p: Parts): NodeJS.Timeout[] {
     setInterval(background('pruning', () => signals.prune()), pruneEveryMs),
     setInterval(background('footprint pruning', () => p.footprints.prune()), pruneEveryMs),
     setInterval(background('history trimming', () => p.history.prune()), historyPruneEveryMs),
-    // Its own turn: its timer fires with the cadence's, and the two in one task held the loop.
-    setInterval(() => setImmediate(() => positioning.refreshFunding(views.screenerRows)),
-      config.universeCadenceMs),
+    // Its own turns: its timer fires with the cadence's, and the two in one task held the loop.
+    setInterval(() => setImmediate(refreshFunding), config.universeCadenceMs),
     setInterval(refreshWallets, positioningCadenceMs),
     setInterval(() => p.pace?.sample(), paceSampleMs),
   ];

@@ -199,8 +199,6 @@ export interface PairViews {
   readonly views: Readonly<Record<string, Uint8Array>>;
   /** Each view's strong ETag (core/etag.ts), hashed in the shard: not on the main thread. */
   readonly etags?: Readonly<Record<string, string>>;
-  /** The deep view already ends with the main thread's `smartMoney` (and its ETag covers it). */
-  readonly smartMoneySpliced?: boolean;
 }
 
 // ---------------------------------------------------------------------------------------------

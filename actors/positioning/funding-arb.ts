@@ -104,15 +104,34 @@ export function fundingArbItem(row: FundingRow, market?: FundingArbMarket): Fund
  */
 export function buildFundingArb(rows: readonly FundingRow[],
   markets: readonly FundingArbMarket[] = []): { pairs: FundingArbItem[] } {
+  const steps = buildFundingArbSteps(rows, Infinity, markets);
+  for (;;) {
+    const step = steps.next();
+    if (step.done) return step.value;
+  }
+}
+
+/**
+ * `buildFundingArb`, `rowsPerStep` rows a step (the sort is one more): thousands of listed
+ * symbols are milliseconds of work, run in slices on the main thread (actors/runtime/sliced.ts).
+ */
+export function* buildFundingArbSteps(rows: readonly FundingRow[], rowsPerStep: number,
+  markets: readonly FundingArbMarket[] = []): Generator<void, { pairs: FundingArbItem[] }> {
   const bySymbol = new Map(markets.map((m) => [m.symbol, m]));
   const seen = new Set<string>();
   const pairs: FundingArbItem[] = [];
+  let inStep = 0;
   for (const row of rows) {
+    if (++inStep > rowsPerStep) {
+      inStep = 1;
+      yield;
+    }
     if (seen.has(row.symbol)) continue;
     seen.add(row.symbol);
     const item = fundingArbItem(row, bySymbol.get(row.symbol));
     if (item !== null) pairs.push(item);
   }
+  yield;
   pairs.sort((a, b) => b.spreadAnnualized - a.spreadAnnualized ||
     (a.symbol < b.symbol ? -1 : a.symbol > b.symbol ? 1 : 0));
   return { pairs };

@@ -66,3 +66,6 @@ export function buildPairPositioning(symbol: string, wallets: readonly WalletRec
   }
   return { whales, smartMoney: { long, short, net } };
 }
+
+/** A pair's `smartMoney` JSON when no wallet holds it (every category zero). */
+export const emptySmartMoneyJson = JSON.stringify(buildPairPositioning('', [], []).smartMoney);

@@ -4,10 +4,10 @@ import type {
   AssetCtx, MarketMeta, PairSummary, PairViews, UniverseEvent,
 } from '../../core/messages.js';
 import type { ViewMeta } from '../../core/view-meta.js';
-export { spliceField } from '../views/splice-field.js';
 import { viewName } from '../topics.js';
-import { spliceField } from '../views/splice-field.js';
-import { encodeFeedView, encodeJson, fundingAnnualizedPct } from '../views/encode.js';
+import {
+  encodeFeedView, encodeFeedViewSteps, encodeRecordSteps, fundingAnnualizedPct,
+} from '../views/encode.js';
 import { pairDetail, screenerRow, HOME_FUNDING_INTERVAL_HOURS, type ScreenerRow }
   from '../views/pair-detail.js';
 
@@ -58,9 +58,7 @@ export class MarketViews {
   private readonly details = new Map<string, DetailInputs>();
 
   constructor(private readonly sink: ViewSink, private readonly cadenceMs: number,
-    private readonly universeCadenceMs: number,
-    /** The pair's `smartMoney` object as JSON, from wallet positions on this thread. */
-    private readonly smartMoneyJson: (symbol: string) => string = () => 'null') {}
+    private readonly universeCadenceMs: number) {}
 
   get listedSymbols(): readonly string[] {
     return this.markets.map((m) => m.symbol);
@@ -135,14 +133,11 @@ export class MarketViews {
         summary: pair.summary, lastPublishWallMs: wallNowMs, updatedAtMs: pair.updatedAtMs,
       });
       for (const [kind, bytes] of Object.entries(pair.views)) {
-        // A shard that had the pair's smart money closed the deep view itself (shard-actor.ts).
-        const spliced = kind === 'deep-view' && pair.smartMoneySpliced !== true;
-        const body = spliced
-          ? spliceField(bytes, 'smartMoney', this.smartMoneyJson(pair.symbol)) : bytes;
-        // Stored as sent: the shard's ETag is of these bytes; a spliced view is hashed here.
-        this.sink.put(viewName(kind, pair.symbol), body, {
+        // Stored as sent, under the shard's ETag of these bytes: the shard closed the deep view
+        // with the pair's smart money itself (shard-actor.ts).
+        this.sink.put(viewName(kind, pair.symbol), bytes, {
           version: pair.version, updatedAtMs: pair.updatedAtMs, cadenceMs: this.cadenceMs,
-          etag: spliced ? undefined : pair.etags?.[kind],
+          etag: pair.etags?.[kind],
         });
       }
       // The pair detail follows its summary at once rather than at the next refresh, so it is
@@ -201,13 +196,15 @@ export class MarketViews {
     this.rows = rows;
     this.rowsNewestMs = newestMs;
     if (unchanged) return;
-    this.putIfChanged('screener', { pairs: rows, count: rows.length }, newestMs,
+    const screener = { pairs: rows, count: rows.length };
+    const screenerBytes = yield* encodeFeedViewSteps(screener, 'pairs', newestMs,
       this.universeCadenceMs);
+    this.putBytesIfChanged('screener', screenerBytes, newestMs, this.universeCadenceMs, screener);
     yield;
-    this.putSignals(rows, newestMs);
+    yield* this.putSignals(rows, newestMs);
   }
 
-  private putSignals(rows: readonly ScreenerRow[], updatedAtMs: number): void {
+  private *putSignals(rows: readonly ScreenerRow[], updatedAtMs: number): Generator<void> {
     const body: Record<string, unknown> = {};
     const symbols = new Set<string>();
     for (const row of rows) {
@@ -226,16 +223,17 @@ export class MarketViews {
         stale: row.stale,
       };
     }
+    yield;
     // Signals are keyed per pair, so freshness travels in headers, not in the body.
-    const bytes = encodeJson(body);
+    const bytes = yield* encodeRecordSteps(body);
     this.putBytesIfChanged('signals', bytes, updatedAtMs, this.cadenceMs, body);
     this.signalsSymbols = symbols;
   }
 
   private putIfChanged(name: string, body: Record<string, unknown>, updatedAtMs: number,
-    cadenceMs: number, data?: unknown): void {
+    cadenceMs: number): void {
     this.putBytesIfChanged(name, encodeFeedView(body, updatedAtMs, cadenceMs), updatedAtMs,
-      cadenceMs, data ?? body);
+      cadenceMs, body);
   }
 
   private readonly lastBytes = new Map<string, Uint8Array>();

@@ -6,11 +6,11 @@ import type {
 } from '../../core/messages.js';
 import type { Logger } from '../../core/logger.js';
 import { WalletTracker } from '../positioning/wallet-tracker.js';
-import { buildPairPositioning } from '../positioning/views.js';
-import { buildFundingArb, type FundingArbMarket } from '../positioning/funding-arb.js';
+import { emptySmartMoneyJson } from '../positioning/pair-positioning.js';
+import { buildFundingArbSteps, type FundingArbMarket } from '../positioning/funding-arb.js';
 import { PublishedWallets } from '../positioning/published-wallets.js';
 import type { LazyViewSource } from '../../core/view-meta.js';
-import { encodeFeedView } from '../views/encode.js';
+import { encodeFeedView, encodeFeedViewSteps } from '../views/encode.js';
 import { viewName } from '../topics.js';
 import type { ViewSink } from './market-views.js';
 import { runSliced } from './sliced.js';
@@ -24,6 +24,8 @@ const fundingRowsMax = 4_000;
  * 8) keeps it out of the front's tail: polls queued behind a slice wait for all of it.
  */
 const refreshSliceMs = 2;
+/** Funding rows turned into arbitrage items per step (a few microseconds each). */
+const fundingRowsPerStep = 64;
 
 /** Where the views go: the HTTP front's SnapshotStore, which also serves lazy view families. */
 export interface PositioningSink extends ViewSink {
@@ -72,14 +74,27 @@ export class PositioningViews {
 
   /** `"smartMoney":{...}` for a pair's deep view (all categories zero when nothing is known). */
   smartMoneyJson(symbol: string): string {
-    return this.smartMoney.get(symbol) ?? emptySmartMoney;
+    return this.smartMoney.get(symbol) ?? emptySmartMoneyJson;
   }
 
   /** `markets` (the screener rows) give each pair its open interest and volume. */
   refreshFunding(markets: readonly FundingArbMarket[] = []): void {
+    const steps = this.refreshFundingSteps(markets);
+    while (!steps.next().done) { /* every step, in this call */ }
+  }
+
+  /**
+   * `refreshFunding` as small steps for `runSliced` (bin/service.ts): with every listed symbol
+   * the arbitrage view is milliseconds to build and encode, too long for one callback.
+   */
+  *refreshFundingSteps(markets: readonly FundingArbMarket[] = []): Generator<void> {
     const rows = [...this.funding].map(([symbol, venues]) => ({ symbol, venues }));
-    const body = buildFundingArb(rows, markets);
-    this.put('funding-arb', body, this.fundingAtMs);
+    const atMs = this.fundingAtMs;
+    yield;
+    const body = yield* buildFundingArbSteps(rows, fundingRowsPerStep, markets);
+    const bytes = yield* encodeFeedViewSteps(body, 'pairs', atMs, this.cadenceMs);
+    this.sink.put('funding-arb', bytes, { version: ++this.version, updatedAtMs: atMs,
+      cadenceMs: this.cadenceMs, data: body });
   }
 
   /**
@@ -118,6 +133,3 @@ export class PositioningViews {
       data: body });
   }
 }
-
-const emptySmartMoney = JSON.stringify(
-  buildPairPositioning('', [], []).smartMoney);

@@ -11,6 +11,7 @@ import { shardBundlePath } from './shard-bundle.js';
 import {
   dispatchFrame, handoverPortMessage, pastPullAllMessage, pastPullMessage, postFrame,
   protocolTypes, shardStopRequest, type ProtocolHandlers, type ShardStopped, type ShardToMain,
+  type SmartMoneySplits,
 } from '../shard/protocol.js';
 import { signal, type Signal } from './signal.js';
 import type { ShardBoard } from './shard-board.js';
@@ -73,6 +74,8 @@ export class ShardHandle {
   private lost = lostSignal();
   /** This generation's hand-over port (actors/shard/protocol.ts); closed when it ends. */
   private port: MessagePort | null = null;
+  /** The last smart-money splits sent, for the next generation. */
+  private smartMoney: SmartMoneySplits | null = null;
   /** Messages that came over the hand-over port rather than comedy's bus. */
   portMessages = 0;
   /** Settles when the shard says on its port that its stop is done, with what it holds. */
@@ -147,6 +150,17 @@ export class ShardHandle {
     port1.unref();
     this.port = port1;
     this.worker.postMessage(handoverPortMessage(port2), [port2]);
+    // Queued on the channel until the worker listens on its end.
+    if (this.smartMoney) postFrame(port1, this.smartMoney);
+  }
+
+  /**
+   * Hands the shard its pairs' smart-money splits (protocol.ts `SmartMoneySplits`); the last
+   * ones go again to each new generation, so a restarted shard closes deep views with them too.
+   */
+  setSmartMoney(bySymbol: Readonly<Record<string, string>>): void {
+    this.smartMoney = { type: protocolTypes.smartMoney, bySymbol };
+    if (this.port && this.state === 'running') postFrame(this.port, this.smartMoney);
   }
 
   /** Asks the worker for its next held past message, or all (past-queue.ts); false: no port. */

@@ -2,8 +2,8 @@
 // on `type` per direction, with the protocol's version. Data travels on one transport: the
 // shard's hand-over port (a MessageChannel of its own), whose transfer lists move view and state
 // bytes instead of copying them. comedy's bus keeps lifecycle and supervision only: start,
-// setPairs, ping, setSmartMoney, crash and a portless stop are requests to the shard actor's
-// methods (actors/topics.ts), not messages of this protocol.
+// setPairs, ping, crash and a portless stop are requests to the shard actor's methods
+// (actors/topics.ts), not messages of this protocol.
 //
 // Each side receives through one table, kind -> handler (`ProtocolHandlers`): a kind without a
 // handler fails to compile, and a frame of another version or an unknown kind is refused with a
@@ -29,6 +29,7 @@ export const protocolTypes = Object.freeze({
   handover: 'orderflow-handover-port',
   pastPull: 'orderflow-past-pull',
   stop: 'orderflow-shard-stop',
+  smartMoney: 'orderflow-smart-money',
 } as const);
 
 // ---- Shard -> main thread, on the hand-over port ----
@@ -134,8 +135,17 @@ export interface ShardStopRequest {
   readonly type: typeof protocolTypes.stop;
 }
 
+/**
+ * Each pair's smart-money split as JSON, made from the wallets on the main thread after each
+ * refresh: the shard closes the pair's deep view with it (the empty split until one came).
+ */
+export interface SmartMoneySplits {
+  readonly type: typeof protocolTypes.smartMoney;
+  readonly bySymbol: Readonly<Record<string, string>>;
+}
+
 /** What the main thread sends on the hand-over port (the port itself arrives before it). */
-export type MainToShard = PastPull | ShardStopRequest;
+export type MainToShard = PastPull | ShardStopRequest | SmartMoneySplits;
 
 export const pastPullMessage: PastPull =
   Object.freeze({ type: protocolTypes.pastPull, all: false });
@@ -163,7 +173,8 @@ export function isPastPull(message: unknown): message is PastPull {
 export const shardToMainTypes = [protocolTypes.publish, protocolTypes.history,
   protocolTypes.backfill, protocolTypes.pairStates, protocolTypes.pastHeld, protocolTypes.past,
   protocolTypes.stopped] as const satisfies readonly ShardToMain['type'][];
-export const mainToShardTypes = [protocolTypes.pastPull, protocolTypes.stop] as const satisfies
+export const mainToShardTypes = [protocolTypes.pastPull, protocolTypes.stop,
+  protocolTypes.smartMoney] as const satisfies
   readonly MainToShard['type'][];
 type Unlisted<L extends readonly string[], U extends string> = Exclude<U, L[number]>;
 export const everyKindListed: [Unlisted<typeof shardToMainTypes, ShardToMain['type']>,

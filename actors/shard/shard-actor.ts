@@ -20,10 +20,11 @@ import { chunked, pastChunkItems, PastQueue } from './past-queue.js';
 import {
   dispatchFrame, isHandoverPortMessage, protocolTypes, type MainToShard, type PastPull,
   type ProtocolHandlers, type ShardHistory, type ShardPairStates, type ShardPublish,
+  type SmartMoneySplits,
 } from './protocol.js';
 import { ShardOutbox } from './shard-outbox.js';
-import { spliceField } from '../views/splice-field.js';
-import { strongEtag } from '../../core/etag.js';
+import { withSmartMoney } from '../views/splice-field.js';
+import { emptySmartMoneyJson } from '../positioning/pair-positioning.js';
 import PairActor from './pair-actor.js';
 
 interface ActorRef {
@@ -115,6 +116,7 @@ export default class ShardActor {
   private readonly fromMain: ProtocolHandlers<MainToShard> = {
     [protocolTypes.pastPull]: (message) => this.answerPull(message),
     [protocolTypes.stop]: () => void this.stopOnPort(),
+    [protocolTypes.smartMoney]: (message) => this.setSmartMoney(message),
   };
   /** A stop began (it runs once). */
   private stopping = false;
@@ -206,24 +208,19 @@ export default class ShardActor {
   }
 
   /**
-   * The main thread's smart-money split per pair (after each wallet refresh). Closing the deep
-   * view here spares the main thread a copy and a hash of ~20 KB per pair and publish.
+   * The main thread's smart-money split per pair (after each wallet refresh, and to each new
+   * generation of this shard). Closing the deep view here spares the main thread a copy and a
+   * hash of ~20 KB per pair and publish.
    */
-  setSmartMoney(message: { bySymbol: Readonly<Record<string, string>> }): number {
+  private setSmartMoney(message: SmartMoneySplits): void {
     for (const [symbol, json] of Object.entries(message.bySymbol)) {
       if (this.pairs.has(symbol)) this.smartMoney.set(symbol, json);
     }
-    return this.smartMoney.size;
   }
 
-  /** The deep view with `smartMoney` and its ETag, when this shard has the pair's split. */
+  /** The deep view closed with the pair's split: the empty one until the main thread sent it. */
   private closeDeepView(views: PairViews): PairViews {
-    const json = this.smartMoney.get(views.symbol);
-    const deep = views.views['deep-view'];
-    if (json === undefined || deep === undefined) return views;
-    const spliced = spliceField(deep, 'smartMoney', json);
-    return { ...views, views: { ...views.views, 'deep-view': spliced },
-      etags: { ...views.etags, 'deep-view': strongEtag(spliced) }, smartMoneySpliced: true };
+    return withSmartMoney(views, this.smartMoney.get(views.symbol) ?? emptySmartMoneyJson);
   }
 
   /** Heartbeat: proves the worker's event loop turns, and reports counters. */

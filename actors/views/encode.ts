@@ -76,3 +76,45 @@ export function roundTo(value: number, digits: number): number {
   const f = 10 ** digits;
   return Math.round(value * f) / f;
 }
+
+/** List items (or record members) encoded per step by the sliced encoders below. */
+export const encodeStepItems = 16;
+
+/**
+ * `encodeFeedView`'s bytes, made `encodeStepItems` items of the list `listKey` a step (it must be
+ * the body's first field): a cross-pair view of thousands of rows is milliseconds of encoding,
+ * which in one callback makes every poll in flight wait (actors/runtime/sliced.ts runs the steps).
+ * Each item goes through the same rounding replacer, so the text is the same.
+ */
+export function* encodeFeedViewSteps(body: Record<string, unknown>, listKey: string,
+  updatedAtMs: number, cadenceMs: number): Generator<void, Uint8Array> {
+  const { [listKey]: list, ...rest } = body;
+  if (Object.keys(body)[0] !== listKey || !Array.isArray(list)) {
+    throw new TypeError(`${listKey} must be the body's first field, a list`);
+  }
+  const parts: string[] = [];
+  for (let i = 0; i < list.length; i += encodeStepItems) {
+    const end = Math.min(i + encodeStepItems, list.length);
+    for (let j = i; j < end; j++) parts.push(stringifyRounded(list[j]) ?? 'null');
+    yield;
+  }
+  return encodeFeedViewAfter(`${JSON.stringify(listKey)}:[${parts.join(',')}]`, rest,
+    updatedAtMs, cadenceMs);
+}
+
+/** `encodeJson`'s bytes for a record of objects, `encodeStepItems` members a step. */
+export function* encodeRecordSteps(record: Readonly<Record<string, unknown>>):
+  Generator<void, Uint8Array> {
+  const keys = Object.keys(record);
+  const parts: string[] = [];
+  for (let i = 0; i < keys.length; i += encodeStepItems) {
+    const end = Math.min(i + encodeStepItems, keys.length);
+    for (let j = i; j < end; j++) {
+      const value = stringifyRounded(record[keys[j]!]);
+      // JSON.stringify leaves out a member whose value has no JSON (undefined, a function).
+      if (value !== undefined) parts.push(`${JSON.stringify(keys[j])}:${value}`);
+    }
+    yield;
+  }
+  return encoder.encode(`{${parts.join(',')}}`);
+}

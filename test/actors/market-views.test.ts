@@ -7,7 +7,8 @@ import * as assert from 'uvu/assert';
 import { readFileSync } from 'node:fs';
 import { createPairEngine } from '../../actors/shard/pair-engine.js';
 import { importWsRaw, type ImportReport } from '../../actors/feed/import/hl-ws-raw.js';
-import { MarketViews, spliceField } from '../../actors/runtime/market-views.js';
+import { MarketViews } from '../../actors/runtime/market-views.js';
+import { withSmartMoney } from '../../actors/views/splice-field.js';
 import { resolveConfig } from '../../core/config.js';
 import { ManualClock } from '../../core/clock.js';
 import { strongEtag } from '../../core/etag.js';
@@ -30,8 +31,11 @@ function universe(tsMs: number, btcMarkPx = 104_000): UniverseEvent {
   return { type: 'universe', tsMs, markets: [market('BTC', btcMarkPx), market('ETH', 3_300)] };
 }
 
-/** BTC's views after the first or second half of the real frames, as a worker would send. */
-function btcPublishes(): PairViews[] {
+/**
+ * BTC's views after the first or second half of the real frames, as a worker would send: the
+ * deep view closed with the pair's smart money (shard-actor.ts).
+ */
+function btcPublishes(smartMoneyJson = '{"longPct":60}'): PairViews[] {
   const report: ImportReport = { events: [], dropped: {} };
   importWsRaw(readFileSync(venueFixture('hl_ws_btc_raw_2025-01-26.txt'), 'utf8'), report);
   const engine = createPairEngine('BTC', { cadenceMs, wallNowMs: () => T0 });
@@ -42,7 +46,7 @@ function btcPublishes(): PairViews[] {
     const published = engine.publish(T0);
     assert.ok(published, 'the engine publishes after events');
     // postMessage's structured clone: what arrives on the main thread.
-    out.push(structuredClone(published!.views));
+    out.push(structuredClone(withSmartMoney(published!.views, smartMoneyJson)));
   }
   return out;
 }
@@ -57,7 +61,7 @@ interface Setup {
 
 async function setup(): Promise<Setup> {
   const store = new SnapshotStore();
-  const views = new MarketViews(store, cadenceMs, 5_000, () => '{"longPct":60}');
+  const views = new MarketViews(store, cadenceMs, 5_000);
   views.applyUniverse(universe(T0));
   views.setTracked(['BTC']);
   const keys = new MemoryKeys();
@@ -96,7 +100,7 @@ test('views are served as the bytes the shard sent, under its ETag, and 304 on i
     const cvd = s.store.get('cvd/BTC')!;
     assert.ok(Buffer.from(first!.views.cvd!).equals(cvd.body), 'cvd bytes as sent');
     assert.is(cvd.etag, first!.etags!.cvd);
-    // The deep view is spliced with smart money here: its tag is the hash of what is served.
+    // The deep view came closed with smart money: its tag is the hash of what is served.
     const deep = await fetchBytes(`${s.url}/api/v1/deep-view/BTC`, s.auth);
     assert.is(deep.status, 200);
     assert.is(deep.etag, strongEtag(deep.body));
@@ -118,14 +122,11 @@ test('views are served as the bytes the shard sent, under its ETag, and 304 on i
 
 test('a deep view the shard closed with smart money is stored as sent, under its ETag',
   async () => {
-    const [first] = btcPublishes();
-    const deep = spliceField(first!.views['deep-view']!, 'smartMoney', '{"longPct":7}');
-    const closed: PairViews = { ...first!, smartMoneySpliced: true,
-      views: { ...first!.views, 'deep-view': deep },
-      etags: { ...first!.etags, 'deep-view': strongEtag(deep) } };
+    const [closed] = btcPublishes('{"longPct":7}');
+    const deep = closed!.views['deep-view']!;
     const s = await setup();
     try {
-      s.views.applyPairViews([closed], T0);
+      s.views.applyPairViews([closed!], T0);
       const stored = s.store.get('deep-view/BTC')!;
       assert.ok(Buffer.from(deep).equals(stored.body), 'the bytes as sent, not spliced again');
       assert.is(stored.etag, strongEtag(deep));

@@ -55,6 +55,7 @@ test('over a real port: unknown kinds, other versions and non-objects are refuse
   const table: ProtocolHandlers<MainToShard> = {
     [protocolTypes.pastPull]: (m) => handled.push(`pull ${m.all}`),
     [protocolTypes.stop]: () => handled.push('stop'),
+    [protocolTypes.smartMoney]: () => handled.push('smart money'),
   };
   const { port1, port2 } = new MessageChannel();
   try {
