@@ -3,7 +3,7 @@
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import {
-  compactLabels, decimalsOf, niceRange, niceTicks, plainLabels, utcMidnights,
+  compactLabels, decimalsOf, niceTicks, paddedRange, plainLabels, utcMidnights,
 } from '../../web/src/axis.js';
 
 const axis = suite('axis ticks');
@@ -31,14 +31,22 @@ axis('at least 3 ticks on any span, none written with float noise', () => {
   assert.equal(niceTicks(5, 4, 4), []);
 });
 
-axis('a range ends on ticks and holds the data with air', () => {
-  const [low, high] = niceRange(-618e6, 1.402e9, 4);
+axis('a range holds the data with air, and 3 or more ticks of its own', () => {
+  const [low, high] = paddedRange(-618e6, 1.402e9);
   assert.ok(low < -618e6 && high > 1.402e9);
-  const ticks = niceTicks(low, high, 4);
-  assert.is(ticks[0], low);
-  assert.is(ticks[ticks.length - 1], high);
-  assert.equal(niceRange(0.5, 0.5, 3).length, 2);
-  assert.ok(niceRange(0.5, 0.5, 3)[0] < 0.5);
+  // No round step gives 3 or 4 here: the fewest above (5) rather than 2.
+  assert.equal(niceTicks(low, high, 4), [-500e6, 0, 500e6, 1e9, 1.5e9]);
+  const [flatLow, flatHigh] = paddedRange(0.5, 0.5);
+  assert.ok(flatLow < 0.5 && flatHigh > 0.5);
+  assert.ok(niceTicks(flatLow, flatHigh, 3).length >= 3);
+  assert.equal(paddedRange(NaN, 1), [0, 1]);
+});
+
+axis('no more ticks than asked for where a round step allows', () => {
+  assert.equal(niceTicks(5.0840e9, 5.0908e9, 3), [5.085e9, 5.0875e9, 5.09e9]);
+  assert.equal(niceTicks(41_140, 55_660, 7), [42_000, 44_000, 46_000, 48_000, 50_000, 52_000,
+    54_000]);
+  assert.equal(niceTicks(-2.88e9, 3.28e9, 4), [-2e9, 0, 2e9]);
 });
 
 axis('labels: one unit per USD axis, the decimals the step needs', () => {

@@ -60,18 +60,13 @@ export function niceTicks(min: number, max: number, count: number): number[] {
 }
 
 /**
- * [min, max] widened by 5 % of the span and out to whole steps, so the axis starts and ends on
- * a labelled tick; a flat series gets a band around its value.
+ * [min, max] widened by 5 % of the span either side; a flat series gets a band around its
+ * value. Not widened out to whole steps: that adds up to two ticks to a short chart's few.
  */
-export function niceRange(min: number, max: number, count: number): [number, number] {
+export function paddedRange(min: number, max: number): [number, number] {
   if (!Number.isFinite(min) || !Number.isFinite(max)) return [0, 1];
   const span = max - min || Math.abs(max) * 0.01 || 1;
-  const [low, high] = [min - span * 0.05, max + span * 0.05];
-  const step = niceStep(low, high, count);
-  if (step === 0) return [low, high];
-  const digits = decimalsOf(step);
-  return [+(Math.floor(low / step) * step).toFixed(digits),
-    +(Math.ceil(high / step) * step).toFixed(digits)];
+  return [min - span * 0.05, max + span * 0.05];
 }
 
 const UNITS = [[1e9, 'B'], [1e6, 'M'], [1e3, 'K']] as const;

@@ -3,7 +3,7 @@
 // CVD chart labelled as its reset). Tick labels and marks are mirrored in the DOM (data-ticks
 // on each axis's chart, .day-mark elements) for screen readers' neighbours: tests and tools.
 import uPlot from 'uplot';
-import { compactLabels, niceRange, niceTicks, plainLabels, utcMidnights } from './axis.js';
+import { compactLabels, niceTicks, paddedRange, plainLabels, utcMidnights } from './axis.js';
 import * as f from './format.js';
 import type { Point } from './pair-series.js';
 
@@ -125,7 +125,22 @@ function yAxis(unit: YUnit, height: number) {
 }
 
 export interface ChartSpec { title: string; height: number; unit: YUnit; series: uPlot.Series;
-  plugins?: uPlot.Plugin[] }
+  plugins?: uPlot.Plugin[];
+  /** Values beyond the series that the y range must hold between two times (candle wicks). */
+  extent?: (fromSeconds: number, toSeconds: number) => [number, number] | null }
+
+/** The lowest low and highest high of the candles between two times. */
+export function candleExtent(points: () => Point[]) {
+  return (from: number, to: number): [number, number] | null => {
+    let [low, high] = [Infinity, -Infinity];
+    for (const p of points()) {
+      if (p.t < from || p.t > to) continue;
+      low = Math.min(low, p.low ?? Infinity);
+      high = Math.max(high, p.high ?? -Infinity);
+    }
+    return low <= high ? [low, high] : null;
+  };
+}
 
 export function chartOptions(spec: ChartSpec, width: number): uPlot.Options {
   const axis = { stroke: css('--muted'), grid: { stroke: css('--grid') }, ticks: { show: false } };
@@ -133,11 +148,15 @@ export function chartOptions(spec: ChartSpec, width: number): uPlot.Options {
     title: spec.title, width, height: spec.height, plugins: spec.plugins ?? [],
     cursor: { sync: { key: 'pair' }, drag: { x: true, y: false } }, legend: { show: true },
     scales: { x: { time: true },
-      // The y range ends on round ticks; the count follows the plot's height in pixels.
-      y: { range: (_u, min, max) => (min === null || max === null ? [0, 1]
-        : niceRange(min, max, tickCount(spec.height))) } },
+      y: { range: (u, min, max) => {
+        if (min === null || max === null) return [0, 1];
+        const wide = spec.extent?.(u.scales.x.min ?? -Infinity, u.scales.x.max ?? Infinity);
+        return wide ? paddedRange(Math.min(min, wide[0]), Math.max(max, wide[1]))
+          : paddedRange(min, max);
+      } } },
     tzDate: utcDate,
-    axes: [{ ...axis, space: 70, values: timeTicks }, { ...axis, ...yAxis(spec.unit, spec.height) }],
+    axes: [{ ...axis, space: 70, values: timeTicks },
+      { ...axis, ...yAxis(spec.unit, spec.height) }],
     series: [{ value: legend(f.secondsTime) },
       { points: { show: (u: uPlot) => u.data[0].length < 60 }, ...spec.series }],
   };

@@ -8,7 +8,7 @@ import uPlot from 'uplot';
 import { ApiError, data } from '../api.js';
 import * as f from '../format.js';
 import { nextPollMs } from '../pace.js';
-import { candlePlugin, chartOptions, css, dayMarksPlugin, legend, type ChartSpec }
+import { candleExtent, candlePlugin, chartOptions, css, dayMarksPlugin, legend, type ChartSpec }
   from '../pair-charts.js';
 import { cvdHistory, history } from '../pair-history.js';
 import { continuousCvd, RANGES, type Point } from '../pair-series.js';
@@ -122,7 +122,8 @@ export function Pair(props: { symbol: string; at: string | null }) {
     const specs: ChartSpec[] = [
       { title: 'Price (USD)', height: 300, unit: 'plain', series: { label: 'Close',
         stroke: css('--accent'), width: 1, value: legend(f.price) },
-      plugins: [candlePlugin(() => held.current), dayMarksPlugin(() => null)] },
+      plugins: [candlePlugin(() => held.current), dayMarksPlugin(() => null)],
+      extent: candleExtent(() => held.current) },
       { title: 'CVD (USD)', height: 170, unit: 'usd', series: { label: 'CVD',
         stroke: css('--accent2'), width: 1.5, value: legend(f.usd) },
       plugins: [dayMarksPlugin(() => resetLabel.current)] },
