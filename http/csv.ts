@@ -1,5 +1,7 @@
 // CSV (RFC 4180) from rows of a JSON view: quoted where needed, and text cells that a
-// spreadsheet would run as a formula are prefixed with an apostrophe.
+// spreadsheet would run as a formula are prefixed with an apostrophe. Numbers are written with
+// at most 10 significant digits, as in the JSON answers (core/json-numbers.ts).
+import { roundSignificant } from '../core/json-numbers.js';
 
 export interface Column {
   readonly header: string;
@@ -8,7 +10,9 @@ export interface Column {
 
 function cell(value: unknown): string {
   if (value === null || value === undefined) return '';
-  if (typeof value === 'number') return Number.isFinite(value) ? String(value) : '';
+  if (typeof value === 'number') {
+    return Number.isFinite(value) ? String(roundSignificant(value)) : '';
+  }
   if (typeof value === 'boolean') return value ? 'true' : 'false';
   let text = typeof value === 'string' ? value : JSON.stringify(value);
   if (/^[=+\-@\t\r]/.test(text)) text = "'" + text;

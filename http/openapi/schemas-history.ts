@@ -28,7 +28,9 @@ export const historyParameters: Record<string, Schema> = {
     maximum: HISTORY_LIMIT_MAX, default: HISTORY_LIMIT_DEFAULT }),
   cursor: query('cursor', 'The nextCursor of the previous page (same symbol, interval and ' +
     'metrics).', { type: 'string' }),
-  historyFormat: query('format', 'json, csv (RFC 4180) or arrow (Apache Arrow IPC stream).',
+  historyFormat: query('format', 'json, csv (RFC 4180) or arrow (Apache Arrow IPC stream). ' +
+    'json and csv write numbers with at most 10 significant digits; arrow keeps the exact ' +
+    'float64 values.',
     { type: 'string', enum: [...HISTORY_FORMATS], default: 'json' }),
   signalSymbol: query('symbol', 'Only this pair.', { type: 'string' }),
   timeframe: query('timeframe', 'Only this signal timeframe.', oneOf(TIMEFRAMES)),

@@ -1,7 +1,8 @@
 // Numbers in real answers, from the service with the simulator and a day of warm-up: no figure
 // made by arithmetic is written with more than 10 significant digits (`41.995439999999995`),
-// in the pair, deep, screener, signals, CVD, signal history and performance answers. The
-// venue's prices and sizes have fewer digits, and integers (times in ms) are not figures.
+// in the pair, deep, screener, signals, CVD, signal history and performance answers, and in
+// the history's JSON and CSV and the CSV exports. The venue's prices and sizes have fewer
+// digits, and integers (times in ms) are not figures. Arrow keeps the exact doubles.
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { suite } from 'uvu';
@@ -66,7 +67,16 @@ numbers('the scan finds long figures and passes prices, sizes, times and counts'
 const ANSWERS: readonly [string, RegExp?][] = [['pair/BTC'], ['deep-view/BTC'], ['screener'],
   ['signals'], ['cvd/BTC'], ['signals/history?limit=1000', /"move_pct":-?\d+\.\d/],
   ['signals/performance?window=all&groupBy=grade', /"avgMovePct":-?\d+\.\d/],
-  ['funding-arb'], ['smart-money'], ['liquidation-map/BTC']];
+  ['funding-arb'], ['smart-money'], ['liquidation-map/BTC'],
+  ['history/BTC?interval=1m&limit=2000&metrics=candle,openInterest,fundingRate,' +
+    'fundingAnnualized,cvd,vpin,obi,ofi,kyleLambda,signalScore', /"cvd":-?\d+\.\d/],
+  ['history/ETH?interval=1h&limit=48&metrics=candle,openInterest,fundingAnnualized,cvd,vpin',
+    /"cvd":-?\d/],
+  ['history/BTC?interval=5m&limit=2000&format=csv&metrics=candle,openInterest,' +
+    'fundingAnnualized,cvd,vpin,obi,ofi,kyleLambda', /\r\n\d{4}-.*\r\n\d{4}-/],
+  ['signals/performance?window=all&groupBy=grade&format=csv', /\r\n\S+,\d/],
+  ['export/screener.csv', /\r\n\S+,/], ['export/signals.csv', /\r\n\S+,/],
+  ['export/funding-arb.csv', /\r\n\S+,/]];
 
 for (const [path, holds] of ANSWERS) {
   numbers(`${path}: no figure with more than 10 significant digits`, async () => {
