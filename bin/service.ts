@@ -380,7 +380,8 @@ async function startFront(p: Parts, assigned: Promise<void>) {
       limits: p.shared.limits, redisReady: p.shared.link.ready, fresh: () => true });
   const historySource = { store: p.history.store, signals: p.signals.signalStore, clock };
   const mcpAfter = p.warmupEndMs > 0 ? assigned.catch(() => {}) : undefined;
-  const mcp = mcpMounts(access, snapshots, clock, p.log, historySource, mcpAfter);
+  const mcp = mcpMounts(access, snapshots, clock, p.log, historySource, mcpAfter,
+    p.footprints.store);
   // The Arrow library loads as the MCP module does, so the first Arrow history answer is not 503.
   const arrowLoaded = preloadArrow(mcpAfter);
   const dashboard = createDashboardFor({ config, clock, store, keys, access, webhooks: p.webhooks,

@@ -41,12 +41,14 @@ export interface FrontDeps {
 export function mcpMounts(access: AccessControl, snapshots: SnapshotStore, clock: Clock,
   logger: Logger, history?: Parameters<typeof createMcpData>[1],
   /** The module loads once this settles (default: at once). */
-  loadAfter?: Promise<void>) {
+  loadAfter?: Promise<void>,
+  /** Stored footprint bars (one box); without them footprints reach back to the view's. */
+  footprints?: Parameters<typeof createMcpData>[2]) {
   return createLazyMounts(['/api/mcp', '/api/mcp/public'], ['GET', 'POST', 'DELETE'],
     async () => {
       await loadAfter;
       const { createMcpMounts } = await import('../../http/mcp/index.js');
-      return createMcpMounts({ access, data: createMcpData(snapshots, history), clock,
+      return createMcpMounts({ access, data: createMcpData(snapshots, history, footprints), clock,
         logger: logger.child({ component: 'mcp' }) });
     });
 }

@@ -9,7 +9,9 @@ import type { FootprintStore } from '../../persistence/footprints.js';
 import { toCsv, type Column } from '../csv.js';
 import { closedBars, freshnessOf, openBar, type FootprintView } from '../footprint-view.js';
 import { enumParam, intParam } from '../query.js';
-import type { Handler } from '../routes.js';
+import type { HandlerContext } from '../routes.js';
+import type { Outcome } from '../access-types.js';
+import type { Payload } from '../respond.js';
 import type { SnapshotStore } from '../snapshots.js';
 import { variantEtag, type VariantCache } from '../variants.js';
 import { lookupSymbolView } from './feeds.js';
@@ -55,8 +57,12 @@ function answer(view: FootprintView, store: FootprintStore | null, timeframe: st
   });
 }
 
+/** What the footprint answers read of a request: REST routes and MCP tools both call them. */
+export type SymbolAsk = Pick<HandlerContext, 'segment' | 'params'>;
+export type SymbolAnswer = (ask: SymbolAsk) => Outcome<Payload>;
+
 export function footprintHandler(snapshots: SnapshotStore, variants: VariantCache,
-  store: FootprintStore | null): Handler {
+  store: FootprintStore | null): SymbolAnswer {
   return ({ segment, params }) => {
     const timeframe = enumParam(params, 'timeframe', FOOTPRINT_TIMEFRAMES, '5m');
     if (!timeframe.ok) return timeframe;

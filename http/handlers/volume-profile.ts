@@ -11,11 +11,10 @@ import { closedBars, freshnessOf, openBar, type FootprintView } from '../footpri
 import { parseInstant } from '../history-params.js';
 import { problems } from '../problems.js';
 import { enumParam, type QueryParams } from '../query.js';
-import type { Handler } from '../routes.js';
 import type { SnapshotStore } from '../snapshots.js';
 import { variantEtag, type VariantCache } from '../variants.js';
 import { lookupSymbolView } from './feeds.js';
-import { ANSWER_FORMATS } from './footprint.js';
+import { ANSWER_FORMATS, type SymbolAnswer } from './footprint.js';
 import { CSV_TYPE, JSON_TYPE, ok } from './payloads.js';
 
 export const VOLUME_PROFILE_QUERY = ['session', 'start', 'end', 'format'];
@@ -86,7 +85,7 @@ function answer(view: FootprintView, store: FootprintStore | null, range: Range,
 }
 
 export function volumeProfileHandler(snapshots: SnapshotStore, variants: VariantCache,
-  store: FootprintStore | null): Handler {
+  store: FootprintStore | null): SymbolAnswer {
   return ({ segment, params }) => {
     const format = enumParam(params, 'format', ANSWER_FORMATS, 'json');
     if (!format.ok) return format;

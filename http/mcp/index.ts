@@ -1,4 +1,4 @@
-// The MCP endpoints for AI agents: /api/mcp (API key, nine tools, raw values) and
+// The MCP endpoints for AI agents: /api/mcp (API key, eleven tools, raw values) and
 // /api/mcp/public (free, five tools, rounded), as raw uWS mounts for the HTTP front.
 import { limits } from '../../core/config.js';
 import { createHandler, type EndpointContext } from './endpoint.js';

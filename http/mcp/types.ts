@@ -24,6 +24,12 @@ export interface McpData {
   history?(symbol: string, params: ReadonlyMap<string, string>, identity: Identity):
     Outcome<unknown>;
   signalPerformance?(params: ReadonlyMap<string, string>): Outcome<unknown>;
+  /**
+   * GET /api/v1/footprint/{symbol} and /api/v1/volume-profile/{symbol} as JSON (the problem
+   * of a bad parameter, an unknown or untracked symbol); absent, the tools answer 503.
+   */
+  footprint?(symbol: string, params: ReadonlyMap<string, string>): Outcome<unknown>;
+  volumeProfile?(symbol: string, params: ReadonlyMap<string, string>): Outcome<unknown>;
 }
 
 export interface McpDeps {

@@ -1,4 +1,4 @@
-// API mode, /api/mcp: keys (three spellings), nine raw tools, plan gating, daily quota, burst.
+// API mode, /api/mcp: keys (three spellings), eleven raw tools, plan gating, daily quota, burst.
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
@@ -61,14 +61,15 @@ test('no key, or a bad key in any spelling, is 401 problem+json before any MCP e
     }
   });
 
-test('each key spelling opens a session and lists exactly the nine tools', async () => {
+test('each key spelling opens a session and lists exactly the eleven tools', async () => {
   for (const spelling of ['bearer', 'x-api-key', 'query'] as const) {
     const client = await clientFor('Whale', spelling);
     assert.is(client.getServerVersion()?.name, 'orderflow');
     const { tools } = await client.listTools();
     assert.equal(tools.map((t) => t.name).sort(), [
-      'get_deep_view', 'get_funding_arb', 'get_history', 'get_pair', 'get_screener',
-      'get_signal_performance', 'get_signals', 'get_smart_money', 'get_usage',
+      'get_deep_view', 'get_footprint', 'get_funding_arb', 'get_history', 'get_pair',
+      'get_screener', 'get_signal_performance', 'get_signals', 'get_smart_money', 'get_usage',
+      'get_volume_profile',
     ], spelling);
   }
 });

@@ -7,7 +7,7 @@ import { HISTORY_INTERVALS, HISTORY_METRICS } from '../../history-params.js';
 import { PERFORMANCE_GROUPS, PERFORMANCE_WINDOWS } from '../../../actors/signals/track-record.js';
 import { problems } from '../../problems.js';
 import { gated } from './gate.js';
-import type { ToolDeps } from './common.js';
+import { queryOf, type ToolDeps } from './common.js';
 import { asRow, rowsAt } from './records.js';
 import { table } from './render.js';
 import { okResult, problemResult } from './result.js';
@@ -57,14 +57,6 @@ export const performanceOutput = z.looseObject({
     'significantBeforeCorrection, significantAfterCorrection.'),
 });
 
-function params(entries: Record<string, string | number | undefined>): Map<string, string> {
-  const out = new Map<string, string>();
-  for (const [name, value] of Object.entries(entries)) {
-    if (value !== undefined) out.set(name, String(value));
-  }
-  return out;
-}
-
 export function registerApiHistoryTools(server: McpServer, deps: ToolDeps): void {
   server.registerTool('get_history', {
     title: 'Recorded history of a pair',
@@ -75,7 +67,7 @@ export function registerApiHistoryTools(server: McpServer, deps: ToolDeps): void
     inputSchema: historyInput, outputSchema: historyOutput, annotations: readOnly,
   }, gated(deps, 'get_history', 'history', (args, identity) => {
     if (deps.data.history === undefined) return problemResult(problems.notReady('the history'));
-    const answer = deps.data.history(args.symbol, params({ metrics: args.metrics.join(','),
+    const answer = deps.data.history(args.symbol, queryOf({ metrics: args.metrics.join(','),
       interval: args.interval, start: args.start, end: args.end, limit: args.limit,
       cursor: args.cursor }), identity);
     if (!answer.ok) return problemResult(answer.problem);
@@ -102,7 +94,7 @@ export function registerApiHistoryTools(server: McpServer, deps: ToolDeps): void
     if (deps.data.signalPerformance === undefined) {
       return problemResult(problems.notReady('the signal performance'));
     }
-    const answer = deps.data.signalPerformance(params(args));
+    const answer = deps.data.signalPerformance(queryOf(args));
     if (!answer.ok) return problemResult(answer.problem);
     const view = asRow(answer.value, 'signal performance');
     const groups = rowsAt(view, 'groups', 'signal performance');

@@ -41,6 +41,16 @@ export function lookupSymbol<T>(find: (symbol: string) => T | undefined, symbol:
   return upper === symbol ? { symbol, found: undefined } : { symbol: upper, found: find(upper) };
 }
 
+/** The query a REST client would send for a tool's arguments (undefined ones left out). */
+export function queryOf(entries: Record<string, string | number | undefined>):
+  Map<string, string> {
+  const out = new Map<string, string>();
+  for (const [name, value] of Object.entries(entries)) {
+    if (value !== undefined) out.set(name, String(value));
+  }
+  return out;
+}
+
 /**
  * Runs a tool body; a throw (or a rejection, for a body that waits on the shared quota) is a bug
  * in the service, logged and answered as an internal error.

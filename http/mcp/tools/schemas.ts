@@ -5,7 +5,7 @@ import { DIRECTIONS, REGIMES, WALLET_CATEGORIES } from '../../../core/messages.j
 /** A plain ticker (BTC, kPEPE) or a builder market `<dex>:<ticker>` (xyz:TSLA). */
 export const SYMBOL_PATTERN = /^[A-Za-z0-9]{1,20}(:[A-Za-z0-9]{1,20})?$/;
 
-const symbol = z.string().trim()
+export const symbol = z.string().trim()
   .regex(SYMBOL_PATTERN, 'expected a pair symbol such as BTC, kPEPE or xyz:TSLA')
   .describe('Pair symbol: the base asset ticker, e.g. "BTC", "ETH", "kPEPE", or a builder ' +
     'market "<dex>:<ticker>" such as "xyz:TSLA". Matched exactly first, then with the ticker ' +
