@@ -57,14 +57,17 @@ export async function storePending(signals: SignalStore<EntrySignal>, nowMs: num
   }
 }
 
-/** Stores GRADE_PLAN's evaluated signals over the 12 days before nowMs, every 15 minutes. */
+/**
+ * Stores GRADE_PLAN's evaluated signals over the 12 days before nowMs, one an hour: a grade's
+ * outcomes span many 4 h blocks, as the block bootstrap needs for an interval.
+ */
 export async function storeEvaluated(signals: SignalStore<EntrySignal>, nowMs: number):
   Promise<number> {
   const random = createSeededRng(35);
   let slot = 0;
   for (const [grade, plan] of Object.entries(GRADE_PLAN) as [Grade, typeof GRADE_PLAN.A][]) {
     for (let i = 0; i < plan.evaluated; i++) {
-      const barMs = nowMs - 12 * 24 * HOUR_MS + slot++ * 15 * 60_000;
+      const barMs = nowMs - 12 * 24 * HOUR_MS + slot++ * HOUR_MS;
       const side = random() < 0.5 ? 'long' : 'short';
       const t1 = random() < plan.t1Share;
       const s = entrySignal(barMs, grade, side, plan.score + Math.round(random() * 20 - 10));
