@@ -26,6 +26,8 @@ interface Encodings {
   gzip: Payload | undefined;
 }
 
+// Keyed by the cached payload, so its encodings go when a cache evicts it. The gzip bytes (about
+// a third of the identity bytes or less) are not counted in those caches' byte bounds.
 const encodingsOf = new WeakMap<Payload, Encodings>();
 
 /** Whether a payload has a gzip variant: cached (it has an ETag), a 200, above the minimum. */
