@@ -1,8 +1,10 @@
 // The footprint in the service (issue 39's targets): heap per pair of the engine's footprint
 // (100 pairs), lmdb bytes per day of stored footprint bars (100 pairs, one day of a BTC-like
 // tape), and `/api/v1/footprint/BTC?bars=50` polled against `/api/v1/pair/BTC` by wrk in the
-// same run (the front alone, in process, limits off, alternating rounds).
+// same run (the front alone, in process, limits off, alternating rounds), both with
+// `Accept-Encoding: gzip` as browsers and HTTP libraries send it, and both without (identity).
 import { mkdtempSync, rmSync } from 'node:fs';
+import { request } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { open } from 'lmdb';
@@ -88,9 +90,31 @@ async function storeBytesPerDay(day: readonly FootprintRecord[]): Promise<number
   }
 }
 
-/** wrk on both paths in alternating rounds; median req/s of each. */
-async function pollRatio(rounds: number, seconds: number):
-  Promise<[number, number, number, number]> {
+interface PollFigures {
+  /** Median req/s by path and encoding: footprint and pair, each `gzip` or `identity`. */
+  readonly rps: Readonly<Record<string, number>>;
+  /** Answer bytes on the wire by the same keys. */
+  readonly bytes: Readonly<Record<string, number>>;
+}
+
+const POLLS = ['footprint gzip', 'pair gzip', 'footprint identity', 'pair identity'];
+const FOOTPRINT_PATH = '/api/v1/footprint/BTC?bars=50';
+const PAIR_PATH = '/api/v1/pair/BTC';
+
+/** Bytes of the answer as sent: undici's fetch would inflate it, so node:http reads it raw. */
+function wireBytes(url: string, headers: Record<string, string>): Promise<number> {
+  return new Promise((resolve, reject) => {
+    request(url, { headers }, (res) => {
+      let n = 0;
+      res.on('data', (chunk: Buffer) => { n += chunk.byteLength; });
+      res.on('end', () => resolve(n));
+      res.on('error', reject);
+    }).on('error', reject).end();
+  });
+}
+
+/** wrk on both paths, with and without gzip, in alternating rounds; median req/s of each. */
+async function pollRatio(rounds: number, seconds: number): Promise<PollFigures> {
   ensureWrk();
   const dir = mkdtempSync(join(tmpdir(), 'orderflow-fp-poll-'));
   const root = open({ path: dir });
@@ -112,21 +136,23 @@ async function pollRatio(rounds: number, seconds: number):
     readiness: () => ({ ready: true, checks: {} }), footprints,
   });
   const base = `http://127.0.0.1:${server.port}`;
-  const headers = [`Authorization: Bearer ${key}`];
-  const results: Record<string, number[]> = { footprint: [], pair: [] };
-  const sizes: number[] = [];
-  for (const path of ['/api/v1/footprint/BTC?bars=50', '/api/v1/pair/BTC']) {
-    const r = await fetch(base + path, { headers: { authorization: `Bearer ${key}` } });
-    sizes.push((await r.arrayBuffer()).byteLength);
+  const results: Record<string, number[]> = Object.fromEntries(POLLS.map((p) => [p, []]));
+  const bytes: Record<string, number> = {};
+  const pathOf = (poll: string) => poll.startsWith('pair') ? PAIR_PATH : FOOTPRINT_PATH;
+  const gzipOf = (poll: string) => poll.endsWith('gzip');
+  for (const poll of POLLS) {
+    bytes[poll] = await wireBytes(base + pathOf(poll), { authorization: `Bearer ${key}`,
+      ...(gzipOf(poll) ? { 'accept-encoding': 'gzip' } : {}) });
   }
   try {
     for (let round = 0; round < rounds; round++) {
-      const order = round % 2 === 0 ? ['footprint', 'pair'] : ['pair', 'footprint'];
-      for (const name of order) {
-        const path = name === 'pair' ? '/api/v1/pair/BTC' : '/api/v1/footprint/BTC?bars=50';
-        const r = await runWrk(base + path, { connections: 64, seconds, headers });
-        if (r.non2xx > 0) throw new Error(`${path} answered ${r.non2xx} non-2xx`);
-        results[name].push(r.rps);
+      const order = round % 2 === 0 ? POLLS : [...POLLS].reverse();
+      for (const poll of order) {
+        const headers = [`Authorization: Bearer ${key}`,
+          ...(gzipOf(poll) ? ['Accept-Encoding: gzip'] : [])];
+        const r = await runWrk(base + pathOf(poll), { connections: 64, seconds, headers });
+        if (r.non2xx > 0) throw new Error(`${poll} answered ${r.non2xx} non-2xx`);
+        results[poll].push(r.rps);
       }
     }
   } finally {
@@ -134,7 +160,7 @@ async function pollRatio(rounds: number, seconds: number):
     await root.close();
     rmSync(dir, { recursive: true, force: true });
   }
-  return [median(results.footprint), median(results.pair), sizes[0], sizes[1]];
+  return { rps: Object.fromEntries(POLLS.map((p) => [p, median(results[p])])), bytes };
 }
 
 function median(xs: readonly number[]): number {
@@ -153,8 +179,7 @@ export async function run(opts: { quick: boolean }): Promise<ReportRow[]> {
   const day = feed(new PairFootprint('D'), 48, 42).filter((r) => r.openMs >= T0 + DAY_MS);
   const dayBytes = await storeBytesPerDay(day);
   const dayBytes5m = await storeBytesPerDay(day.filter((r) => r.timeframe === '5m'));
-  const [footprintRps, pairRps, bodyBytes, pairBytes] =
-    await pollRatio(opts.quick ? 1 : 3, opts.quick ? 3 : 8);
+  const { rps, bytes } = await pollRatio(opts.quick ? 1 : 3, opts.quick ? 3 : 8);
   const mb = 1024 * 1024;
   return [
     row('heap and buffers per pair of the engine\'s footprint (100 pairs; NaN without ' +
@@ -163,10 +188,16 @@ export async function run(opts: { quick: boolean }): Promise<ReportRow[]> {
     row('store per day, 5m + 15m + 1h bars of 100 pairs', dayBytes / mb, 'MB', null, '-', null),
     row('store for 7 days of 5m bars of 100 pairs', 7 * dayBytes5m / mb, 'MB', null, '< 500 MB',
       7 * dayBytes5m / mb < 500),
-    row('/api/v1/footprint/BTC?bars=50 polled (wrk, 64 connections)', footprintRps, 'req/s',
-      pairRps, '>= 0.5x /api/v1/pair/BTC', footprintRps >= 0.5 * pairRps),
-    row('answer bytes of /api/v1/footprint/BTC?bars=50 (baseline: /api/v1/pair/BTC)',
-      bodyBytes, 'B', pairBytes, '-', null),
+    row('/api/v1/footprint/BTC?bars=50 polled with Accept-Encoding: gzip (wrk, 64 ' +
+      'connections; baseline: /api/v1/pair/BTC, the same header)', rps['footprint gzip']!,
+      'req/s', rps['pair gzip']!, '>= 0.5x /api/v1/pair/BTC',
+      rps['footprint gzip']! >= 0.5 * rps['pair gzip']!),
+    row('the same without Accept-Encoding (identity bytes)', rps['footprint identity']!,
+      'req/s', rps['pair identity']!, '-', null),
+    row('answer bytes of /api/v1/footprint/BTC?bars=50, gzip (baseline: identity)',
+      bytes['footprint gzip']!, 'B', bytes['footprint identity']!, '-', null),
+    row('answer bytes of /api/v1/pair/BTC, gzip asked (under the minimum: identity)',
+      bytes['pair gzip']!, 'B', bytes['pair identity']!, '-', null),
     row(`bars in a day of the tape (levels a 5m bar: ${levelsOf(day)})`, day.length, 'bars',
       null, '-', null),
   ];

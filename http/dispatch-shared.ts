@@ -7,6 +7,7 @@ import type {
   AccessControl, BurstScope, Endpoint, Identity, Outcome, Problem, SharedLimits,
 } from './access-types.js';
 import type { Cors } from './cors.js';
+import { negotiated } from './compression.js';
 import { readCredentials } from './credentials.js';
 import type { HttpMetrics } from './metrics.js';
 import type { QueryParams } from './query.js';
@@ -55,7 +56,10 @@ export class SharedRouteFlow {
       this.deps.rateHeaders(null, null));
     const identity = found.value;
     const plan = access.checkPlan(identity, endpoint);
-    const answer = plan.ok ? route.handle({ info, params, segment, identity }) : null;
+    const handled = plan.ok ? route.handle({ info, params, segment, identity }) : null;
+    // The encoding is chosen now: Accept-Encoding is read while the request is valid.
+    const answer: Outcome<Payload> | null = handled !== null && handled.ok
+      ? { ok: true, value: negotiated(handled.value, info.acceptEncoding) } : handled;
     const notModified = answer !== null && answer.ok && answer.value.etag !== undefined &&
       etagMatches(info.ifNoneMatch, answer.value.etag);
     const countDaily = answer !== null && answer.ok && !notModified && route.daily;

@@ -17,6 +17,7 @@ import { etagMatches, RequestReader, type RequestInfo } from './request.js';
 import { corsHeaders, sendNotModified, sendPayload, sendPreflight, sendProblem,
   type HeaderList } from './respond.js';
 import type { HandlerContext, Route, RouteMatch, RouteTable } from './routes.js';
+import { negotiated } from './compression.js';
 import { SharedRouteFlow, STALE_HEADER } from './dispatch-shared.js';
 
 /** What the front tells a mount: the client IP and the CORS headers its answers carry. */
@@ -211,7 +212,7 @@ class Dispatcher {
       return this.fail(res, info, route.name, result.problem,
         this.rateHeaders(identity, route.scope));
     }
-    const payload = result.value;
+    const payload = negotiated(result.value, info.acceptEncoding);
     if (payload.etag !== undefined && etagMatches(info.ifNoneMatch, payload.etag)) {
       // A revalidation costs burst (counted above) but not the daily quota (docs/decisions.md).
       metrics.count(route.name, 304);

@@ -14,6 +14,8 @@ export interface RequestInfo {
   readonly authorization: string | undefined;
   readonly xApiKey: string | undefined;
   readonly ifNoneMatch: string;
+  /** Accept-Encoding as sent ('' when absent): read only for answers that have a gzip form. */
+  readonly acceptEncoding: string;
   readonly origin: string;
   /** The socket peer (what /metrics' loopback rule looks at). */
   readonly peer: string;
@@ -60,6 +62,7 @@ export class RequestReader implements RequestInfo {
   readonly #trusted: TrustCheck;
   #xApiKey: string | undefined | null = null;
   #origin: string | undefined = undefined;
+  #acceptEncoding: string | undefined = undefined;
   #peer: string | undefined = undefined;
   #ip: string | undefined = undefined;
   #forwardedFor: string | undefined = undefined;
@@ -75,6 +78,7 @@ export class RequestReader implements RequestInfo {
     this.#req = req;
     this.#xApiKey = null;
     this.#origin = undefined;
+    this.#acceptEncoding = undefined;
     this.#peer = undefined;
     this.#ip = undefined;
     this.#forwardedFor = undefined;
@@ -117,6 +121,7 @@ export class RequestReader implements RequestInfo {
     copy.#req = this.#req;
     copy.#xApiKey = this.#xApiKey;
     copy.#origin = this.#origin;
+    copy.#acceptEncoding = this.#acceptEncoding;
     copy.#peer = this.#peer;
     copy.#ip = this.#ip;
     copy.#forwardedFor = this.#forwardedFor;
@@ -131,6 +136,10 @@ export class RequestReader implements RequestInfo {
 
   get origin(): string {
     return (this.#origin ??= this.#req!.getHeader('origin'));
+  }
+
+  get acceptEncoding(): string {
+    return (this.#acceptEncoding ??= this.#req!.getHeader('accept-encoding'));
   }
 
   get forwardedFor(): string {

@@ -95,7 +95,19 @@ export function sendPayload(res: HttpResponse, info: RequestInfo, cors: Cors, pa
     writeHeaders(res, extra);
     writeCors(res, info, cors);
   }
-  res.end(payload.body);
+  if (info.method === 'head') {
+    // The headers GET would send, Content-Length included, and no body (RFC 9110 9.3.2): uWS
+    // would send the body, and its endWithoutBody(length) leaves the response open.
+    res.writeHeader('Content-Length', String(bodyBytes(payload.body)));
+    res.endWithoutBody();
+  } else {
+    res.end(payload.body);
+  }
+}
+
+/** A body's length in bytes (a string's as UTF-8). */
+export function bodyBytes(body: Uint8Array | string): number {
+  return typeof body === 'string' ? Buffer.byteLength(body) : body.byteLength;
 }
 
 /** 304: the validators and cadence again, no body (RFC 9110 15.4.5). */

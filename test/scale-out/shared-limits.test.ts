@@ -1,7 +1,7 @@
 // Shared limits over a real Redis, two in-process fronts on real ports: the daily quota and the
 // burst windows hold exactly across both (also under concurrent requests), with the one-box
-// rules (exact Retry-After, 304 free of daily quota); keys made through one front's table work on
-// the other; frames reject bytes that are not one.
+// rules (exact Retry-After, 304 free of daily quota, gzip for large answers); keys made through
+// one front's table work on the other; frames reject bytes that are not one.
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { ManualClock } from '../../core/clock.js';
@@ -116,6 +116,23 @@ limits('a revoked key is refused by the other front', async () => {
   const unknown = await fronts[1].shared.keys.setPlan('ofk_00000000', 'Pro');
   assert.not.ok(unknown.ok);
 });
+
+limits('after the Redis step a large answer goes gzipped, with its own ETag and 304',
+  async () => {
+    const key = await sharedKey('Whale');
+    const url = `${fronts[1].url}/api/v1/screener`;
+    // fetch asks for gzip (and inflates the body); identity is asked explicitly.
+    const zipped = await get(url, key);
+    assert.is(zipped.status, 200);
+    assert.is(zipped.headers.get('content-encoding'), 'gzip');
+    assert.match(zipped.headers.get('vary') ?? '', /Accept-Encoding/);
+    const plain = await get(url, { ...key, 'accept-encoding': 'identity' });
+    assert.is(plain.headers.get('content-encoding'), null);
+    assert.is(zipped.text, plain.text);
+    assert.is(zipped.headers.get('etag'), plain.headers.get('etag')!.slice(0, -1) + '-gz"');
+    const again = await get(url, { ...key, 'if-none-match': zipped.headers.get('etag')! });
+    assert.is(again.status, 304);
+  });
 
 limits('frames: round trip, ordering, and bytes that are not a frame are refused', () => {
   const body = Buffer.from('{"a":1}');
