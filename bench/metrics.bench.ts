@@ -169,8 +169,15 @@ function tradeRows(trades: number, runs: number): ReportRow[] {
   pass: ratio >= 0.99 }];
 }
 
-/** The main thread's time on a core so far, ns (schedstat; NaN where the system keeps none). */
-const onCore = () => mainThreadRunQueue(process.pid)?.runNs ?? NaN;
+/**
+ * The main thread's time on a core so far, ns (schedstat; NaN where the system keeps none).
+ * getrusage (process.cpuUsage) first brings the running thread's count up to now: schedstat
+ * alone lags by up to a scheduler tick, which a scrape's own CPU collector then flushed into it.
+ */
+const onCore = () => {
+  process.cpuUsage();
+  return mainThreadRunQueue(process.pid)?.runNs ?? NaN;
+};
 
 /**
  * Metrics read from the shards' shared buffer, the webhook runner, the signal pipeline, the
