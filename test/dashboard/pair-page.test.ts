@@ -1,9 +1,9 @@
-// The Pair page in Debian's chromium against `orderflow serve` with the simulator and a 7-day
+// The Pair page in Debian's chromium against `orderflow serve` with the simulator and an 8-day
 // warm-up (its clock started on a Monday 12:00 UTC, so a day's range crosses 00:00 UTC): round
 // labelled ticks on every axis, the CVD's daily reset marked (and gone in continuous mode),
-// "All" spanning the stored week, an untracked pair saying so instead of empty charts, and an
-// unknown symbol saying so once and asking nothing more. Axe in both themes, screenshots in
-// test/.screenshots/.
+// "All" showing the 7 days of minutes kept and the hourly points before them, an untracked
+// pair saying so instead of empty charts, and an unknown symbol saying so once and asking
+// nothing more. Axe in both themes, screenshots in test/.screenshots/.
 import { spawnSync } from 'node:child_process';
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
@@ -34,9 +34,9 @@ pair.before(async () => {
   { encoding: 'utf8', input: `${PASSWORD}\n` });
   assert.is(created.status, 0, created.stderr);
   service = await startServeProcess(['--data-dir', dataDir, '--shards', '1', '--limits', 'off',
-    '--clock-start', '2026-11-23T12:00:00Z'], { ORDERFLOW_WARMUP_HOURS: '168' });
+    '--clock-start', '2026-11-23T12:00:00Z'], { ORDERFLOW_WARMUP_HOURS: '192' });
   await eventually(async () => (await fetch(`${service.baseUrl}/readyz`)).status === 200,
-    { timeoutMs: 300_000, intervalMs: 500, message: 'ready after the 7-day warm-up' });
+    { timeoutMs: 300_000, intervalMs: 500, message: 'ready after the 8-day warm-up' });
   chromium = await launchChromium();
   page = await chromium.newPage();
   await page.setViewport({ width: 1280, height: 1100 });
@@ -97,11 +97,48 @@ async function shoot(name: string): Promise<void> {
   }
 }
 
-pair('All spans the stored week; every axis has 3 or more labelled round ticks', async () => {
+interface Spacing { stepSeconds: number; count: number; fromMs: number; toMs: number }
+
+/** The drawn points' spacings, as the page mirrors them. */
+async function spacings(): Promise<Spacing[]> {
+  const text: string = await page.$eval('.charts', (el: any) => el.dataset.spacing ?? '');
+  return text.split('|').filter(Boolean).map((entry) => {
+    const [step, count, from, to] = entry.split(' ');
+    return { stepSeconds: Number(step), count: Number(count), fromMs: Date.parse(from!),
+      toMs: Date.parse(to!) };
+  });
+}
+
+pair('All: 7 days of minutes, the hours before them; every axis 3+ round ticks', async () => {
   await page.goto(`${service.baseUrl}/pair/BTC`, { waitUntil: 'networkidle2' });
   await page.waitForSelector('.charts .uplot', { timeout: 30_000 });
-  const all = await range('All', 6 * DAY_MS);
-  assert.ok(all.toMs - all.fromMs > 6 * DAY_MS, JSON.stringify(all));
+  const all = await range('All', 7 * DAY_MS);
+  assert.ok(all.toMs - all.fromMs > 7 * DAY_MS, JSON.stringify(all));
+  // Every stored point: the minutes of the last 7 days (the warm-up stored them thinned:
+  // hourly, then 5-minute, then every minute) and the hourly points before them.
+  // Read up to the newest drawn minute's end: the market may have moved on since the page read.
+  const stored = JSON.parse(await page.evaluate(async (toMs: number) => {
+    // No named inner functions: the page cannot see the test's compiler helpers.
+    const { key } = JSON.parse((globalThis as any).sessionStorage.getItem('orderflow.session'));
+    const bodies: any[] = await Promise.all(['interval=1h',
+      `interval=1m&start=${toMs - 7 * 86_400_000}&end=${toMs}`].map(async (query) => (await fetch(
+      `/api/v1/history/BTC?metrics=candle&limit=5000&${query}`,
+      { headers: { authorization: `Bearer ${key}` } })).json()));
+    const [hours, minutes] = bodies.map((body) => body.points.map((p: any) => Date.parse(p.t)));
+    return JSON.stringify({ hours, minutes, next: bodies[1].nextCursor });
+  }, all.toMs + 60_000));
+  assert.is(stored.next, null, 'the stored minutes fit one page of the test\'s');
+  const firstMinuteMs: number = stored.minutes[0];
+  const expected = stored.hours.filter((t: number) => t < firstMinuteMs).length +
+    stored.minutes.length;
+  assert.is(Number(await page.$eval('.charts', (el: any) => el.dataset.points)), expected);
+  assert.ok(all.toMs - firstMinuteMs > 6.5 * DAY_MS, `minutes from ${firstMinuteMs}`);
+  const spaced = await spacings();
+  const minutes = spaced.find((s) => s.stepSeconds === 60);
+  const hours = spaced.find((s) => s.stepSeconds === 3_600);
+  assert.ok(minutes && hours, JSON.stringify(spaced));
+  assert.ok(all.toMs - minutes.toMs <= 60_000, JSON.stringify({ all, minutes }));
+  assert.ok(hours.fromMs === all.fromMs && hours.count >= 7 * 24, JSON.stringify(hours));
   const drawn = await charts();
   assert.equal(drawn.map((c) => c.title), ['Price (USD)', 'CVD (USD)', 'VPIN',
     'Open interest (USD)']);

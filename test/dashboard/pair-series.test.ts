@@ -1,24 +1,42 @@
 // The Pair page's series (web/src/pair-series.ts): the history pages each range reads (All:
-// every stored hour, not the last 500 five-minute points), how they join, and the CVD made
-// continuous across the UTC days.
+// every stored hour, then the 7 days of minutes in pages the API allows), how they join, how
+// the points are spaced, and the CVD made continuous across the UTC days.
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { continuousCvd, joined, pagesFor, RANGES } from '../../web/src/pair-series.js';
+import { backPages, continuousCvd, joined, MINUTES_KEPT, PAGE_MAX, pagesFor, RANGES, spacings }
+  from '../../web/src/pair-series.js';
 
 const series = suite('pair series');
 
-series('each range reads its own resolution; All reaches past 7 days', () => {
+series('each range reads its own resolution; All: every hour, then 7 days of minutes', () => {
   const spans = { '1m': 60, '5m': 300, '1h': 3_600 } as const;
   for (const [label, seconds] of RANGES) {
     const pages = pagesFor(seconds);
     const reach = Math.max(...pages.map((p) => p.limit * spans[p.interval]));
     if (seconds > 0) assert.ok(reach >= seconds, `${label} reaches ${reach} s`);
     else assert.ok(reach > 180 * 86_400, `All reaches ${reach / 86_400} days`);
-    assert.ok(pages.every((p) => p.limit <= 5_000), label);
+    // Each request within the API's largest page.
+    for (const p of pages) assert.ok(backPages(p.limit).every((n) => n <= PAGE_MAX), label);
     // A range's own page stays a few hundred points: each candle is pixels wide.
     if (seconds > 0) assert.ok(pages.every((p) => p.limit <= 300), `${label}: ${pages[0]!.limit}`);
   }
-  assert.equal(pagesFor(0).map((p) => p.interval), ['1h', '5m']);
+  assert.equal(pagesFor(0), [{ interval: '1h', limit: 5_000 }, { interval: '1m', limit: 10_080 }]);
+  assert.is(MINUTES_KEPT * 60, 7 * 86_400);
+});
+
+series('a page above the API\'s largest is read back from now in pages that sum to it', () => {
+  assert.equal(backPages(10_080), [5_000, 5_000, 80]);
+  assert.equal(backPages(5_000), [5_000]);
+  assert.equal(backPages(241), [241]);
+});
+
+series('spacings: each step, how often and where, widest first', () => {
+  const hours = [0, 3_600, 7_200];
+  const minutes = [7_260, 7_320, 7_380, 7_440];
+  assert.equal(spacings([...hours, ...minutes]), [
+    { stepSeconds: 3_600, count: 2, fromSeconds: 0, toSeconds: 7_200 },
+    { stepSeconds: 60, count: 4, fromSeconds: 7_200, toSeconds: 7_440 }]);
+  assert.equal(spacings([5]), []);
 });
 
 series('the finer page takes over where it begins', () => {

@@ -2,7 +2,8 @@
 // real lmdb signal store: the empty state while nothing was evaluated, then every letter with
 // its intervals drawn against the baseline, a grade with too few outcomes saying so, the
 // information coefficient, the multiple-comparisons note, axe in both themes and screenshots
-// (desktop and phone, test/.screenshots/); a plan below the track record's is an error state.
+// (desktop and phone, test/.screenshots/); a Free account sees the page's plan gate and asks
+// the API nothing, a Trader account the live signals with the track record's Pro gate.
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { suite } from 'uvu';
@@ -50,6 +51,7 @@ panel.before(async () => {
   putMarketFixture(service.snapshots, Date.now());
   await service.createAccount('ana@example.com', PASSWORD, 'Whale');
   await service.createAccount('fred@example.com', PASSWORD, 'Free');
+  await service.createAccount('tess@example.com', PASSWORD, 'Trader');
   chromium = await launchChromium();
   page = await chromium.newPage();
   await page.setViewport({ width: 1280, height: 900 });
@@ -148,17 +150,64 @@ panel('axe in both themes; screenshots desktop and phone', async () => {
   await page.setViewport({ width: 1280, height: 900 });
 });
 
-panel('a plan below the track record: the API says why, as an error', async () => {
+/** The paths under /api/v1/signals the page asks for while `act` runs. */
+async function signalRequests(act: () => Promise<void>): Promise<string[]> {
+  const asked: string[] = [];
+  const listen = (request: { url(): string }) => {
+    const url = new URL(request.url());
+    if (url.pathname.startsWith('/api/v1/signals')) asked.push(url.pathname);
+  };
+  page.on('request', listen);
+  try {
+    await act();
+  } finally {
+    page.off('request', listen);
+  }
+  return asked;
+}
+
+async function signOut(): Promise<void> {
   await page.evaluate(() => sessionStorage.clear());
   const client = await page.createCDPSession();
   await client.send('Network.clearBrowserCookies');
+}
+
+panel('a Free account: the gate names the Trader plan, no API request, no error', async () => {
+  await signOut();
   await signIn('fred@example.com');
-  await signals();
-  await page.waitForSelector('section .status.error', { timeout: 60_000 });
-  assert.is(await page.$eval('section .status.error', (el: any) => el.getAttribute('role')),
-    'alert');
-  assert.ok((await page.$eval('section .status.error', (el: any) => el.textContent)).length > 10);
+  const asked = await signalRequests(async () => {
+    await page.evaluate((t) => localStorage.setItem('orderflow.theme', t), 'dark');
+    await page.goto(`${service.baseUrl}/signals`, { waitUntil: 'networkidle2' });
+    await page.waitForSelector('[data-plan-gate]');
+  });
+  assert.equal(asked, []);
+  assert.is(await page.$eval('[data-plan-gate]', (el: any) => el.getAttribute('data-plan-gate')),
+    'Trader');
+  assert.match(await page.$eval('[data-plan-gate]', (el: any) => el.textContent),
+    /^Signals is on the Trader and above plan \(this account is on Free\).*set-plan EMAIL Trader/);
+  assert.is(await page.$('.status.error'), null);
   assert.is(await page.$('.track-table'), null);
+  assert.is(await page.$eval('nav a[href="/signals"] .plan-badge', (el: any) => el.textContent),
+    '(needs Trader)');
+  assert.equal(await axeFindings(page), []);
+  await page.screenshot({ path: join(SHOTS, 'signals-free-gate.png') });
+});
+
+panel('a Trader account: live signals, and the track record names the Pro plan', async () => {
+  await signOut();
+  await signIn('tess@example.com');
+  const asked = await signalRequests(async () => {
+    await page.goto(`${service.baseUrl}/signals`, { waitUntil: 'networkidle2' });
+    await page.waitForSelector('section [data-plan-gate]');
+  });
+  assert.equal([...new Set(asked)], ['/api/v1/signals']);
+  assert.is(await page.$eval('section [data-plan-gate]',
+    (el: any) => el.getAttribute('data-plan-gate')), 'Pro');
+  assert.match(await page.$eval('section [data-plan-gate]', (el: any) => el.textContent),
+    /is on the Pro and above plan; this account is on Trader\./);
+  assert.is(await page.$('.status.error'), null);
+  assert.is(await page.$('nav a[href="/signals"] .plan-badge'), null);
+  assert.equal(await axeFindings(page), []);
 });
 
 panel.run();

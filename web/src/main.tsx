@@ -98,7 +98,7 @@ function App() {
     page = <DeepView symbol={decodeURIComponent(path.slice(6, -5))} plan={me.plan} />;
   } else if (path.startsWith('/pair/')) {
     page = <Pair symbol={decodeURIComponent(path.slice(6))} at={q.get('at')} plan={me.plan} />;
-  } else if (path === '/signals') page = <Signals />;
+  } else if (path === '/signals') page = <Signals plan={me.plan} />;
   else if (path === '/smart-money') {
     page = <SmartMoney plan={me.plan} symbol={q.get('symbol')} />;
   } else if (path === '/wallets') page = <Wallets plan={me.plan} />;

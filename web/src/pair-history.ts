@@ -1,21 +1,42 @@
 // The Pair page's history reads: the pages a range needs (pair-series.ts), or the CVD the
 // service holds where the history is not on the plan.
 import { ApiError, data } from './api.js';
-import { joined, pagesFor, SECONDS, type Page, type Point } from './pair-series.js';
+import { backPages, joined, pagesFor, SECONDS, type Page, type Point } from './pair-series.js';
+
+interface Answer { points: Point[]; fromMs: number }
+
+async function read(symbol: string, interval: Page['interval'], limit: number,
+  window: { startMs: number; endMs: number } | null): Promise<Answer> {
+  let query = `?metrics=candle,cvd,vpin,openInterest&interval=${interval}&limit=${limit}`;
+  if (window) query += `&start=${Math.floor(window.startMs)}&end=${Math.floor(window.endMs)}`;
+  const body = await data(`/api/v1/history/${encodeURIComponent(symbol)}${query}`);
+  // `t` as ISO 8601 or epoch ms: uPlot's time axis is in seconds.
+  const points = (body.points as any[]).map((point) => ({ ...point,
+    t: (typeof point.t === 'number' ? point.t : Date.parse(point.t)) / 1000 }));
+  return { points, fromMs: Date.parse(body.coverage?.from ?? '') };
+}
 
 async function page(symbol: string, p: Page, atSeconds: number | null, rangeSeconds: number):
   Promise<Point[]> {
-  let query = `?metrics=candle,cvd,vpin,openInterest&interval=${p.interval}&limit=${p.limit}`;
   if (atSeconds !== null && rangeSeconds > 0) {
     // Centred on the signal's bar: half the range either side.
     const startMs = (atSeconds - rangeSeconds / 2) * 1000;
     const endMs = startMs + rangeSeconds * 1000 + SECONDS[p.interval] * 1000;
-    query += `&start=${Math.floor(startMs)}&end=${Math.floor(endMs)}`;
+    return (await read(symbol, p.interval, p.limit, { startMs, endMs })).points;
   }
-  const body = await data(`/api/v1/history/${encodeURIComponent(symbol)}${query}`);
-  // `t` as ISO 8601 or epoch ms: uPlot's time axis is in seconds.
-  return (body.points as any[]).map((point) => ({ ...point,
-    t: (typeof point.t === 'number' ? point.t : Date.parse(point.t)) / 1000 }));
+  // Newest first, each page ending where the one after it begins (the service's market time
+  // is the first page's end, which the client's clock does not know).
+  let points: Point[] = [];
+  let endMs: number | null = null;
+  for (const size of backPages(p.limit)) {
+    const window = endMs === null ? null
+      : { startMs: endMs - size * SECONDS[p.interval] * 1000, endMs };
+    const answer = await read(symbol, p.interval, size, window);
+    points = joined(answer.points, points);
+    if (!Number.isFinite(answer.fromMs)) break;
+    endMs = answer.fromMs;
+  }
+  return points;
 }
 
 /**

@@ -12,7 +12,7 @@ import { nextPollMs } from '../pace.js';
 import { candleExtent, candlePlugin, chartOptions, css, dayMarksPlugin, legend, type ChartSpec }
   from '../pair-charts.js';
 import { cvdHistory, history } from '../pair-history.js';
-import { continuousCvd, RANGES, type Point } from '../pair-series.js';
+import { continuousCvd, RANGES, spacings, type Point } from '../pair-series.js';
 import { Untracked } from '../pair-untracked.js';
 import { Link, Status } from '../ui.js';
 
@@ -151,10 +151,16 @@ export function Pair(props: { symbol: string; at: string | null; plan?: string }
     const span = end - start < 60 ? { min: end - 900, max: end + 60 } : { min: start, max: end };
     // The span drawn, in the page for tools (and tests) that cannot read a canvas.
     const box = boxes.current;
+    const iso = (seconds: number) => new Date(seconds * 1000).toISOString();
     if (box) {
-      box.dataset.from = new Date(span.min * 1000).toISOString();
-      box.dataset.to = new Date(span.max * 1000).toISOString();
+      box.dataset.from = iso(span.min);
+      box.dataset.to = iso(span.max);
+      box.dataset.points = String(xs.length);
+      // "step count from to" per spacing, widest first: "All" is hours, then minutes.
+      box.dataset.spacing = spacings(xs).map((s) =>
+        `${s.stepSeconds} ${s.count} ${iso(s.fromSeconds)} ${iso(s.toSeconds)}`).join('|');
     }
+    const drawStart = performance.now();
     plots.current.forEach((plot, i) => {
       // Each chart gets the points that carry its series: in the live fallback the CVD history
       // reaches back hours while the other figures start when the page opened.
@@ -162,6 +168,8 @@ export function Pair(props: { symbol: string; at: string | null; plan?: string }
       plot.setData([own.map((p) => p.t), own.map((p) => p[columns[i]] as number)], false);
       plot.setScale('x', span);
     });
+    // uPlot draws in a microtask queued by setScale: this one runs after the four draws.
+    queueMicrotask(() => performance.measure('pair charts drawn', { start: drawStart }));
   }, [points, range, source, continuous, theme]);
 
   return (

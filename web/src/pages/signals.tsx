@@ -1,6 +1,8 @@
-// Signals: the live entry signals per pair, and the track record once history exists.
+// Signals (Trader plan and above): the live entry signals per pair, and the track record once
+// history exists; the track record reads the stored history, so it needs the Pro plan.
 import { ApiError, data } from '../api.js';
 import * as f from '../format.js';
+import { PlanGate, planAllows, planLabel } from '../plan-gate.js';
 import { TrackRecordPanel } from '../track-record-panel.js';
 import type { Performance } from '../track-record.js';
 import { Link, SortTable, Status, usePoll, type Column } from '../ui.js';
@@ -30,8 +32,44 @@ function flatten(body: any): Signal[] {
   return Object.entries(pairs ?? {}).map(([symbol, value]) => ({ symbol, ...(value as object) }));
 }
 
-export function Signals() {
+/** The lowest plans of the live signals and of the track record (the service's plan table). */
+const LIVE_PLAN = 'Trader';
+const RECORD_PLAN = 'Pro';
+
+export function Signals(props: { plan: string }) {
+  return (
+    <PlanGate plan={props.plan} needed={LIVE_PLAN} title="Signals" layout={['table', 'table']}
+      what={'each tracked pair\'s live entry signal (direction, score, VPIN, CVD, funding and ' +
+        'regime) and, from the Pro plan, the track record of the last 30 days by grade'}>
+      <SignalsPage plan={props.plan} />
+    </PlanGate>
+  );
+}
+
+function SignalsPage(props: { plan: string }) {
   const live = usePoll(() => data('/api/v1/signals'), 10_000);
+  const rows = flatten(live.value);
+  return (
+    <main id="main">
+      <header class="page-head"><h1>Signals</h1></header>
+      <Status error={live.error} loading={!live.value && !live.error}
+        empty={live.value && rows.length === 0 ? 'No live signal right now.' : undefined} />
+      {rows.length > 0 && <SortTable caption="Live signals" rows={rows} columns={columns}
+        rowKey={(s) => s.symbol} initial="score" />}
+      <section aria-labelledby="track-title">
+      <h2 id="track-title">Track record (30 days){!planAllows(props.plan, RECORD_PLAN) &&
+        <span class="plan-badge">{RECORD_PLAN}</span>}</h2>
+      {planAllows(props.plan, RECORD_PLAN) ? <TrackRecord /> :
+        <p class="gate-text" data-plan-gate={RECORD_PLAN}>The track record (each grade's
+          expectancy, hit rate and edge over the baselines, from the stored outcomes) is on the
+          {' '}{planLabel(RECORD_PLAN)} plan; this account is on {props.plan}. An operator moves
+          an account with <code>orderflow users set-plan EMAIL {RECORD_PLAN}</code>.</p>}
+      </section>
+    </main>
+  );
+}
+
+function TrackRecord() {
   const record = usePoll(async () => {
     try {
       return await data<Performance>('/api/v1/signals/performance?window=30d&groupBy=grade');
@@ -44,22 +82,13 @@ export function Signals() {
       throw error;
     }
   }, 60_000);
-  const rows = flatten(live.value);
   const answer = record.value;
   return (
-    <main id="main">
-      <header class="page-head"><h1>Signals</h1></header>
-      <Status error={live.error} loading={!live.value && !live.error}
-        empty={live.value && rows.length === 0 ? 'No live signal right now.' : undefined} />
-      {rows.length > 0 && <SortTable caption="Live signals" rows={rows} columns={columns}
-        rowKey={(s) => s.symbol} initial="score" />}
-      <section aria-labelledby="track-title">
-      <h2 id="track-title">Track record (30 days)</h2>
+    <>
       <Status error={record.error} loading={!answer && !record.error}
         empty={answer?.computing ? 'The track record is being computed (the service has just ' +
           'started); this page asks again within a minute.' : undefined} />
       {answer && !answer.computing && <TrackRecordPanel answer={answer} />}
-      </section>
-    </main>
+    </>
   );
 }
