@@ -38,6 +38,7 @@ import {
 } from '../actors/shard/protocol.js';
 import { BackfillStatus } from '../actors/runtime/backfill-status.js';
 import { PairStateStore } from '../persistence/pair-states.js';
+import { simAnchorMs } from '../persistence/sim-anchor.js';
 import { MarketPace } from '../actors/runtime/market-pace.js';
 import { registerServiceMetrics } from './service-metrics.js';
 import { supervisionDetail } from '../actors/runtime/supervision-detail.js';
@@ -202,6 +203,7 @@ async function createParts(config: ServiceConfig, deps: ServiceDeps): Promise<Pa
   // its re-ranks come at the pace the shards set (the start's until they pace).
   let shardsMarketMs = -Infinity;
   const feeds = createMarketFeeds(config, { clock, logger: log, tracker: positioning.tracker,
+    simAnchorMs: (warmupStartMs) => simAnchorMs(store.root, warmupStartMs),
     marketLimitMs: () => {
       const reachedMs = parts.runtime?.board.slowestMs() ?? NaN;
       if (reachedMs > shardsMarketMs) shardsMarketMs = reachedMs;

@@ -10,7 +10,9 @@ export type FeedSpec =
       /** Market time before startMs each tracked pair is warmed up over (0: none). */
       warmupMs?: number;
       /** Share of news that reaches prices only through informed flow (default 0.8; 0: null). */
-      informedShare?: number }
+      informedShare?: number;
+      /** Where the world's price paths start from their references (default 2026-02-06). */
+      anchorMs?: number }
   | { kind: 'live'; wsUrl: string; infoUrl: string;
       /** Backfill from the info endpoint at start and after gaps (absent: none). */
       backfill?: { lookbackMs: number; waitMs: number; retryDelaysMs?: readonly number[] } }

@@ -27,7 +27,12 @@ export interface MarketFeeds {
   stop(): Promise<void>;
 }
 
-export function feedSpecOf(config: ServiceConfig, startMs: number): FeedSpec {
+/**
+ * `simAnchorMs`: where the simulated prices start from their references (the data dir's, from
+ * persistence/sim-anchor.ts); absent, this run's own warm-up start.
+ */
+export function feedSpecOf(config: ServiceConfig, startMs: number,
+  simAnchorMs?: number): FeedSpec {
   if (config.feed === 'live') {
     return { kind: 'live', wsUrl: config.homeWsUrl, infoUrl: config.homeInfoUrl,
       backfill: { lookbackMs: config.backfillHours * 3_600_000,
@@ -37,17 +42,22 @@ export function feedSpecOf(config: ServiceConfig, startMs: number): FeedSpec {
   if (config.feed === 'replay') {
     return { kind: 'replay', file: config.replayFile!, speed: config.speed };
   }
+  const warmupMs = config.warmupHours * 3_600_000;
   return { kind: 'sim', seed: config.simSeed, speed: config.speed, startMs,
-    walletsTracked: config.simWallets, warmupMs: config.warmupHours * 3_600_000,
-    informedShare: config.simInformedShare };
+    walletsTracked: config.simWallets, warmupMs, informedShare: config.simInformedShare,
+    anchorMs: simAnchorMs ?? startMs - warmupMs };
 }
 
 export function createMarketFeeds(config: ServiceConfig, deps: {
   clock: Clock; logger: Logger; tracker: WalletTracker;
   /** Simulator: market time the shards reached (the universe follows it). */
   marketLimitMs?: () => number;
+  /** Simulator: the data dir's anchor, given this run's warm-up start (its first run's). */
+  simAnchorMs?: (warmupStartMs: number) => number;
 }): MarketFeeds {
-  const spec = feedSpecOf(config, deps.clock.nowMs());
+  const startMs = deps.clock.nowMs();
+  const spec = feedSpecOf(config, startMs, config.feed === 'sim'
+    ? deps.simAnchorMs?.(startMs - config.warmupHours * 3_600_000) : undefined);
   const anchorWallMs = Date.now();
   // The venue's limits are per IP and real time: the budget runs on the wall clock.
   const budget = spec.kind === 'live' ? createSharedBudget(systemClock) : null;

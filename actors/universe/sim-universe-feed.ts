@@ -17,6 +17,8 @@ export interface SimUniverseOptions extends UniverseFeedDeps {
   readonly walletsTracked?: number;
   /** The world's informed share (FeedSpec.informedShare), as the shards simulate it. */
   readonly informedShare?: number;
+  /** The world's anchor (FeedSpec.anchorMs), as the shards simulate it. */
+  readonly anchorMs?: number;
 }
 
 /**
@@ -30,7 +32,8 @@ export const simWalletStatesPerSecondMax = 1_000;
 export const simWalletStatesPerTurnMax = 100;
 
 export function createSimUniverseFeed(options: SimUniverseOptions): UniverseFeed {
-  const world = simWorld(options.seed, options.walletsTracked, options.informedShare);
+  const world = simWorld(options.seed, options.walletsTracked, options.informedShare,
+    options.anchorMs);
   const wallets = trackedWallets(world.wallets, options.walletsTracked ?? WALLETS_TRACKED_DEFAULT);
   if (!(options.cadenceMs > 0)) throw new TypeError('cadenceMs must be > 0');
   const rotation = new WalletRotation({

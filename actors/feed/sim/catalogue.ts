@@ -1,6 +1,7 @@
 // The simulated venue's listed perpetuals: main-dex tickers with realistic prices and 24h
 // volumes, delisted markets, and builder-dex markets (`<dex>:<ticker>`) with trading sessions.
 import { INFORMED_SHARE_DEFAULT } from '../../../core/config.js';
+import { REFERENCE_INSTANT_MS } from './fundamental.js';
 import { referenceMark } from './reference-prices.js';
 import { hashString, hashUnit } from './rng.js';
 
@@ -30,6 +31,8 @@ export interface SimMarket {
    * (`--informed`); 0 is the null world, where flow carries no information.
    */
   readonly informedShare: number;
+  /** The world's anchor (fundamental.ts): where its price paths start from basePx. */
+  readonly anchorMs: number;
 }
 
 
@@ -80,8 +83,8 @@ function szDecimalsFor(px: number): number {
   return Math.max(0, Math.min(5, Math.round(Math.log10(px) + 1)));
 }
 
-function mainMarket(seed: number, informedShare: number, symbol: string, volumeUsd: number,
-  isDelisted: boolean): SimMarket {
+function mainMarket(seed: number, informedShare: number, anchorMs: number, symbol: string,
+  volumeUsd: number, isDelisted: boolean): SimMarket {
   const px = referenceMark(symbol);
   const stream = hashString(symbol);
   const u = hashUnit(seed, stream, 7);
@@ -93,25 +96,30 @@ function mainMarket(seed: number, informedShare: number, symbol: string, volumeU
     szDecimals: szDecimalsFor(px), maxLeverage, isDelisted,
     onlyIsolated: !isDelisted && maxLeverage <= 5 && u < 0.3,
     session: 'always', dailyVol: 0.025 + 0.05 * hashUnit(seed, stream, 8), stream, informedShare,
+    anchorMs,
   };
 }
 
 /**
  * Builds the deterministic market list for a seed (same seed, same list, on every thread);
- * `informedShare` is the world's (`--informed`, 0..1).
+ * `informedShare` is the world's (`--informed`, 0..1), `anchorMs` where its paths start.
  */
-export function buildCatalogue(seed: number, informedShare = INFORMED_SHARE_DEFAULT): SimMarket[] {
+export function buildCatalogue(seed: number, informedShare = INFORMED_SHARE_DEFAULT,
+  anchorMs = REFERENCE_INSTANT_MS): SimMarket[] {
   if (!(informedShare >= 0 && informedShare <= 1)) {
     throw new RangeError(`informedShare must be from 0 to 1 (was ${informedShare})`);
   }
-  const markets: SimMarket[] = TOP.map(([s, vol]) => mainMarket(seed, informedShare, s, vol,
-    false));
+  if (!Number.isFinite(anchorMs)) throw new RangeError(`anchorMs must be finite (was ${anchorMs})`);
+  const markets: SimMarket[] = TOP.map(([s, vol]) => mainMarket(seed, informedShare, anchorMs, s,
+    vol, false));
   REST.forEach((symbol, i) => {
     // Volume decays with rank, jittered per seed.
     const volume = 2e7 * Math.exp(-i / 28) * (0.6 + 0.8 * hashUnit(seed, hashString(symbol), 2));
-    markets.push(mainMarket(seed, informedShare, symbol, Math.max(2e4, volume), false));
+    markets.push(mainMarket(seed, informedShare, anchorMs, symbol, Math.max(2e4, volume),
+      false));
   });
-  for (const symbol of DELISTED) markets.push(mainMarket(seed, informedShare, symbol, 0, true));
+  for (const symbol of DELISTED) markets.push(mainMarket(seed, informedShare, anchorMs, symbol, 0,
+    true));
   for (const [symbol, volume, session, isDelisted] of BUILDER) {
     const stream = hashString(symbol);
     const px = referenceMark(symbol);
@@ -121,7 +129,7 @@ export function buildCatalogue(seed: number, informedShare = INFORMED_SHARE_DEFA
       szDecimals: szDecimalsFor(px) - 1 < 0 ? 0 : szDecimalsFor(px) - 1,
       maxLeverage: symbol.endsWith('GOLD') || symbol.endsWith('XYZ100') ? 20 : 10,
       isDelisted, onlyIsolated: true, session,
-      dailyVol: 0.012 + 0.02 * hashUnit(seed, stream, 8), stream, informedShare,
+      dailyVol: 0.012 + 0.02 * hashUnit(seed, stream, 8), stream, informedShare, anchorMs,
     });
   }
   return markets;

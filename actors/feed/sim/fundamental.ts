@@ -14,10 +14,11 @@ const LEVELS = 13;
 /** One window of the bridge: 2^13 minutes (5.7 days), its ends steps of a random walk. */
 export const windowMs = MINUTE_MS * 2 ** LEVELS;
 /**
- * The window holding the reference prices' instant (reference-prices.ts: 2026-02-06 12:54 UTC):
- * both parts start from 0 at its open and walk from there, forward and backward in time.
+ * The reference prices' instant (reference-prices.ts: 2026-02-06 12:54 UTC): the anchor of a
+ * world that names none. A running service anchors at its data dir's first warm-up start
+ * instead (sim-anchor.ts), so its prices start from the references whatever today's date.
  */
-const ANCHOR_WINDOW = Math.floor(Date.UTC(2026, 1, 6, 12, 54) / windowMs);
+export const REFERENCE_INSTANT_MS = Date.UTC(2026, 1, 6, 12, 54);
 /** Jump slots per window (4.3 h each), each holding at most one jump. */
 const SLOTS = 32;
 const slotMs = windowMs / SLOTS;
@@ -38,10 +39,15 @@ const WINDOW_DAYS = windowMs / DAY_MS;
 const LEVEL_SD: readonly number[] = Array.from({ length: LEVELS },
   (_, level) => Math.sqrt(WINDOW_DAYS / 2 ** level) / 2);
 
-/** What the fundamental needs of a market: its noise stream and its daily volatility. */
+/** What the fundamental needs of a market: its noise stream, daily volatility and anchor. */
 export interface FundamentalMarket {
   readonly stream: number;
   readonly dailyVol: number;
+  /**
+   * The world's anchor: both parts start from 0 at the open of the window holding it and walk
+   * from there, forward and backward in time (default REFERENCE_INSTANT_MS).
+   */
+  readonly anchorMs?: number;
 }
 
 /** A zero-mean unit-variance draw from a hash (uniform: bounded, which keeps prices sane). */
@@ -81,40 +87,44 @@ export function brownianLog(seed: number, market: FundamentalMarket, tMs: number
  * market and seed, extended as far as asked (a year is 64 windows).
  */
 class WindowEnds {
-  /** Index i: window ANCHOR_WINDOW + i (forward) or ANCHOR_WINDOW - i (backward). */
+  /** Index i: window anchor + i (forward) or anchor - i (backward). */
   private readonly brownianFwd = [0];
   private readonly jumpsFwd = [0];
   private readonly brownianBack = [0];
   private readonly jumpsBack = [0];
   private readonly stepSd: number;
+  private readonly anchor: number;
 
   constructor(private readonly seed: number, private readonly market: FundamentalMarket) {
+    this.anchor = Math.floor((market.anchorMs ?? REFERENCE_INSTANT_MS) / windowMs);
     this.stepSd = market.dailyVol * Math.sqrt((1 - JUMP_VARIANCE_SHARE) * WINDOW_DAYS);
   }
 
   brownianAt(window: number): number {
     this.reach(window);
-    return window >= ANCHOR_WINDOW ? this.brownianFwd[window - ANCHOR_WINDOW]
-      : this.brownianBack[ANCHOR_WINDOW - window];
+    const { anchor } = this;
+    return window >= anchor ? this.brownianFwd[window - anchor]
+      : this.brownianBack[anchor - window];
   }
 
   jumpsAt(window: number): number {
     this.reach(window);
-    return window >= ANCHOR_WINDOW ? this.jumpsFwd[window - ANCHOR_WINDOW]
-      : this.jumpsBack[ANCHOR_WINDOW - window];
+    const { anchor } = this;
+    return window >= anchor ? this.jumpsFwd[window - anchor]
+      : this.jumpsBack[anchor - window];
   }
 
   private reach(window: number): void {
-    const { seed, market } = this;
-    while (ANCHOR_WINDOW + this.brownianFwd.length - 1 < window) {
-      const from = ANCHOR_WINDOW + this.brownianFwd.length - 1;
+    const { seed, market, anchor } = this;
+    while (anchor + this.brownianFwd.length - 1 < window) {
+      const from = anchor + this.brownianFwd.length - 1;
       this.brownianFwd.push(this.brownianFwd[this.brownianFwd.length - 1] +
         this.stepSd * unitDraw(seed, market.stream, from, 1));
       this.jumpsFwd.push(this.jumpsFwd[this.jumpsFwd.length - 1] +
         windowJumps(seed, market, from).total);
     }
-    while (ANCHOR_WINDOW - (this.brownianBack.length - 1) > window) {
-      const to = ANCHOR_WINDOW - (this.brownianBack.length - 1);
+    while (anchor - (this.brownianBack.length - 1) > window) {
+      const to = anchor - (this.brownianBack.length - 1);
       this.brownianBack.push(this.brownianBack[this.brownianBack.length - 1] -
         this.stepSd * unitDraw(seed, market.stream, to - 1, 1));
       this.jumpsBack.push(this.jumpsBack[this.jumpsBack.length - 1] -

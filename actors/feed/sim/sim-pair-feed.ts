@@ -24,6 +24,8 @@ export interface SimPairFeedOptions {
   readonly walletsTracked?: number;
   /** The world's informed share (FeedSpec.informedShare): every thread must pass the same. */
   readonly informedShare?: number;
+  /** The world's anchor (FeedSpec.anchorMs): every thread must pass the same. */
+  readonly anchorMs?: number;
   /** Market time each joining symbol is warmed up over (FeedSpec.warmupMs); 0: none. */
   readonly warmupMs?: number;
   /** Called when the last warming symbol reached its start (its owner publishes then). */
@@ -52,7 +54,8 @@ const warmupBacklogMax = 0;
 const warmupPairsPerTurn = 8;
 
 export function createSimPairFeed(options: SimPairFeedOptions): PairFeed {
-  const world = simWorld(options.seed, options.walletsTracked, options.informedShare);
+  const world = simWorld(options.seed, options.walletsTracked, options.informedShare,
+    options.anchorMs);
   const counters = new FeedCounters(options.clock, options.logger);
   const warmupMs = options.warmupMs ?? 0;
   // Insertion order is the order symbols are stepped in: deterministic for a given call order.

@@ -3,6 +3,7 @@
 import type { SimMarket } from './catalogue.js';
 import { INFORMED_SHARE_DEFAULT } from '../../../core/config.js';
 import { buildCatalogue } from './catalogue.js';
+import { REFERENCE_INSTANT_MS } from './fundamental.js';
 import { WalletPicker } from './wallet-picker.js';
 import {
   buildWallets, populationFor, WALLETS_TRACKED_DEFAULT, type SimWallet,
@@ -12,6 +13,8 @@ export interface SimWorld {
   readonly seed: number;
   /** Share of news that reaches prices only through informed flow (`--informed`). */
   readonly informedShare: number;
+  /** Where the world's price paths start from their references (fundamental.ts). */
+  readonly anchorMs: number;
   readonly markets: readonly SimMarket[];
   readonly bySymbol: ReadonlyMap<string, SimMarket>;
   readonly wallets: readonly SimWallet[];
@@ -21,7 +24,7 @@ export interface SimWorld {
 }
 
 // Worlds are immutable and cheap to keep; a thread rarely sees more than one or two seeds.
-// Keyed by seed, population size and informed share: any of them changed is another world.
+// Keyed by seed, population size, informed share and anchor: any changed is another world.
 const worlds = new Map<string, SimWorld>();
 const WORLDS_MAX = 8;
 
@@ -31,16 +34,16 @@ const WORLDS_MAX = 8;
  * shards and wallet states on the main thread name one population.
  */
 export function simWorld(seed: number, walletsTracked = WALLETS_TRACKED_DEFAULT,
-  informedShare = INFORMED_SHARE_DEFAULT): SimWorld {
+  informedShare = INFORMED_SHARE_DEFAULT, anchorMs = REFERENCE_INSTANT_MS): SimWorld {
   const population = populationFor(walletsTracked);
-  const key = `${seed}:${population}:${informedShare}`;
+  const key = `${seed}:${population}:${informedShare}:${anchorMs}`;
   const cached = worlds.get(key);
   if (cached) return cached;
-  const markets = buildCatalogue(seed, informedShare);
+  const markets = buildCatalogue(seed, informedShare, anchorMs);
   const wallets = buildWallets(seed, population);
   const liquid = markets.filter((m) => !m.isDelisted && m.dex === '')
     .sort((a, b) => b.baseVolumeUsd - a.baseVolumeUsd).slice(0, 40);
-  const world: SimWorld = { seed, informedShare, markets,
+  const world: SimWorld = { seed, informedShare, anchorMs, markets,
     bySymbol: new Map(markets.map((m) => [m.symbol, m])), wallets,
     picker: new WalletPicker(wallets), liquid };
   if (worlds.size >= WORLDS_MAX) worlds.delete(worlds.keys().next().value as string);
