@@ -8,15 +8,12 @@ import { request } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { open } from 'lmdb';
-import { systemClock } from '../core/clock.js';
-import { resolveConfig } from '../core/config.js';
 import type { FootprintRecord } from '../core/footprint.js';
-import { silentLogger } from '../core/logger.js';
 import type { PairOutbound } from '../core/messages.js';
 import { PairFootprint } from '../actors/shard/pair-footprint.js';
 import { openFootprintStore } from '../persistence/footprints.js';
-import { startHttpServer } from '../http/server.js';
-import { keyFor, MemoryKeys, MemoryUsage, seededStore } from '../test/http/helpers/seed.js';
+import { seededStore } from '../test/http/helpers/seed.js';
+import { openBenchFront } from './lib/open-front.js';
 import { printRows, quick as quickFlag, type ReportRow } from './harness.js';
 import { tradeTape } from './lib/trade-tape.js';
 import { ensureWrk, runWrk } from './lib/wrk.js';
@@ -127,14 +124,8 @@ async function pollRatio(rounds: number, seconds: number): Promise<PollFigures> 
   snapshots.put('footprint/BTC', Buffer.from(fp.view({ updatedAtMs: T0, cadenceMs: 1000,
     stale: false, asOfMs: T0 + 30 * 3_600_000 })), { version: 2, updatedAtMs: T0,
     cadenceMs: 1000 });
-  const keys = new MemoryKeys();
-  const key = keyFor(1);
-  keys.add(key, 'API');
-  const server = await startHttpServer({
-    config: resolveConfig({ host: '127.0.0.1', port: 0, limitsEnabled: false }),
-    clock: systemClock, logger: silentLogger, snapshots, keys, usage: new MemoryUsage(),
-    readiness: () => ({ ready: true, checks: {} }), footprints,
-  });
+  const { server, key } = await openBenchFront(snapshots, { footprints });
+
   const base = `http://127.0.0.1:${server.port}`;
   const results: Record<string, number[]> = Object.fromEntries(POLLS.map((p) => [p, []]));
   const bytes: Record<string, number> = {};

@@ -23,12 +23,12 @@ import { FrontGuard } from '../http/front-guard.js';
 import { HttpMetrics } from '../http/metrics.js';
 import { openApiPayload } from '../http/openapi/payload.js';
 import { createRouteTable } from '../http/routes.js';
-import { startHttpServer } from '../http/server.js';
 import { SnapshotStore } from '../http/snapshots.js';
 import { VariantCache } from '../http/variants.js';
 import { openStore } from '../persistence/store.js';
 import { startService } from '../bin/service.js';
-import { keyFor, MemoryKeys, MemoryUsage, seededStore } from '../test/http/helpers/seed.js';
+import { MemoryKeys, MemoryUsage, seededStore } from '../test/http/helpers/seed.js';
+import { openBenchFront } from './lib/open-front.js';
 import { printRows, quick, type ReportRow } from './harness.js';
 import { getText } from './lib/http-get.js';
 import { tradeTape } from './lib/trade-tape.js';
@@ -78,14 +78,8 @@ const median = (values: readonly number[]) =>
 /** (1) Pair req/s, counts on (the real server) and off, alternating who goes first. */
 async function pairRows(rounds: number, seconds: number): Promise<ReportRow[]> {
   const snapshots = seededStore(Date.now());
-  const keys = new MemoryKeys();
-  const key = keyFor(1);
-  keys.add(key, 'API');
-  const server = await startHttpServer({
-    config: resolveConfig({ host: '127.0.0.1', port: 0, limitsEnabled: false }),
-    clock: systemClock, logger: silentLogger, snapshots, keys, usage: new MemoryUsage(),
-    readiness: () => ({ ready: true, checks: {} }),
-  });
+  const { server, keys, key } = await openBenchFront(snapshots);
+
   const off = await frontWith(new NoCounts(0), snapshots, keys);
   const on = { baseUrl: `http://127.0.0.1:${server.port}` };
   const headers = [`Authorization: Bearer ${key}`];
