@@ -111,17 +111,27 @@ export function rowSizeFor(levels: number, levelSize: number, rowsMax: number): 
  */
 export function mergeRows(bar: FootprintBar, rowSize: number): FootprintBar {
   if (bar.levels.length === 0 || barLevelSize(bar, rowSize) >= rowSize) return bar;
-  const rows = new Map<number, FootprintLevel>();
-  for (const l of bar.levels) {
-    const price = +(Math.floor(l.price / rowSize + 1e-9) * rowSize).toPrecision(12);
-    const row = rows.get(price) ?? { price, buy: 0, sell: 0, delta: 0 };
-    rows.set(price, { price, buy: row.buy + l.buy, sell: row.sell + l.sell,
-      delta: row.delta + l.delta });
-  }
-  const levels = [...rows.values()].sort((a, b) => a.price - b.price);
-  const poc = bar.pocPrice === null ? null
-    : +(Math.floor(bar.pocPrice / rowSize + 1e-9) * rowSize).toPrecision(12);
+  const levels = sumIntoRows(bar.levels, rowSize, (row, l, price) => ({ price,
+    buy: (row?.buy ?? 0) + l.buy, sell: (row?.sell ?? 0) + l.sell,
+    delta: (row?.delta ?? 0) + l.delta }));
+  const poc = bar.pocPrice === null ? null : rowPrice(bar.pocPrice, rowSize);
   return { ...bar, levels, pocPrice: poc };
+}
+
+/** The low price of the row of `rowSize` that holds `price` (rounded off float noise). */
+export function rowPrice(price: number, rowSize: number): number {
+  return +(Math.floor(price / rowSize + 1e-9) * rowSize).toPrecision(12);
+}
+
+/** Levels summed into rows of `rowSize` by `add`, lowest row first. */
+export function sumIntoRows<L extends { price: number }>(levels: readonly L[], rowSize: number,
+  add: (row: L | undefined, level: L, price: number) => L): L[] {
+  const rows = new Map<number, L>();
+  for (const l of levels) {
+    const price = rowPrice(l.price, rowSize);
+    rows.set(price, add(rows.get(price), l, price));
+  }
+  return [...rows.values()].sort((a, b) => a.price - b.price);
 }
 
 /** A price scale from `low` to `high` (the top level's top) over a plot of `heightPx`. */

@@ -1,6 +1,6 @@
 // The volume profile's shape and geometry, apart from the canvas so they can be tested: bar
 // lengths against the busiest level, the value area, and where marks outside the view go.
-import { priceY, volumeText, type PriceScale } from './footprint-layout.js';
+import { priceY, sumIntoRows, volumeText, type PriceScale } from './footprint-layout.js';
 
 export interface ProfileLevel { price: number; buy: number; sell: number; volume: number }
 export interface NakedPoc { price: number; sessionStart: string | number }
@@ -17,15 +17,10 @@ export interface VolumeProfile {
  */
 export function mergeProfileRows(profile: VolumeProfile, rowSize: number): VolumeProfile {
   if (!(profile.levelSize > 0) || profile.levelSize >= rowSize) return profile;
-  const rows = new Map<number, ProfileLevel>();
-  for (const l of profile.levels) {
-    const price = +(Math.floor(l.price / rowSize + 1e-9) * rowSize).toPrecision(12);
-    const row = rows.get(price) ?? { price, buy: 0, sell: 0, volume: 0 };
-    rows.set(price, { price, buy: row.buy + l.buy, sell: row.sell + l.sell,
-      volume: row.volume + l.volume });
-  }
   return { ...profile, levelSize: rowSize,
-    levels: [...rows.values()].sort((a, b) => a.price - b.price) };
+    levels: sumIntoRows(profile.levels, rowSize, (row, l, price) => ({ price,
+      buy: (row?.buy ?? 0) + l.buy, sell: (row?.sell ?? 0) + l.sell,
+      volume: (row?.volume ?? 0) + l.volume })) };
 }
 
 /** The busiest level's volume: the longest bar. */
