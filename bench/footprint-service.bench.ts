@@ -2,7 +2,8 @@
 // (100 pairs), lmdb bytes per day of stored footprint bars (100 pairs, one day of a BTC-like
 // tape), and `/api/v1/footprint/BTC?bars=50` polled against `/api/v1/pair/BTC` by wrk in the
 // same run (the front alone, in process, limits off, alternating rounds), both with
-// `Accept-Encoding: gzip` as browsers and HTTP libraries send it, and both without (identity).
+// `Accept-Encoding: gzip` as browsers and HTTP libraries send it, and both without (identity),
+// with the front's CPU time per request of each.
 import { mkdtempSync, rmSync } from 'node:fs';
 import { request } from 'node:http';
 import { tmpdir } from 'node:os';
@@ -92,6 +93,11 @@ interface PollFigures {
   readonly rps: Readonly<Record<string, number>>;
   /** Answer bytes on the wire by the same keys. */
   readonly bytes: Readonly<Record<string, number>>;
+  /**
+   * Median CPU time of this process (the front's thread and its idle helpers) per answered
+   * request, microseconds, by the same keys: other engineers' load moves it less than req/s.
+   */
+  readonly cpuUs: Readonly<Record<string, number>>;
 }
 
 const POLLS = ['footprint gzip', 'pair gzip', 'footprint identity', 'pair identity'];
@@ -128,6 +134,7 @@ async function pollRatio(rounds: number, seconds: number): Promise<PollFigures> 
 
   const base = `http://127.0.0.1:${server.port}`;
   const results: Record<string, number[]> = Object.fromEntries(POLLS.map((p) => [p, []]));
+  const cpu: Record<string, number[]> = Object.fromEntries(POLLS.map((p) => [p, []]));
   const bytes: Record<string, number> = {};
   const pathOf = (poll: string) => poll.startsWith('pair') ? PAIR_PATH : FOOTPRINT_PATH;
   const gzipOf = (poll: string) => poll.endsWith('gzip');
@@ -141,9 +148,12 @@ async function pollRatio(rounds: number, seconds: number): Promise<PollFigures> 
       for (const poll of order) {
         const headers = [`Authorization: Bearer ${key}`,
           ...(gzipOf(poll) ? ['Accept-Encoding: gzip'] : [])];
+        const before = process.cpuUsage();
         const r = await runWrk(base + pathOf(poll), { connections: 64, seconds, headers });
+        const used = process.cpuUsage(before);
         if (r.non2xx > 0) throw new Error(`${poll} answered ${r.non2xx} non-2xx`);
         results[poll].push(r.rps);
+        cpu[poll].push((used.user + used.system) / r.requests);
       }
     }
   } finally {
@@ -151,7 +161,9 @@ async function pollRatio(rounds: number, seconds: number): Promise<PollFigures> 
     await root.close();
     rmSync(dir, { recursive: true, force: true });
   }
-  return { rps: Object.fromEntries(POLLS.map((p) => [p, median(results[p])])), bytes };
+  const medians = (by: Record<string, number[]>) =>
+    Object.fromEntries(POLLS.map((p) => [p, median(by[p])]));
+  return { rps: medians(results), bytes, cpuUs: medians(cpu) };
 }
 
 function median(xs: readonly number[]): number {
@@ -170,7 +182,7 @@ export async function run(opts: { quick: boolean }): Promise<ReportRow[]> {
   const day = feed(new PairFootprint('D'), 48, 42).filter((r) => r.openMs >= T0 + DAY_MS);
   const dayBytes = await storeBytesPerDay(day);
   const dayBytes5m = await storeBytesPerDay(day.filter((r) => r.timeframe === '5m'));
-  const { rps, bytes } = await pollRatio(opts.quick ? 1 : 3, opts.quick ? 3 : 8);
+  const { rps, bytes, cpuUs } = await pollRatio(opts.quick ? 1 : 3, opts.quick ? 3 : 8);
   const mb = 1024 * 1024;
   return [
     row('heap and buffers per pair of the engine\'s footprint (100 pairs; NaN without ' +
@@ -185,6 +197,10 @@ export async function run(opts: { quick: boolean }): Promise<ReportRow[]> {
       rps['footprint gzip']! >= 0.5 * rps['pair gzip']!),
     row('the same without Accept-Encoding (identity bytes)', rps['footprint identity']!,
       'req/s', rps['pair identity']!, '-', null),
+    row('front CPU per footprint request, gzip (baseline: per pair request, the same header)',
+      cpuUs['footprint gzip']!, 'us', cpuUs['pair gzip']!, '-', null),
+    row('the same without Accept-Encoding', cpuUs['footprint identity']!, 'us',
+      cpuUs['pair identity']!, '-', null),
     row('answer bytes of /api/v1/footprint/BTC?bars=50, gzip (baseline: identity)',
       bytes['footprint gzip']!, 'B', bytes['footprint identity']!, '-', null),
     row('answer bytes of /api/v1/pair/BTC, gzip asked (under the minimum: identity)',

@@ -20,6 +20,12 @@ export const httpBounds = Object.freeze({
    * (no string or object built per request); when full a memo starts afresh.
    */
   pathMemoMax: 4_096,
+  /**
+   * Query strings -> parsed parameters, memoized per route for the polls' hot path; longer
+   * strings are parsed every time, and when full a memo starts afresh.
+   */
+  queryMemoMax: 1_024,
+  queryMemoTextMax: 256,
   /** A query string of more parameters than this is refused with 400. */
   queryParamsMax: 16,
   /** Bytes of an X-Forwarded-For header read; entries past it are ignored. */

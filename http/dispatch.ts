@@ -12,7 +12,7 @@ import { readCredentials } from './credentials.js';
 import type { FrontGuard } from './front-guard.js';
 import type { HttpMetrics } from './metrics.js';
 import { problems } from './problems.js';
-import { parseQuery } from './query.js';
+import { QueryMemo } from './query.js';
 import { etagMatches, RequestReader, type RequestInfo } from './request.js';
 import { corsHeaders, sendNotModified, sendPayload, sendPreflight, sendProblem,
   type HeaderList } from './respond.js';
@@ -70,10 +70,13 @@ class Dispatcher {
   private readonly request: RequestReader;
   /** Scale-out fronts: burst and daily counts in Redis (docs/scale-out.md). */
   private readonly shared: SharedRouteFlow | undefined;
+  /** Each route's parsed query strings: a repeated poll parses its query once. */
+  private readonly queries: ReadonlyMap<Route, QueryMemo>;
 
   constructor(private readonly deps: DispatchDeps) {
     this.mounts = new Map(deps.mounts.map((m) => [m.path, m]));
     this.request = new RequestReader(deps.trusted);
+    this.queries = new Map(deps.table.routes.map((r) => [r, new QueryMemo(r.query)]));
     const { shared } = deps.access;
     this.shared = shared === undefined ? undefined : new SharedRouteFlow({
       access: deps.access, shared, cors: deps.cors, metrics: deps.metrics,
@@ -187,7 +190,7 @@ class Dispatcher {
   private serveRoute(res: HttpResponse, info: RequestReader, match: RouteMatch): void {
     const { route, segment } = match;
     const { metrics, cors } = this.deps;
-    const query = parseQuery(info.query, route.query);
+    const query = this.queries.get(route)!.parse(info.query);
     if (!query.ok) return this.fail(res, info, route.name, query.problem);
     let identity: Identity | null = null;
     if (route.endpoint !== null && route.scope !== null && this.shared !== undefined &&

@@ -19,9 +19,10 @@ function shown(name: string): string {
   return JSON.stringify(name.length > 40 ? name.slice(0, 40) + '…' : name);
 }
 
+export type ParsedQuery = { ok: true; params: QueryParams } | { ok: false; problem: Problem };
+
 /** Parses `raw` (without `?`) accepting only `allowed` names, each at most once. */
-export function parseQuery(raw: string | undefined, allowed: readonly string[]):
-  { ok: true; params: QueryParams } | { ok: false; problem: Problem } {
+export function parseQuery(raw: string | undefined, allowed: readonly string[]): ParsedQuery {
   if (raw === undefined || raw === '') return NO_QUERY;
   const pieces = raw.split('&');
   if (pieces.length > httpBounds.queryParamsMax) {
@@ -51,6 +52,29 @@ export function parseQuery(raw: string | undefined, allowed: readonly string[]):
     params.set(name, value);
   }
   return { ok: true, params };
+}
+
+/**
+ * One route's parsed query strings by their raw text: a poll repeats its URL, so a hit skips
+ * splitting and percent-decoding and gives the same params object each time (handlers key their
+ * own memos by it). Refusals are parsed again; when full the memo starts afresh.
+ */
+export class QueryMemo {
+  private readonly parsed = new Map<string, ParsedQuery>();
+
+  constructor(private readonly allowed: readonly string[]) {}
+
+  parse(raw: string | undefined): ParsedQuery {
+    if (raw === undefined || raw === '') return NO_QUERY;
+    let query = this.parsed.get(raw);
+    if (query !== undefined) return query;
+    query = parseQuery(raw, this.allowed);
+    if (query.ok && raw.length <= httpBounds.queryMemoTextMax) {
+      if (this.parsed.size >= httpBounds.queryMemoMax) this.parsed.clear();
+      this.parsed.set(raw, Object.freeze(query));
+    }
+    return query;
+  }
 }
 
 /** An integer parameter in [min, max], or the default when absent. */

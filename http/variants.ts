@@ -31,10 +31,25 @@ export class VariantCache {
     return hit.value;
   }
 
+  /** The cache key of (view, version, params): what `cached` takes. */
+  keyOf(name: string, entry: ViewEntry, paramsKey: string): string {
+    return `${name}\u0000${entry.version}\u0000${entry.etag}\u0000${paramsKey}`;
+  }
+
+  /** The variant under a key from `keyOf` if it is still held (it counts as a use). */
+  cached(key: string): Payload | undefined {
+    return this.variants.get(key);
+  }
+
   /** The cached variant of (view, version, params), built by `build` on a miss. */
   variant(name: string, entry: ViewEntry, paramsKey: string, build: (data: unknown) => Payload):
     Payload {
-    const key = `${name}\u0000${entry.version}\u0000${entry.etag}\u0000${paramsKey}`;
+    return this.variantAt(this.keyOf(name, entry, paramsKey), name, entry, build);
+  }
+
+  /** `variant` with its key from `keyOf` already made. */
+  variantAt(key: string, name: string, entry: ViewEntry, build: (data: unknown) => Payload):
+    Payload {
     let payload = this.variants.get(key);
     if (payload === undefined) {
       payload = build(this.dataOf(name, entry));

@@ -15,7 +15,8 @@ import type { Payload } from '../respond.js';
 import type { SnapshotStore } from '../snapshots.js';
 import { variantEtag, type VariantCache } from '../variants.js';
 import { lookupSymbolView } from './feeds.js';
-import { CSV_TYPE, JSON_TYPE, ok } from './payloads.js';
+import { CSV_TYPE, JSON_TYPE, payloadOutcome } from './payloads.js';
+import { VariantHits } from './variant-hits.js';
 
 export const FOOTPRINT_QUERY = ['timeframe', 'bars', 'format'];
 export const FOOTPRINT_BARS_DEFAULT = 50;
@@ -63,7 +64,11 @@ export type SymbolAnswer = (ask: SymbolAsk) => Outcome<Payload>;
 
 export function footprintHandler(snapshots: SnapshotStore, variants: VariantCache,
   store: FootprintStore | null): SymbolAnswer {
+  const storeVersion = () => store?.version() ?? 0;
+  const hits = new VariantHits(snapshots, variants, storeVersion);
   return ({ segment, params }) => {
+    const hit = hits.find(params, segment);
+    if (hit !== undefined) return hit;
     const timeframe = enumParam(params, 'timeframe', FOOTPRINT_TIMEFRAMES, '5m');
     if (!timeframe.ok) return timeframe;
     const bars = intParam(params, 'bars', FOOTPRINT_BARS_DEFAULT, 1, FOOTPRINT_BARS_MAX);
@@ -73,8 +78,10 @@ export function footprintHandler(snapshots: SnapshotStore, variants: VariantCach
     const found = lookupSymbolView(snapshots, 'footprint', segment, 'the footprint');
     if (!found.ok) return found;
     const { entry, symbol } = found.value;
-    const paramsKey = `${timeframe.value}.${bars.value}.${format.value}.${store?.version() ?? 0}`;
-    return ok(variants.variant('footprint/' + symbol, entry, paramsKey, (data) => ({
+    const version = storeVersion();
+    const paramsKey = `${timeframe.value}.${bars.value}.${format.value}.${version}`;
+    const key = variants.keyOf('footprint/' + symbol, entry, paramsKey);
+    const payload = variants.variantAt(key, 'footprint/' + symbol, entry, (data) => ({
       contentType: format.value === 'csv' ? CSV_TYPE : JSON_TYPE,
       body: Buffer.from(answer(data as FootprintView, store, timeframe.value, bars.value,
         format.value)),
@@ -85,7 +92,8 @@ export function footprintHandler(snapshots: SnapshotStore, variants: VariantCach
       ...(format.value === 'csv' ? { headers: [['Content-Disposition',
         `attachment; filename="${symbol.replace(':', '_')}-footprint-${timeframe.value}.csv"`]] }
         : {}),
-    })));
+    }));
+    hits.remember(params, segment, symbol, 'footprint', entry, version, key);
+    return payloadOutcome(payload);
   };
 }
-

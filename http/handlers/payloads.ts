@@ -38,6 +38,15 @@ export function feedOutcome(entry: ViewEntry): Outcome<Payload> {
   return outcome;
 }
 
+const payloadOutcomes = new WeakMap<Payload, Outcome<Payload>>();
+
+/** A cached payload as a handler's answer, made once per payload: a hit builds no object. */
+export function payloadOutcome(payload: Payload): Outcome<Payload> {
+  let outcome = payloadOutcomes.get(payload);
+  if (outcome === undefined) payloadOutcomes.set(payload, outcome = ok(payload));
+  return outcome;
+}
+
 /** A small answer computed per request (usage, health): never cached by clients. */
 export function jsonPayload(value: unknown, status = 200): Payload {
   return { contentType: JSON_TYPE, body: JSON.stringify(value), cacheControl: 'no-store', status };

@@ -15,7 +15,8 @@ import type { SnapshotStore } from '../snapshots.js';
 import { variantEtag, type VariantCache } from '../variants.js';
 import { lookupSymbolView } from './feeds.js';
 import { ANSWER_FORMATS, type SymbolAnswer } from './footprint.js';
-import { CSV_TYPE, JSON_TYPE, ok } from './payloads.js';
+import { CSV_TYPE, JSON_TYPE, payloadOutcome } from './payloads.js';
+import { VariantHits } from './variant-hits.js';
 
 export const VOLUME_PROFILE_QUERY = ['session', 'start', 'end', 'format'];
 const DAY_MS = 86_400_000;
@@ -86,7 +87,11 @@ function answer(view: FootprintView, store: FootprintStore | null, range: Range,
 
 export function volumeProfileHandler(snapshots: SnapshotStore, variants: VariantCache,
   store: FootprintStore | null): SymbolAnswer {
+  const storeVersion = () => store?.version() ?? 0;
+  const hits = new VariantHits(snapshots, variants, storeVersion);
   return ({ segment, params }) => {
+    const hit = hits.find(params, segment);
+    if (hit !== undefined) return hit;
     const format = enumParam(params, 'format', ANSWER_FORMATS, 'json');
     if (!format.ok) return format;
     const found = lookupSymbolView(snapshots, 'footprint', segment, 'the volume profile');
@@ -96,8 +101,10 @@ export function volumeProfileHandler(snapshots: SnapshotStore, variants: Variant
     const range = parseRange(params, view.asOfMs);
     if (!range.ok) return range;
     const { session, startMs, endMs } = range.value;
-    const paramsKey = `vp.${session}.${startMs}.${endMs}.${format.value}.${store?.version() ?? 0}`;
-    return ok(variants.variant('footprint/' + symbol, entry, paramsKey, () => ({
+    const version = storeVersion();
+    const paramsKey = `vp.${session}.${startMs}.${endMs}.${format.value}.${version}`;
+    const key = variants.keyOf('footprint/' + symbol, entry, paramsKey);
+    const payload = variants.variantAt(key, 'footprint/' + symbol, entry, () => ({
       contentType: format.value === 'csv' ? CSV_TYPE : JSON_TYPE,
       body: Buffer.from(answer(view, store, range.value, format.value)),
       cacheControl: entry.cacheControl,
@@ -107,6 +114,8 @@ export function volumeProfileHandler(snapshots: SnapshotStore, variants: Variant
       ...(format.value === 'csv' ? { headers: [['Content-Disposition',
         `attachment; filename="${symbol.replace(':', '_')}-volume-profile-${session}.csv"`]] }
         : {}),
-    })));
+    }));
+    hits.remember(params, segment, symbol, 'footprint', entry, version, key);
+    return payloadOutcome(payload);
   };
 }
