@@ -57,7 +57,8 @@ export function parseQuery(raw: string | undefined, allowed: readonly string[]):
 /**
  * One route's parsed query strings by their raw text: a poll repeats its URL, so a hit skips
  * splitting and percent-decoding and gives the same params object each time (handlers key their
- * own memos by it). Refusals are parsed again; when full the memo starts afresh.
+ * own memos by it). Refusals are parsed again; when full the memo starts afresh. A query that
+ * carries a key (`api_key`) is never kept, so no key waits in memory beyond its request.
  */
 export class QueryMemo {
   private readonly parsed = new Map<string, ParsedQuery>();
@@ -69,7 +70,7 @@ export class QueryMemo {
     let query = this.parsed.get(raw);
     if (query !== undefined) return query;
     query = parseQuery(raw, this.allowed);
-    if (query.ok && raw.length <= httpBounds.queryMemoTextMax) {
+    if (query.ok && raw.length <= httpBounds.queryMemoTextMax && !raw.includes('api_key')) {
       if (this.parsed.size >= httpBounds.queryMemoMax) this.parsed.clear();
       this.parsed.set(raw, Object.freeze(query));
     }

@@ -133,7 +133,7 @@ const memo = suite('query memo');
 
 memo('a repeated query string gives the same params; refusals and long ones are parsed again',
   () => {
-    const queries = new QueryMemo(['bars', 'timeframe']);
+    const queries = new QueryMemo(['bars', 'timeframe', 'api_key']);
     const first = queries.parse('bars=50');
     assert.ok(first.ok);
     assert.is(queries.parse('bars=50'), first);
@@ -141,6 +141,8 @@ memo('a repeated query string gives the same params; refusals and long ones are 
     const refused = queries.parse('bars=1&bars=2');
     assert.ok(!refused.ok);
     assert.is.not(queries.parse('bars=1&bars=2'), refused);
+    const keyed = 'bars=50&api_key=of_secret';
+    assert.is.not(queries.parse(keyed), queries.parse(keyed), 'a query with a key is not kept');
     const long = 'timeframe=' + 'x'.repeat(httpBounds.queryMemoTextMax);
     assert.is.not(queries.parse(long), queries.parse(long));
     for (let i = 0; i <= httpBounds.queryMemoMax; i++) queries.parse(`bars=${i}`);
