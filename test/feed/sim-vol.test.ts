@@ -37,7 +37,8 @@ test('BTC and ETH: realised daily vol over a simulated week within their band, b
       const altMedian = alts[Math.floor(alts.length / 2)];
       for (const [symbol, [low, high]] of Object.entries(BANDS)) {
         const vol = weekVol(seed, markets.find((m) => m.symbol === symbol)!);
-        const what = `${symbol} seed ${seed} informed ${informedShare}: ${(vol * 100).toFixed(2)} %`;
+        const what = `${symbol} seed ${seed} informed ${informedShare}: ` +
+          `${(vol * 100).toFixed(2)} %`;
         assert.ok(vol >= low && vol <= high, `${what} a day, outside ${low}..${high}`);
         assert.ok(vol < altMedian, `${what} a day, alts' median ${(altMedian * 100).toFixed(2)} %`);
       }
