@@ -1,16 +1,18 @@
 // Spearman's rank correlation with a 95 % interval that resamples whole blocks of pairs (Kunsch
 // 1989; Liu and Singh 1992), as mean-interval.ts does for means: pairs whose outcome windows
 // overlap move together, and Fisher's z with 1.06 / sqrt(n - 3) takes them for independent,
-// which makes the interval too narrow. Below BOOTSTRAP_N_MAX pairs or T_BLOCKS_MIN blocks a
-// seeded percentile bootstrap over the blocks (Efron 1979), ranks recomputed in every resample;
-// from there on the delete-a-block jackknife (Efron and Stein 1981) of Fisher's z, a
-// cluster-robust standard error at a fraction of the bootstrap's cost, with a t quantile on
-// blocks - 1 degrees of freedom.
-import {
-  BOOTSTRAP_N_MAX, BOOTSTRAP_RESAMPLES, INTERVAL_N_MIN, T_BLOCKS_MIN,
-} from './mean-interval.js';
+// which makes the interval too narrow. Below BOOTSTRAP_N_MAX pairs a seeded percentile bootstrap
+// over the blocks (Efron 1979), ranks recomputed in every resample; from there on the
+// delete-a-group jackknife (Efron and Stein 1981) of Fisher's z, a cluster-robust standard error,
+// with a t quantile on groups - 1 degrees of freedom. Its groups are runs of consecutive blocks,
+// at most JACKKNIFE_GROUPS_MAX of them: coarser clusters stay valid, and each costs a pass over
+// every pair, so 90 days of 4 h blocks would cost 540.
+import { BOOTSTRAP_N_MAX, BOOTSTRAP_RESAMPLES, INTERVAL_N_MIN } from './mean-interval.js';
 import { spearman } from './spearman.js';
 import { studentTQuantile } from './t-quantile.js';
+
+/** The jackknife leaves out one of at most this many groups of consecutive blocks. */
+export const JACKKNIFE_GROUPS_MAX = 50;
 
 export interface BlockRankCorrelation {
   readonly rho: number;
@@ -81,17 +83,16 @@ export function blockSpearman(x: Float64Array, y: Float64Array, n: number, seed:
   const point = spearman(x, y, n);
   if (point === null) return null;
   if (blockIds.length < n) throw new Error('a block id per pair');
+  // Blocks numbered 0..k) in id order, so that a group is a run of consecutive blocks.
+  const ids = [...new Set(blockIds.subarray(0, n))].sort((a, b) => a - b);
+  const k = ids.length;
+  const groups = Math.min(k, JACKKNIFE_GROUPS_MAX);
   const dense = new Map<number, number>();
+  const grouped = n >= BOOTSTRAP_N_MAX;
+  ids.forEach((id, position) => dense.set(id, grouped ? Math.floor((position * groups) / k)
+    : position));
   const blockOf = new Int32Array(n);
-  for (let i = 0; i < n; i++) {
-    let b = dense.get(blockIds[i]);
-    if (b === undefined) {
-      b = dense.size;
-      dense.set(blockIds[i], b);
-    }
-    blockOf[i] = b;
-  }
-  const k = dense.size;
+  for (let i = 0; i < n; i++) blockOf[i] = dense.get(blockIds[i]) as number;
   const { rho } = point;
   if (k < INTERVAL_N_MIN) return { rho, low: null, high: null, n, method: null };
   const xs = x.subarray(0, n);
@@ -102,9 +103,8 @@ export function blockSpearman(x: Float64Array, y: Float64Array, n: number, seed:
   const rx = new Float64Array(n);
   const ry = new Float64Array(n);
   const rhoOf = () => weightedRho(xs, ys, ox, oy, weight, rx, ry);
-  return n < BOOTSTRAP_N_MAX || k < T_BLOCKS_MIN
-    ? bootstrap(rho, n, k, blockOf, weight, rhoOf, seed)
-    : jackknife(rho, n, k, blockOf, weight, rhoOf);
+  return grouped ? jackknife(rho, n, groups, blockOf, weight, rhoOf)
+    : bootstrap(rho, n, k, blockOf, weight, rhoOf, seed);
 }
 
 function bootstrap(rho: number, n: number, k: number, blockOf: Int32Array,

@@ -1,9 +1,9 @@
 // The information coefficient's block interval against one worked out independently here: the
 // resampled pairs written out and ranked by counting with the same seed's draws, and the
-// delete-a-block jackknife spelled out.
+// delete-a-group jackknife spelled out.
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { blockSpearman } from '../../kernels/block-spearman.js';
+import { blockSpearman, JACKKNIFE_GROUPS_MAX } from '../../kernels/block-spearman.js';
 import { BOOTSTRAP_RESAMPLES } from '../../kernels/mean-interval.js';
 import { studentTQuantile } from '../../kernels/t-quantile.js';
 import { seededRandom } from '../helpers/seeded-random.js';
@@ -86,11 +86,15 @@ test('bootstrap: the resampled pairs written out and ranked give the same percen
   assert.ok(shuffled.low! < got.rho && got.rho < shuffled.high!);
 });
 
-test('jackknife: each block left out, Fisher z, t on blocks - 1', () => {
+test('jackknife: each group of consecutive blocks left out, Fisher z, t on groups - 1', () => {
   const { x, y, ids } = knownSet(300, 60, 11);
   const got = blockSpearman(x, y, 300, 5, ids)!;
   assert.is(got.method, 'jackknife');
-  const members = blockMembers(ids);
+  // 60 blocks in at most 50 groups: block p (in id order) goes to group floor(p x 50 / 60).
+  const blocks = blockMembers(ids);
+  const members: number[][] = Array.from({ length: JACKKNIFE_GROUPS_MAX }, () => []);
+  blocks.forEach((block, p) =>
+    members[Math.floor((p * JACKKNIFE_GROUPS_MAX) / blocks.length)].push(...block));
   const k = members.length;
   const zs = members.map((left) => {
     const keep = [...Array(300).keys()].filter((i) => !left.includes(i));
