@@ -3,9 +3,10 @@
 // coefficient, the grades' calibration and the multiple-comparisons note. Pure: a function of
 // the stored outcomes and the window, so recomputing it gives the same answer.
 import { benjaminiHochberg } from '../../kernels/benjamini-hochberg.js';
-import { spearman, type RankCorrelation } from '../../kernels/spearman.js';
+import { blockSpearman } from '../../kernels/block-spearman.js';
+import { seedOf } from '../../kernels/seeded-rng.js';
 import { calibration, type Calibration } from './calibration.js';
-import type { GroupStatistics } from './group-statistics.js';
+import { statisticsBlockOf, type GroupStatistics } from './group-statistics.js';
 import { trackColumns, type TrackColumns } from './track-columns.js';
 import type { PerformanceGroup, PerformanceRow, TrackedSignal } from './track-record.js';
 import { statisticsRows, windowOf, type Span } from './window-groups.js';
@@ -43,23 +44,31 @@ export interface PerformanceReport {
   readonly multipleComparisons: MultipleComparisons;
 }
 
+const IC_SEED = seedOf('information-coefficient');
+
 /** A "now" after every outcome of tracked signals (theirs is known or null already). */
 const KNOWN_ALWAYS = Number.MAX_VALUE;
 
-/** Spearman of the score seen from the side (score long, -score short) with the 4 h move. */
+/**
+ * Spearman of the score seen from the side (score long, -score short) with the 4 h move, its
+ * interval resampling the same 4 h blocks as the expectancy's: signals whose windows overlap
+ * move together, and an interval taking them for independent is too narrow.
+ */
 function informationCoefficientOf(c: TrackColumns,
   span: Span): InformationCoefficient {
   const [lo, hi, fromMs, toMs, nowMs] = span;
   const scores = new Float64Array(hi - lo);
   const moves = new Float64Array(hi - lo);
+  const blocks = new Int32Array(hi - lo);
   let n = 0;
   for (let i = lo; i < hi; i++) {
     if (c.signalMs[i] < fromMs || c.signalMs[i] >= toMs || !(c.knownMs[i] <= nowMs)) continue;
     scores[n] = c.sideScore[i];
     moves[n] = c.movePct[i];
+    blocks[n] = statisticsBlockOf(c.signalMs[i]);
     n += 1;
   }
-  const ic: RankCorrelation | null = spearman(scores, moves, n);
+  const ic = blockSpearman(scores, moves, n, IC_SEED, blocks);
   return { n, rho: ic?.rho ?? null, low: ic?.low ?? null, high: ic?.high ?? null };
 }
 

@@ -101,7 +101,8 @@ const performanceBlocks = {
   informationCoefficient: described(object({ n: int, rho: n, low: n, high: n }),
     'Spearman rank correlation of the score seen from the side (score long, -score short) ' +
     'with the 4-hour move in the side\'s direction, over the evaluated signals of the window; ' +
-    '95 % interval by Fisher z with se 1.06 / sqrt(n - 3). Null below 5 signals.'),
+    '95 % interval over 4-hour blocks of signals (block bootstrap below 200 signals, else a ' +
+    'jackknife of Fisher z leaving out runs of blocks); null below 5 signals or 5 blocks.'),
   calibration: object({
     grades: described(array(gradeCalibration), 'A+, A, B, C, D in that order.'),
     lettersInOrder: described(nullable(bool), 'Expectancy non-increasing from A+ to D over ' +

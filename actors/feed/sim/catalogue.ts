@@ -3,6 +3,7 @@
 import { INFORMED_SHARE_DEFAULT } from '../../../core/config.js';
 import { REFERENCE_INSTANT_MS } from './fundamental.js';
 import { referenceMark } from './reference-prices.js';
+import { majorDailyVol } from './reference-vols.js';
 import { hashString, hashUnit } from './rng.js';
 
 /** When a builder market trades; 'always' for crypto. UTC hours, Monday..Friday for the rest. */
@@ -95,8 +96,8 @@ function mainMarket(seed: number, informedShare: number, anchorMs: number, symbo
     baseOpenInterestUsd: isDelisted ? 0 : volumeUsd * (0.25 + 0.5 * u),
     szDecimals: szDecimalsFor(px), maxLeverage, isDelisted,
     onlyIsolated: !isDelisted && maxLeverage <= 5 && u < 0.3,
-    session: 'always', dailyVol: 0.025 + 0.05 * hashUnit(seed, stream, 8), stream, informedShare,
-    anchorMs,
+    session: 'always', dailyVol: majorDailyVol(symbol) ?? 0.025 + 0.05 * hashUnit(seed, stream, 8),
+    stream, informedShare, anchorMs,
   };
 }
 

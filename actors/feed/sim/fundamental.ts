@@ -29,8 +29,10 @@ const JUMP_VARIANCE_SHARE = 0.6;
 /**
  * How long the market takes, on average, to learn a jump's private part (e-folding): the pace
  * the warm-up's candles assume, and about the pace informed bursts reach in the tick world.
+ * Hours, not minutes: news priced within the hour left the 4 h after a signal too little of it
+ * for setups to differ (docs/feeds.md, "Price discovery").
  */
-export const discoveryMs = 60 * MINUTE_MS;
+export const discoveryMs = 180 * MINUTE_MS;
 /** Past this many e-foldings a jump counts as learned (e^-8: 0.03 % of it left). */
 const DISCOVERY_HORIZON_MS = 8 * discoveryMs;
 const SQRT3 = Math.sqrt(3);

@@ -40,10 +40,11 @@ const TRANSIENT_MAX = 0.02;
 const INFORMED_GAP_MIN_VOL_SHARE = 0.05;
 /**
  * Mean wait between informed bursts at a gap of a tenth of the daily volatility; a wider gap is
- * traded more often, in proportion (Kyle's informed trade in proportion to what they know).
+ * traded more often, in proportion (Kyle's informed trade in proportion to what they know). The
+ * pace matches fundamental.ts discoveryMs: a burst closes a fifth of the gap.
  */
-const INFORMED_EVERY_MS = 15 * 60_000;
-const INFORMED_WAIT_MIN_MS = 2 * 60_000;
+const INFORMED_EVERY_MS = 45 * 60_000;
+const INFORMED_WAIT_MIN_MS = 6 * 60_000;
 /** Trade rate in a burst, as a multiple of the base rate: noise herding, informed urgency. */
 const NOISE_BURST_RATE = 4;
 const INFORMED_BURST_RATE = 10;
