@@ -1,17 +1,12 @@
 // A metric whose samples are read at scrape time from plain numbers kept by the code that owns
-// them: registered on a prom-client registry, which writes the exposition. Nothing is made per
-// request or per trade; the samples are built only when Prometheus scrapes.
+// them: registered on a prom-client registry, which writes its text (the service's registry,
+// ScrapeRegistry, asks the metric for it directly). Nothing is made per request or per trade;
+// the samples are built only when Prometheus scrapes.
 import type { Registry } from 'prom-client';
 import { familyText, headerText } from './exposition.js';
+import type { Sample } from './sample.js';
 
-export type Labels = Readonly<Record<string, string | number>>;
-
-export interface Sample {
-  readonly labels?: Labels;
-  readonly value: number;
-  /** For histograms: the series' full name (`_bucket`, `_sum`, `_count`). */
-  readonly metricName?: string;
-}
+export type { Labels, Sample } from './sample.js';
 
 export interface CollectedSpec {
   readonly name: string;

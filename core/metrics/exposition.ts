@@ -1,7 +1,7 @@
 // Prometheus text lines of collected samples, the same bytes prom-client's registry writes for
 // them, without its per-sample label arrays and its three regular-expression passes per label
 // value: a label value is escaped only when it holds a character that needs it.
-import type { Labels, Sample } from './collected.js';
+import type { Labels, Sample } from './sample.js';
 
 const needsEscape = /[\\\n"]/;
 
@@ -40,7 +40,8 @@ export function headerText(name: string, help: string, type: string): string {
 export function familyText(header: string, name: string, samples: readonly Sample[]): string {
   let text = header;
   for (const sample of samples) {
-    text += `\n${sample.metricName ?? name}${labelsText(sample.labels)} ${sampleText(sample.value)}`;
+    const value = sampleText(sample.value);
+    text += `\n${sample.metricName ?? name}${labelsText(sample.labels)} ${value}`;
   }
   return text;
 }

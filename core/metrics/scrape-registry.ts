@@ -31,7 +31,8 @@ export class ScrapeRegistry extends Registry {
     }
     const parts: (string | Promise<string>)[] = [];
     for (const metric of this.getMetricsAsArray()) {
-      parts.push(isExposed(metric) ? metric.exposition() : this.getSingleMetricAsString(metric.name));
+      parts.push(isExposed(metric) ? metric.exposition()
+        : this.getSingleMetricAsString(metric.name));
     }
     return `${(await Promise.all(parts)).join('\n\n')}\n`;
   }
