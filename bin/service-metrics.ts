@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import type { Clock } from '../core/clock.js';
 import type { Registry } from 'prom-client';
 import { registerCollected, registerValue } from '../core/metrics/collected.js';
+import { sampled } from '../core/metrics/scrape-registry.js';
 import type { BackfillStatus } from '../actors/runtime/backfill-status.js';
 import type { MarketPace } from '../actors/runtime/market-pace.js';
 import type { ShardHandle } from '../actors/runtime/shard-handle.js';
@@ -77,9 +78,11 @@ export function registerServiceMetrics(registry: Registry, p: ServiceMetricParts
     () => p.webhooks.stats().inFlight);
   registerWebhookMetrics(registry, p.webhooks, p.clock);
   registerSignalHistoryMetrics(registry, p.signals, p.history);
+  // File system reads: sampled by the registry's timer, off the scrape.
+  const storeSize = sampled(registry, () => storeBytes(p.storePath));
   registerValue(registry, 'orderflow_store_size_bytes',
-    'Bytes the store\'s files take on disk.', () => storeBytes(p.storePath));
-  const disk = () => statfsSync(p.dataDir);
+    'Bytes the store\'s files take on disk.', storeSize);
+  const disk = sampled(registry, () => statfsSync(p.dataDir));
   registerValue(registry, 'orderflow_store_disk_available_bytes',
     'Bytes free to the service on the store\'s file system.', () => {
       const stats = disk();

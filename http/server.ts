@@ -19,6 +19,7 @@ import { registerViewMetrics } from './view-metrics.js';
 import { metricsEndpoint } from './metrics-endpoint.js';
 import { registerProcessFaultMetrics } from '../core/process-faults.js';
 import { registerRuntimeMetrics } from '../core/metrics/runtime.js';
+import { ScrapeRegistry } from '../core/metrics/scrape-registry.js';
 import { Registry } from 'prom-client';
 import { openApiPayload } from './openapi/payload.js';
 import { createRouteTable } from './routes.js';
@@ -76,7 +77,7 @@ export async function startHttpServer(deps: HttpServerDeps): Promise<HttpServer>
   const access = deps.access ?? createAccessControl(deps);
   const metrics = new HttpMetrics(clock.nowMs());
   const variants = new VariantCache();
-  const registry = new Registry();
+  const registry = new ScrapeRegistry();
   const table = createRouteTable(apiRoutes({
     snapshots, variants, access, readiness: deps.readiness, openapi: openApiPayload(),
     history: deps.history, footprints: deps.footprints,
@@ -117,6 +118,7 @@ export async function startHttpServer(deps: HttpServerDeps): Promise<HttpServer>
   let closing: Promise<void> | undefined;
   const close = () => (closing ??= (async () => {
     uWS.us_listen_socket_close(token);
+    registry.close();
     // Wall time on purpose: a shutdown grace must pass even when the service clock is manual.
     const deadlineMs = Date.now() + httpBounds.closeGraceMs;
     while (mounts.some((m) => (m.inFlight?.() ?? 0) > 0) && Date.now() < deadlineMs) {

@@ -1,16 +1,12 @@
 // A metric whose samples are read at scrape time from plain numbers kept by the code that owns
-// them: registered on a prom-client registry, which writes the exposition. Nothing is made per
-// request or per trade; the samples are built only when Prometheus scrapes.
+// them: registered on a prom-client registry, which writes its text (the service's registry,
+// ScrapeRegistry, asks the metric for it directly). Nothing is made per request or per trade;
+// the samples are built only when Prometheus scrapes.
 import type { Registry } from 'prom-client';
+import { familyText, headerText } from './exposition.js';
+import type { Sample } from './sample.js';
 
-export type Labels = Readonly<Record<string, string | number>>;
-
-export interface Sample {
-  readonly labels?: Labels;
-  readonly value: number;
-  /** For histograms: the series' full name (`_bucket`, `_sum`, `_count`). */
-  readonly metricName?: string;
-}
+export type { Labels, Sample } from './sample.js';
 
 export interface CollectedSpec {
   readonly name: string;
@@ -20,8 +16,14 @@ export interface CollectedSpec {
   readonly read: (out: Sample[]) => void;
 }
 
+/** A metric that writes its own exposition text (ScrapeRegistry calls it without a promise). */
+export interface Exposed {
+  exposition(): string;
+}
+
 /** Registers a metric read by `spec.read` at each scrape. */
 export function registerCollected(registry: Registry, spec: CollectedSpec): void {
+  const header = headerText(spec.name, spec.help, spec.type);
   const metric = {
     name: spec.name,
     help: spec.help,
@@ -31,6 +33,11 @@ export function registerCollected(registry: Registry, spec: CollectedSpec): void
       const values: Sample[] = [];
       spec.read(values);
       return { name: spec.name, help: spec.help, type: spec.type, aggregator: 'sum', values };
+    },
+    exposition: () => {
+      const values: Sample[] = [];
+      spec.read(values);
+      return familyText(header, spec.name, values);
     },
     reset: () => {},
   };
