@@ -19,7 +19,7 @@ import type { SharedState } from '../scale-out/shared-state.js';
 import { encodeFeedSpec } from '../actors/shard/shard-params.js';
 import { createWebhookSupervisor, type WebhookSupervisor } from '../actors/webhooks/supervisor.js';
 import { createMarketFeeds, type MarketFeeds } from '../actors/runtime/market-feeds.js';
-import { MarketViews } from '../actors/runtime/market-views.js';
+import { RemoteMarketViews } from '../actors/runtime/remote-market-views.js';
 import { PositioningViews } from '../actors/runtime/positioning-views.js';
 import { SignalPipeline } from '../actors/runtime/signal-pipeline.js';
 import { startActorRuntime, type ActorRuntime } from '../actors/runtime/supervisor.js';
@@ -110,7 +110,8 @@ interface Parts {
   readonly store: Store;
   readonly snapshots: SnapshotStore;
   readonly positioning: PositioningViews;
-  readonly views: MarketViews;
+  /** Screener, pair details and signals, built in the views worker. */
+  readonly views: RemoteMarketViews;
   readonly webhooks: WebhookSupervisor;
   readonly signals: SignalPipeline;
   readonly tracked: TrackedSet;
@@ -150,18 +151,19 @@ interface Parts {
 
 /** A slice of publish work: short enough that a poll waits at most about this long for it. */
 const publishSliceMs = 1;
-/** The same for the cadence refresh of screener, pair details and signals. */
+/** The same for the funding arbitrage refresh. */
 const cadenceSliceMs = 1;
 
-/** One shard publish, pair by pair: each unit stores one pair's views and its pair detail. */
+/**
+ * One shard publish, pair by pair: each unit stores one pair's views; their summaries go on to
+ * the views worker, which builds the pair details (and signals at once for a first publish).
+ */
 function* applyPublish(p: Parts, message: ShardPublish): Generator<void> {
   if (p.stopping) return storeOutbound(p, message.outbound);
-  let first = false;
   for (const pair of message.pairs) {
-    if (p.views.applyPairViews([pair], Date.now())) first = true;
+    p.views.applyPairViews([pair], Date.now());
     yield;
   }
-  if (first) yield* p.views.refreshSteps(Date.now());
   p.positioning.applyWhalePrints(message.whalePrints);
   storeOutbound(p, message.outbound);
 }
@@ -188,7 +190,8 @@ async function createParts(config: ServiceConfig, deps: ServiceDeps): Promise<Pa
   const keys = shared?.keys ?? store.keys;
   const positioning = new PositioningViews(sink, positioningCadenceMs,
     log.child({ component: 'positioning' }));
-  const views = new MarketViews(sink, config.cadenceMs, config.universeCadenceMs);
+  const views = new RemoteMarketViews(sink, config.cadenceMs, config.universeCadenceMs,
+    log.child({ component: 'views' }), config.logLevel);
   const webhooks = createWebhookSupervisor({
     root: store.root, clock, logger: log.child({ component: 'webhooks' }), keys,
     allowPrivate: config.allowPrivateWebhooks,
@@ -283,11 +286,11 @@ function pushSmartMoney(p: Parts): void {
 /** The periodic work of the main thread; returns the timers to clear at shutdown. */
 function startTimers(p: Parts): NodeJS.Timeout[] {
   const { views, positioning, signals, config, clock } = p;
-  // The cadence refresh runs in slices (MarketViews.refreshSteps); one at a time: a cadence
-  // that finds the last one still running skips, the next one catches up.
+  // The cadence refresh runs in the views worker; one at a time: a cadence that finds the last
+  // one still running skips, the next one catches up.
   const onCadence = () => {
     if (p.cadenceRefresh !== null) return;
-    p.cadenceRefresh = runSliced(views.refreshSteps(Date.now()), cadenceSliceMs).then(() => {
+    p.cadenceRefresh = views.refresh(Date.now()).then(() => {
       const prices = p.tracked.symbols.map((symbol) =>
         ({ symbol, price: views.summaryOf(symbol)?.price ?? null }));
       signals.onPrices(prices, views.screenerRows, p.marketNowMs);
@@ -510,6 +513,7 @@ async function stopParts(p: Parts, timers: readonly NodeJS.Timeout[], runtime: A
   await p.pairStates?.flush();
   steps.mark('outputs');
   await p.cadenceRefresh;
+  await p.views.stop();
   await p.signals.close();
   await p.footprints.close();
   await p.history.close();
@@ -549,6 +553,9 @@ export async function startService(config: ServiceConfig, deps: ServiceDeps): Pr
   const constructed = workersConstructed(config.shards);
   const booting = startShards(p, deps);
   booting.catch(() => {}); // awaited below; this only keeps an early failure from going unhandled
+  // The views worker starts beside them; what the universe sends before it runs, it gets then.
+  const viewsStarted = p.views.start();
+  viewsStarted.catch(() => {}); // awaited below, as `booting` is
   let front: Awaited<ReturnType<typeof startFront>> | null = null;
   let timers: NodeJS.Timeout[] = [];
   let baseUrl = '';
@@ -575,6 +582,7 @@ export async function startService(config: ServiceConfig, deps: ServiceDeps): Pr
     deps.onListening?.(baseUrl);
     runtime = await booting;
     await assigned;
+    await viewsStarted;
   } catch (error) {
     // A start that fails part-way releases what it opened, as stop() would.
     await front?.mcp.close();
