@@ -29,7 +29,6 @@ import { createDashboardFor } from './dashboard.js';
 import { FootprintRecorder } from '../actors/footprint/recorder.js';
 import { HistoryRecorder } from '../actors/runtime/history-recorder.js';
 import { SlicedQueue } from '../actors/runtime/sliced-queue.js';
-import { runSliced } from '../actors/runtime/sliced.js';
 import { StoreAfterViews } from '../actors/runtime/store-after-views.js';
 import { PastPuller } from '../actors/runtime/past-puller.js';
 import {
@@ -151,8 +150,6 @@ interface Parts {
 
 /** A slice of publish work: short enough that a poll waits at most about this long for it. */
 const publishSliceMs = 1;
-/** The same for the funding arbitrage refresh. */
-const cadenceSliceMs = 1;
 
 /**
  * One shard publish, pair by pair: each unit stores one pair's views; their summaries go on to
@@ -190,8 +187,9 @@ async function createParts(config: ServiceConfig, deps: ServiceDeps): Promise<Pa
   const keys = shared?.keys ?? store.keys;
   const positioning = new PositioningViews(sink, positioningCadenceMs,
     log.child({ component: 'positioning' }));
-  const views = new RemoteMarketViews(sink, config.cadenceMs, config.universeCadenceMs,
-    log.child({ component: 'views' }), config.logLevel);
+  const views = new RemoteMarketViews(sink, { cadenceMs: config.cadenceMs,
+    universeCadenceMs: config.universeCadenceMs, fundingCadenceMs: positioningCadenceMs },
+  log.child({ component: 'views' }), config.logLevel);
   const webhooks = createWebhookSupervisor({
     root: store.root, clock, logger: log.child({ component: 'webhooks' }), keys,
     allowPrivate: config.allowPrivateWebhooks,
@@ -254,7 +252,7 @@ async function startUniverse(p: Parts): Promise<void> {
   let firstUniverse: () => void = () => {};
   const seen = new Promise<void>((resolve) => { firstUniverse = resolve; });
   p.feeds.start((event: UniverseFeedEvent) => {
-    if (event.type === 'funding') p.positioning.applyFunding(event);
+    if (event.type === 'funding') p.views.applyFunding(event);
     else if (event.type === 'wallet') p.positioning.applyWallet(event);
     else {
       p.views.applyUniverse(event);
@@ -304,12 +302,8 @@ function startTimers(p: Parts): NodeJS.Timeout[] {
     positioning.refreshWallets(clock.nowMs(), views.universe, p.tracked.symbols);
     void positioning.settled().then(() => pushSmartMoney(p));
   };
-  // In slices too: with every listed symbol the arbitrage view is milliseconds of work.
-  const refreshFunding = () => {
-    runSliced(positioning.refreshFundingSteps(views.screenerRows), cadenceSliceMs)
-      .catch((error: Error) =>
-        p.log.error('funding refresh failed', { error: error.message }));
-  };
+  // In the views worker too: with every listed symbol the arbitrage view is milliseconds of work.
+  const refreshFunding = () => { void views.refreshFunding(); };
   onCadence();
   refreshFunding();
   refreshWallets();
@@ -321,8 +315,7 @@ function startTimers(p: Parts): NodeJS.Timeout[] {
     setInterval(background('pruning', () => signals.prune()), pruneEveryMs),
     setInterval(background('footprint pruning', () => p.footprints.prune()), pruneEveryMs),
     setInterval(background('history trimming', () => p.history.prune()), historyPruneEveryMs),
-    // Its own turns: its timer fires with the cadence's, and the two in one task held the loop.
-    setInterval(() => setImmediate(refreshFunding), config.universeCadenceMs),
+    setInterval(refreshFunding, config.universeCadenceMs),
     setInterval(refreshWallets, positioningCadenceMs),
     setInterval(() => p.pace?.sample(), paceSampleMs),
   ];

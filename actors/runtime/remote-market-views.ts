@@ -1,13 +1,14 @@
-// The universe's views as the main thread holds them when the views worker builds them: the
-// inputs are kept here and sent on (the universe, the tracked pairs, each publish's summaries),
-// the shards' per-pair bytes are stored as they came, and the worker's finished screener, pair
-// details and signals are swapped into the store as they arrive.
+// The cross-pair views as the main thread holds them when the views worker builds them: the
+// inputs are kept here and sent on (the universe, the tracked pairs, each publish's summaries,
+// the venues' funding), the shards' per-pair bytes are stored as they came, and the worker's
+// finished screener, pair details, signals and funding arbitrage are swapped into the store.
 import type { Logger, LogLevel } from '../../core/logger.js';
-import type { PairViews, UniverseEvent } from '../../core/messages.js';
+import type { FundingEvent, PairViews, UniverseEvent } from '../../core/messages.js';
+import { FundingArbView } from '../positioning/funding-arb-view.js';
 import type { ProtocolHandlers } from '../shard/protocol.js';
 import type { ScreenerRow } from '../views/pair-detail.js';
 import {
-  viewsTypes, type FinishedView, type PairSummaryUpdate, type ViewsToMain,
+  viewsTypes, type FinishedView, type MainToViews, type PairSummaryUpdate, type ViewsToMain,
 } from '../views-worker/protocol.js';
 import { MarketInputs, unpublishedCountOf, type ViewSink } from './market-inputs.js';
 import { ViewsWorkerHandle } from './views-worker-handle.js';
@@ -16,15 +17,19 @@ export class RemoteMarketViews extends MarketInputs {
   private universeEvent: UniverseEvent | null = null;
   /** Summaries applied since the last post: sent together once the current task ends. */
   private pairsPending: PairSummaryUpdate[] = [];
+  private fundingPending: FundingEvent[] = [];
+  /** The funding kept, for a restarted worker (this side never builds the view). */
+  private readonly funding: FundingArbView;
   private rows: readonly ScreenerRow[] = [];
   private signalsSymbols: ReadonlySet<string> = new Set();
   private readonly refreshes = new Map<number, () => void>();
   private refreshId = 0;
   readonly worker: ViewsWorkerHandle;
 
-  constructor(sink: ViewSink, cadenceMs: number, universeCadenceMs: number, log: Logger,
-    logLevel: LogLevel) {
-    super(sink, cadenceMs);
+  constructor(sink: ViewSink, cadences: { cadenceMs: number; universeCadenceMs: number;
+    fundingCadenceMs: number }, log: Logger, logLevel: LogLevel) {
+    super(sink, cadences.cadenceMs);
+    this.funding = new FundingArbView(cadences.fundingCadenceMs);
     const handlers: ProtocolHandlers<ViewsToMain> = {
       [viewsTypes.put]: (message) => { for (const view of message.views) this.swapIn(view); },
       [viewsTypes.rows]: (message) => {
@@ -33,7 +38,7 @@ export class RemoteMarketViews extends MarketInputs {
       },
       [viewsTypes.refreshed]: (message) => this.settle(message.id),
     };
-    this.worker = new ViewsWorkerHandle({ cadenceMs, universeCadenceMs, logLevel }, {
+    this.worker = new ViewsWorkerHandle({ ...cadences, logLevel }, {
       handlers, onStart: () => this.sendAll(), onExit: () => this.settleAll(),
     }, log);
   }
@@ -65,10 +70,17 @@ export class RemoteMarketViews extends MarketInputs {
   applyPairViews(views: readonly PairViews[], wallNowMs: number): void {
     for (const pair of views) {
       if (!this.storePair(pair, wallNowMs).tracked) continue;
-      if (this.pairsPending.length === 0) queueMicrotask(() => this.sendPairs());
+      this.sendSoon();
       this.pairsPending.push({ symbol: pair.symbol, summary: pair.summary,
         updatedAtMs: pair.updatedAtMs, wallNowMs });
     }
+  }
+
+  /** Keeps a symbol's newest funding and sends it on. */
+  applyFunding(event: FundingEvent): void {
+    this.funding.apply(event);
+    this.sendSoon();
+    this.fundingPending.push(event);
   }
 
   /** `/readyz` answers 200 only when this is 0 (market-inputs.ts). */
@@ -81,10 +93,19 @@ export class RemoteMarketViews extends MarketInputs {
    * in the store (or the worker is gone: its restart sends everything again).
    */
   refresh(wallNowMs: number): Promise<void> {
+    return this.ask((id) => ({ type: viewsTypes.refresh, id, wallNowMs }));
+  }
+
+  /** The same for the funding-arbitrage view (built from the funding and the screener rows). */
+  refreshFunding(): Promise<void> {
+    return this.ask((id) => ({ type: viewsTypes.refreshFunding, id }));
+  }
+
+  private ask(message: (id: number) => MainToViews): Promise<void> {
     if (!this.worker.running) return Promise.resolve();
     const id = ++this.refreshId;
     const done = new Promise<void>((resolve) => this.refreshes.set(id, resolve));
-    this.send({ type: viewsTypes.refresh, id, wallNowMs });
+    this.send(message(id));
     return done;
   }
 
@@ -99,22 +120,34 @@ export class RemoteMarketViews extends MarketInputs {
       updatedAtMs: view.updatedAtMs, cadenceMs: view.cadenceMs, etag: view.etag });
   }
 
-  /** Every message goes after the summaries applied before it. */
-  private send(message: Parameters<ViewsWorkerHandle['post']>[0]): void {
-    this.sendPairs();
+  /** Every message goes after the inputs applied before it. */
+  private send(message: MainToViews): void {
+    this.sendPending();
     this.worker.post(message);
   }
 
-  private sendPairs(): void {
-    if (this.pairsPending.length === 0) return;
-    const pairs = this.pairsPending;
-    this.pairsPending = [];
-    this.worker.post({ type: viewsTypes.pairs, pairs });
+  /** Inputs applied in this task go in one message each once it ends. */
+  private sendSoon(): void {
+    if (this.pairsPending.length === 0 && this.fundingPending.length === 0) {
+      queueMicrotask(() => this.sendPending());
+    }
+  }
+
+  private sendPending(): void {
+    if (this.pairsPending.length > 0) {
+      this.worker.post({ type: viewsTypes.pairs, pairs: this.pairsPending });
+      this.pairsPending = [];
+    }
+    if (this.fundingPending.length > 0) {
+      this.worker.post({ type: viewsTypes.funding, events: this.fundingPending });
+      this.fundingPending = [];
+    }
   }
 
   /** A (re)started worker gets the newest universe, the tracked pairs and their summaries. */
   private sendAll(): void {
     this.pairsPending = [];
+    this.fundingPending = [];
     if (this.universeEvent !== null) {
       this.worker.post({ type: viewsTypes.universe, event: this.universeEvent });
     }
@@ -122,6 +155,8 @@ export class RemoteMarketViews extends MarketInputs {
     const pairs = [...this.tracked].map(([symbol, pair]) => ({ symbol, summary: pair.summary,
       updatedAtMs: pair.updatedAtMs, wallNowMs: pair.lastPublishWallMs }));
     if (pairs.length > 0) this.worker.post({ type: viewsTypes.pairs, pairs });
+    const events = this.funding.events();
+    if (events.length > 0) this.worker.post({ type: viewsTypes.funding, events });
   }
 
   private settle(id: number): void {

@@ -1,11 +1,11 @@
 // Every message between the main thread and the views worker (the cross-pair views: screener,
-// pair details, signals), as one discriminated union on `type` per direction. The main thread
-// sends the inputs those views read (the universe, the tracked pairs, each publish's pair
-// summaries); the worker answers with finished bytes and their ETags, which the main thread only
-// swaps into its store. Frames are stamped and dispatched as the shard protocol's are
+// pair details, signals, funding arbitrage), as one discriminated union on `type` per direction.
+// The main thread sends the inputs those views read (the universe, the tracked pairs, each
+// publish's pair summaries, the venues' funding); the worker answers with finished bytes and
+// their ETags, which the main thread only swaps into its store. Frames are stamped and dispatched as the shard protocol's are
 // (actors/shard/protocol.ts): one table per side, a kind without a handler fails to compile.
 import type { LogLevel } from '../../core/logger.js';
-import type { PairSummary, UniverseEvent } from '../../core/messages.js';
+import type { FundingEvent, PairSummary, UniverseEvent } from '../../core/messages.js';
 import type { ScreenerRow } from '../views/pair-detail.js';
 
 /** The type tags, spelled once. */
@@ -14,6 +14,8 @@ export const viewsTypes = Object.freeze({
   tracked: 'viewsTracked',
   pairs: 'viewsPairs',
   refresh: 'viewsRefresh',
+  funding: 'viewsFunding',
+  refreshFunding: 'viewsRefreshFunding',
   put: 'viewsPut',
   rows: 'viewsRows',
   refreshed: 'viewsRefreshed',
@@ -23,6 +25,8 @@ export const viewsTypes = Object.freeze({
 export interface ViewsWorkerParams {
   readonly cadenceMs: number;
   readonly universeCadenceMs: number;
+  /** The funding-arbitrage view's cadence (its cadenceMs field and header). */
+  readonly fundingCadenceMs: number;
   readonly logLevel: LogLevel;
 }
 
@@ -62,7 +66,20 @@ export interface ViewsRefresh {
   readonly wallNowMs: number;
 }
 
-export type MainToViews = ViewsUniverse | ViewsTracked | ViewsPairs | ViewsRefresh;
+/** The newest funding of some symbols (or, after a restart, of every symbol kept). */
+export interface ViewsFunding {
+  readonly type: typeof viewsTypes.funding;
+  readonly events: readonly FundingEvent[];
+}
+
+/** Rebuild the funding-arbitrage view from the funding and screener rows; answered likewise. */
+export interface ViewsRefreshFunding {
+  readonly type: typeof viewsTypes.refreshFunding;
+  readonly id: number;
+}
+
+export type MainToViews = ViewsUniverse | ViewsTracked | ViewsPairs | ViewsRefresh | ViewsFunding |
+  ViewsRefreshFunding;
 
 // ---- Views worker -> main thread ----
 
@@ -92,7 +109,7 @@ export interface ViewsRows {
   readonly signalsSymbols: readonly string[];
 }
 
-/** The refresh `id` is done: every view it changed was put before this. */
+/** The refresh (or funding refresh) `id` is done: every view it changed was put before this. */
 export interface ViewsRefreshed {
   readonly type: typeof viewsTypes.refreshed;
   readonly id: number;

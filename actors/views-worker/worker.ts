@@ -1,11 +1,12 @@
 // The views worker: builds the cross-pair views (screener, every listed market's pair detail,
-// signals) from the inputs the main thread sends (protocol.ts), and posts back each changed
+// signals, funding arbitrage) from the inputs the main thread sends (protocol.ts), and posts back each changed
 // view's bytes with their ETag. The main thread only swaps them into its store.
 import { parentPort, workerData, type MessagePort } from 'node:worker_threads';
 import { strongEtag } from '../../core/etag.js';
 import { createLogger } from '../../core/logger.js';
 import { dispatchFrame, postFrame, type ProtocolHandlers } from '../shard/protocol.js';
 import { MarketViews, type ViewSink } from '../runtime/market-views.js';
+import { FundingArbView } from '../positioning/funding-arb-view.js';
 import type { ScreenerRow } from '../views/pair-detail.js';
 import {
   viewsTypes, type FinishedView, type MainToViews, type ViewsWorkerParams,
@@ -48,6 +49,7 @@ export function viewsWorkerHandlers(port: MessagePort, params: ViewsWorkerParams
   ProtocolHandlers<MainToViews> {
   const sink = new PostingSink();
   const views = new MarketViews(sink, params.cadenceMs, params.universeCadenceMs);
+  const fundingArb = new FundingArbView(params.fundingCadenceMs);
   let rowsSent: readonly ScreenerRow[] = [];
   let signalsSent: ReadonlySet<string> | null = null;
   /** The views first, then the rows: a refresh's answer comes after both. */
@@ -59,6 +61,11 @@ export function viewsWorkerHandlers(port: MessagePort, params: ViewsWorkerParams
     rowsSent = rows;
     signalsSent = views.signalsPairs;
     postFrame(port, { type: viewsTypes.rows, rows, signalsSymbols: [...signalsSent] });
+  };
+  /** A refresh's answer: its views and rows first. */
+  const answer = (id: number) => {
+    flush();
+    postFrame(port, { type: viewsTypes.refreshed, id });
   };
   return {
     [viewsTypes.universe]: (message) => views.applyUniverse(message.event),
@@ -77,8 +84,19 @@ export function viewsWorkerHandlers(port: MessagePort, params: ViewsWorkerParams
     },
     [viewsTypes.refresh]: (message) => {
       views.refresh(message.wallNowMs);
-      flush();
-      postFrame(port, { type: viewsTypes.refreshed, id: message.id });
+      answer(message.id);
+    },
+    [viewsTypes.funding]: (message) => {
+      for (const event of message.events) fundingArb.apply(event);
+    },
+    [viewsTypes.refreshFunding]: (message) => {
+      const steps = fundingArb.buildSteps(views.screenerRows);
+      let step = steps.next();
+      while (!step.done) step = steps.next();
+      const { bytes, atMs } = step.value;
+      sink.put('funding-arb', bytes, { version: 0, updatedAtMs: atMs,
+        cadenceMs: params.fundingCadenceMs });
+      answer(message.id);
     },
   };
 }

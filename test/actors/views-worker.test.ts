@@ -1,6 +1,7 @@
 // The cross-pair views built in the views worker (screener, every listed market's pair detail,
-// signals) are the bytes, ETags and versions the main thread's own MarketViews makes from the
-// same seeded simulated universe and pair summaries; readiness waits for the worker's signals;
+// signals, funding arbitrage) are the bytes, ETags and versions the main thread's own
+// MarketViews and PositioningViews make from the same seeded simulated universe, pair summaries
+// and funding; readiness waits for the worker's signals;
 // the CSV exports read the same values from the bytes; and a worker that dies is restarted,
 // the store serving the last bytes meanwhile and keeping their versions after.
 import { test } from 'uvu';
@@ -8,11 +9,12 @@ import * as assert from 'uvu/assert';
 import { silentLogger } from '../../core/logger.js';
 import { strongEtag } from '../../core/etag.js';
 import {
-  DIRECTIONS, REGIMES, VPIN_LEVELS, type PairViews, type UniverseEvent,
+  DIRECTIONS, REGIMES, VPIN_LEVELS, type FundingEvent, type PairViews, type UniverseEvent,
 } from '../../core/messages.js';
 import { simWorld } from '../../actors/feed/sim/sim-world.js';
-import { simUniverseAt } from '../../actors/feed/sim/sim-universe.js';
+import { simFundingAt, simUniverseAt } from '../../actors/feed/sim/sim-universe.js';
 import { MarketViews } from '../../actors/runtime/market-views.js';
+import { PositioningViews } from '../../actors/runtime/positioning-views.js';
 import { RemoteMarketViews } from '../../actors/runtime/remote-market-views.js';
 import { SnapshotStore } from '../../http/snapshots.js';
 import { exportSpecs } from '../../http/handlers/export.js';
@@ -23,6 +25,7 @@ const SEED = 11;
 const T0 = Date.UTC(2026, 10, 2, 12);
 const cadenceMs = 1_000;
 const universeCadenceMs = 5_000;
+const fundingCadenceMs = 15_000;
 const world = simWorld(SEED, 200);
 const universes = [simUniverseAt(world, T0), simUniverseAt(world, T0 + universeCadenceMs)];
 const tracked = universes[0]!.markets.slice(0, 12).map((m) => m.symbol);
@@ -46,6 +49,8 @@ interface Steps {
   tracked(symbols: readonly string[]): void;
   publish(pairs: PairViews[], wallNowMs: number): Promise<void>;
   refresh(wallNowMs: number): Promise<void>;
+  funding(events: readonly FundingEvent[]): void;
+  refreshFunding(): Promise<void>;
 }
 
 /** The service's sequence of inputs: universes, a re-rank, publishes and cadences. */
@@ -60,11 +65,15 @@ async function play(s: Steps, rounds: number, only?: (round: number) => boolean)
     const symbols = round === 3 ? tracked.slice(0, -1) : tracked;
     await s.publish(symbols.map((symbol, i) => publish(symbol, round, i)), T0 + round * 1_000);
     await s.refresh(T0 + round * 1_000 + 500 + (round === 3 ? 4 * cadenceMs : 0));
+    // Funding every other round: the rounds between refresh it unchanged.
+    if (round % 2 === 0) s.funding(simFundingAt(world, T0 + round * universeCadenceMs));
+    await s.refreshFunding();
   }
 }
 
 function onMainThread(store: SnapshotStore): { views: MarketViews; steps: Steps } {
   const views = new MarketViews(store, cadenceMs, universeCadenceMs);
+  const positioning = new PositioningViews(store, fundingCadenceMs, silentLogger);
   return { views, steps: {
     universe: (event) => views.applyUniverse(event),
     tracked: (symbols) => views.setTracked(symbols),
@@ -75,11 +84,14 @@ function onMainThread(store: SnapshotStore): { views: MarketViews; steps: Steps 
       if (first) views.refresh(wallNowMs);
     },
     refresh: async (wallNowMs) => views.refresh(wallNowMs),
+    funding: (events) => { for (const event of events) positioning.applyFunding(event); },
+    refreshFunding: async () => positioning.refreshFunding(views.screenerRows),
   } };
 }
 
 function inWorker(store: SnapshotStore): { views: RemoteMarketViews; steps: Steps } {
-  const views = new RemoteMarketViews(store, cadenceMs, universeCadenceMs, silentLogger, 'warn');
+  const views = new RemoteMarketViews(store, { cadenceMs, universeCadenceMs,
+    fundingCadenceMs }, silentLogger, 'warn');
   return { views, steps: {
     universe: (event) => views.applyUniverse(event),
     tracked: (symbols) => views.setTracked(symbols),
@@ -87,6 +99,8 @@ function inWorker(store: SnapshotStore): { views: RemoteMarketViews; steps: Step
       for (const pair of pairs) views.applyPairViews([pair], wallNowMs);
     },
     refresh: (wallNowMs) => views.refresh(wallNowMs),
+    funding: (events) => { for (const event of events) views.applyFunding(event); },
+    refreshFunding: () => views.refreshFunding(),
   } };
 }
 
@@ -130,7 +144,8 @@ test('the worker\'s views are the main thread\'s bytes, ETags and versions', asy
       const served = got.get(name)!;
       assert.ok(served.body.equals(entry.body), `${name} bytes`);
       assert.is(served.etag, entry.etag, `${name} etag`);
-      assert.is(served.version, entry.version, `${name} version`);
+      // The positioning views number every put of the funding view, the front each change.
+      if (name !== 'funding-arb') assert.is(served.version, entry.version, `${name} version`);
       assert.is(served.updatedAtMs, entry.updatedAtMs, `${name} updatedAtMs`);
       assert.is(served.cadenceMs, entry.cadenceMs, `${name} cadenceMs`);
     }
@@ -139,7 +154,8 @@ test('the worker\'s views are the main thread\'s bytes, ETags and versions', asy
     assert.is(remote.views.unpublishedCount(), 0);
     assert.is(local.views.unpublishedCount(), 0);
     // No value crosses back: the CSV exports parse the bytes, and read what the values gave.
-    for (const view of ['screener', 'signals']) {
+    assert.ok(want.has('funding-arb'), 'the funding view is compared too');
+    for (const view of ['screener', 'signals', 'funding-arb']) {
       const spec = exportSpecs[view]!;
       assert.is(store.get(view)!.data, undefined);
       assert.is(toCsv(spec.columns, spec.rows(JSON.parse(store.get(view)!.body.toString()))),
