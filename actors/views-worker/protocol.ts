@@ -2,8 +2,9 @@
 // pair details, signals, funding arbitrage), as one discriminated union on `type` per direction.
 // The main thread sends the inputs those views read (the universe, the tracked pairs, each
 // publish's pair summaries, the venues' funding); the worker answers with finished bytes and
-// their ETags, which the main thread only swaps into its store. Frames are stamped and dispatched as the shard protocol's are
-// (actors/shard/protocol.ts): one table per side, a kind without a handler fails to compile.
+// their ETags, which the main thread only swaps into its store. Frames are stamped and
+// dispatched as the shard protocol's are (actors/shard/protocol.ts): one table per side, a kind
+// without a handler fails to compile.
 import type { LogLevel } from '../../core/logger.js';
 import type { FundingEvent, PairSummary, UniverseEvent } from '../../core/messages.js';
 import type { ScreenerRow } from '../views/pair-detail.js';
