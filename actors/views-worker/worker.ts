@@ -1,6 +1,6 @@
 // The views worker: builds the cross-pair views (screener, every listed market's pair detail,
-// signals, funding arbitrage) from the inputs the main thread sends (protocol.ts), and posts back each changed
-// view's bytes with their ETag. The main thread only swaps them into its store.
+// signals, funding arbitrage) from the inputs the main thread sends (protocol.ts), and posts
+// back each changed view's bytes with their ETag. The main thread only swaps them into its store.
 import { parentPort, workerData, type MessagePort } from 'node:worker_threads';
 import { strongEtag } from '../../core/etag.js';
 import { createLogger } from '../../core/logger.js';
