@@ -23,11 +23,12 @@ export class FundingArbView {
 
   constructor(private readonly cadenceMs: number) {}
 
-  /** Keeps the symbol's newest funding; a new symbol past the bound is dropped. */
-  apply(event: FundingEvent): void {
-    if (!this.funding.has(event.symbol) && this.funding.size >= fundingRowsMax) return;
+  /** Keeps the symbol's newest funding; false for a new symbol past the bound (dropped). */
+  apply(event: FundingEvent): boolean {
+    if (!this.funding.has(event.symbol) && this.funding.size >= fundingRowsMax) return false;
     this.funding.set(event.symbol, event);
     this.fundingAtMs = Math.max(this.fundingAtMs, event.tsMs);
+    return true;
   }
 
   /** The funding kept, one event per symbol (what a restarted builder is sent). */

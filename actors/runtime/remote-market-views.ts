@@ -17,7 +17,8 @@ export class RemoteMarketViews extends MarketInputs {
   private universeEvent: UniverseEvent | null = null;
   /** Summaries applied since the last post: sent together once the current task ends. */
   private pairsPending: PairSummaryUpdate[] = [];
-  private fundingPending: FundingEvent[] = [];
+  /** Each symbol's newest funding since the last funding refresh: sent with the next one. */
+  private fundingPending = new Map<string, FundingEvent>();
   /** The funding kept, for a restarted worker (this side never builds the view). */
   private readonly funding: FundingArbView;
   private rows: readonly ScreenerRow[] = [];
@@ -76,11 +77,12 @@ export class RemoteMarketViews extends MarketInputs {
     }
   }
 
-  /** Keeps a symbol's newest funding and sends it on. */
+  /**
+   * Keeps a symbol's newest funding; it goes to the worker with the next funding refresh (only
+   * the newest per symbol: a feed that sends funding often costs this thread no more).
+   */
   applyFunding(event: FundingEvent): void {
-    this.funding.apply(event);
-    this.sendSoon();
-    this.fundingPending.push(event);
+    if (this.funding.apply(event)) this.fundingPending.set(event.symbol, event);
   }
 
   /** `/readyz` answers 200 only when this is 0 (market-inputs.ts). */
@@ -98,6 +100,10 @@ export class RemoteMarketViews extends MarketInputs {
 
   /** The same for the funding-arbitrage view (built from the funding and the screener rows). */
   refreshFunding(): Promise<void> {
+    if (this.fundingPending.size > 0 && this.worker.running) {
+      this.send({ type: viewsTypes.funding, events: [...this.fundingPending.values()] });
+    }
+    this.fundingPending.clear();
     return this.ask((id) => ({ type: viewsTypes.refreshFunding, id }));
   }
 
@@ -126,28 +132,21 @@ export class RemoteMarketViews extends MarketInputs {
     this.worker.post(message);
   }
 
-  /** Inputs applied in this task go in one message each once it ends. */
+  /** The summaries applied in this task go in one message once it ends. */
   private sendSoon(): void {
-    if (this.pairsPending.length === 0 && this.fundingPending.length === 0) {
-      queueMicrotask(() => this.sendPending());
-    }
+    if (this.pairsPending.length === 0) queueMicrotask(() => this.sendPending());
   }
 
   private sendPending(): void {
-    if (this.pairsPending.length > 0) {
-      this.worker.post({ type: viewsTypes.pairs, pairs: this.pairsPending });
-      this.pairsPending = [];
-    }
-    if (this.fundingPending.length > 0) {
-      this.worker.post({ type: viewsTypes.funding, events: this.fundingPending });
-      this.fundingPending = [];
-    }
+    if (this.pairsPending.length === 0) return;
+    this.worker.post({ type: viewsTypes.pairs, pairs: this.pairsPending });
+    this.pairsPending = [];
   }
 
   /** A (re)started worker gets the newest universe, the tracked pairs and their summaries. */
   private sendAll(): void {
     this.pairsPending = [];
-    this.fundingPending = [];
+    this.fundingPending.clear();
     if (this.universeEvent !== null) {
       this.worker.post({ type: viewsTypes.universe, event: this.universeEvent });
     }
