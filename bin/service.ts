@@ -152,15 +152,14 @@ interface Parts {
 const publishSliceMs = 1;
 
 /**
- * One shard publish, pair by pair: each unit stores one pair's views; their summaries go on to
- * the views worker, which builds the pair details (and signals at once for a first publish).
+ * One shard publish: its pairs' views stored as they came (no build, no hash: one unit), their
+ * summaries on to the views worker in one message, which builds the pair details (and signals
+ * at once for a first publish).
  */
 function* applyPublish(p: Parts, message: ShardPublish): Generator<void> {
   if (p.stopping) return storeOutbound(p, message.outbound);
-  for (const pair of message.pairs) {
-    p.views.applyPairViews([pair], Date.now());
-    yield;
-  }
+  p.views.applyPairViews(message.pairs, Date.now());
+  yield;
   p.positioning.applyWhalePrints(message.whalePrints);
   storeOutbound(p, message.outbound);
 }
