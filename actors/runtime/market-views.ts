@@ -110,11 +110,10 @@ export class MarketViews extends MarketInputs {
   }
 
   /**
-   * `refresh` as small steps, for `runSliced` (bin/service.ts): one market's pair detail a
-   * step, then the screener, then the signals view. Run in one callback it would hold the main
-   * thread for milliseconds each cadence, and every poll in flight would wait for it.
-   * A publish applied between two steps stores its own pair detail; its screener row joins at
-   * the next refresh, as it would have done had it arrived after this one.
+   * `refresh` as small steps, for a caller on a thread that serves (`runSliced`): one market's
+   * pair detail a step, then the screener, then the signals view. The service's views worker
+   * runs them in one call. A publish applied between two steps stores its own pair detail; its
+   * screener row joins at the next refresh, as it would have done had it arrived after this one.
    */
   *refreshSteps(wallNowMs: number): Generator<void> {
     const rows: ScreenerRow[] = [];
