@@ -19,7 +19,7 @@ import type { SharedState } from '../scale-out/shared-state.js';
 import { encodeFeedSpec } from '../actors/shard/shard-params.js';
 import { createWebhookSupervisor, type WebhookSupervisor } from '../actors/webhooks/supervisor.js';
 import { createMarketFeeds, type MarketFeeds } from '../actors/runtime/market-feeds.js';
-import { MarketViews } from '../actors/runtime/market-views.js';
+import { RemoteMarketViews } from '../actors/runtime/remote-market-views.js';
 import { PositioningViews } from '../actors/runtime/positioning-views.js';
 import { SignalPipeline } from '../actors/runtime/signal-pipeline.js';
 import { startActorRuntime, type ActorRuntime } from '../actors/runtime/supervisor.js';
@@ -29,7 +29,6 @@ import { createDashboardFor } from './dashboard.js';
 import { FootprintRecorder } from '../actors/footprint/recorder.js';
 import { HistoryRecorder } from '../actors/runtime/history-recorder.js';
 import { SlicedQueue } from '../actors/runtime/sliced-queue.js';
-import { runSliced } from '../actors/runtime/sliced.js';
 import { StoreAfterViews } from '../actors/runtime/store-after-views.js';
 import { PastPuller } from '../actors/runtime/past-puller.js';
 import {
@@ -110,7 +109,8 @@ interface Parts {
   readonly store: Store;
   readonly snapshots: SnapshotStore;
   readonly positioning: PositioningViews;
-  readonly views: MarketViews;
+  /** Screener, pair details and signals, built in the views worker. */
+  readonly views: RemoteMarketViews;
   readonly webhooks: WebhookSupervisor;
   readonly signals: SignalPipeline;
   readonly tracked: TrackedSet;
@@ -150,18 +150,16 @@ interface Parts {
 
 /** A slice of publish work: short enough that a poll waits at most about this long for it. */
 const publishSliceMs = 1;
-/** The same for the cadence refresh of screener, pair details and signals. */
-const cadenceSliceMs = 1;
 
-/** One shard publish, pair by pair: each unit stores one pair's views and its pair detail. */
+/**
+ * One shard publish: its pairs' views stored as they came (no build, no hash: one unit), their
+ * summaries on to the views worker in one message, which builds the pair details (and signals
+ * at once for a first publish).
+ */
 function* applyPublish(p: Parts, message: ShardPublish): Generator<void> {
   if (p.stopping) return storeOutbound(p, message.outbound);
-  let first = false;
-  for (const pair of message.pairs) {
-    if (p.views.applyPairViews([pair], Date.now())) first = true;
-    yield;
-  }
-  if (first) yield* p.views.refreshSteps(Date.now());
+  p.views.applyPairViews(message.pairs, Date.now());
+  yield;
   p.positioning.applyWhalePrints(message.whalePrints);
   storeOutbound(p, message.outbound);
 }
@@ -188,7 +186,9 @@ async function createParts(config: ServiceConfig, deps: ServiceDeps): Promise<Pa
   const keys = shared?.keys ?? store.keys;
   const positioning = new PositioningViews(sink, positioningCadenceMs,
     log.child({ component: 'positioning' }));
-  const views = new MarketViews(sink, config.cadenceMs, config.universeCadenceMs);
+  const views = new RemoteMarketViews(sink, { cadenceMs: config.cadenceMs,
+    universeCadenceMs: config.universeCadenceMs, fundingCadenceMs: positioningCadenceMs },
+  log.child({ component: 'views' }), config.logLevel);
   const webhooks = createWebhookSupervisor({
     root: store.root, clock, logger: log.child({ component: 'webhooks' }), keys,
     allowPrivate: config.allowPrivateWebhooks,
@@ -251,7 +251,7 @@ async function startUniverse(p: Parts): Promise<void> {
   let firstUniverse: () => void = () => {};
   const seen = new Promise<void>((resolve) => { firstUniverse = resolve; });
   p.feeds.start((event: UniverseFeedEvent) => {
-    if (event.type === 'funding') p.positioning.applyFunding(event);
+    if (event.type === 'funding') p.views.applyFunding(event);
     else if (event.type === 'wallet') p.positioning.applyWallet(event);
     else {
       p.views.applyUniverse(event);
@@ -283,11 +283,11 @@ function pushSmartMoney(p: Parts): void {
 /** The periodic work of the main thread; returns the timers to clear at shutdown. */
 function startTimers(p: Parts): NodeJS.Timeout[] {
   const { views, positioning, signals, config, clock } = p;
-  // The cadence refresh runs in slices (MarketViews.refreshSteps); one at a time: a cadence
-  // that finds the last one still running skips, the next one catches up.
+  // The cadence refresh runs in the views worker; one at a time: a cadence that finds the last
+  // one still running skips, the next one catches up.
   const onCadence = () => {
     if (p.cadenceRefresh !== null) return;
-    p.cadenceRefresh = runSliced(views.refreshSteps(Date.now()), cadenceSliceMs).then(() => {
+    p.cadenceRefresh = views.refresh(Date.now()).then(() => {
       const prices = p.tracked.symbols.map((symbol) =>
         ({ symbol, price: views.summaryOf(symbol)?.price ?? null }));
       signals.onPrices(prices, views.screenerRows, p.marketNowMs);
@@ -301,12 +301,8 @@ function startTimers(p: Parts): NodeJS.Timeout[] {
     positioning.refreshWallets(clock.nowMs(), views.universe, p.tracked.symbols);
     void positioning.settled().then(() => pushSmartMoney(p));
   };
-  // In slices too: with every listed symbol the arbitrage view is milliseconds of work.
-  const refreshFunding = () => {
-    runSliced(positioning.refreshFundingSteps(views.screenerRows), cadenceSliceMs)
-      .catch((error: Error) =>
-        p.log.error('funding refresh failed', { error: error.message }));
-  };
+  // In the views worker too: with every listed symbol the arbitrage view is milliseconds of work.
+  const refreshFunding = () => { void views.refreshFunding(); };
   onCadence();
   refreshFunding();
   refreshWallets();
@@ -318,8 +314,7 @@ function startTimers(p: Parts): NodeJS.Timeout[] {
     setInterval(background('pruning', () => signals.prune()), pruneEveryMs),
     setInterval(background('footprint pruning', () => p.footprints.prune()), pruneEveryMs),
     setInterval(background('history trimming', () => p.history.prune()), historyPruneEveryMs),
-    // Its own turns: its timer fires with the cadence's, and the two in one task held the loop.
-    setInterval(() => setImmediate(refreshFunding), config.universeCadenceMs),
+    setInterval(refreshFunding, config.universeCadenceMs),
     setInterval(refreshWallets, positioningCadenceMs),
     setInterval(() => p.pace?.sample(), paceSampleMs),
   ];
@@ -510,6 +505,7 @@ async function stopParts(p: Parts, timers: readonly NodeJS.Timeout[], runtime: A
   await p.pairStates?.flush();
   steps.mark('outputs');
   await p.cadenceRefresh;
+  await p.views.stop();
   await p.signals.close();
   await p.footprints.close();
   await p.history.close();
@@ -549,6 +545,9 @@ export async function startService(config: ServiceConfig, deps: ServiceDeps): Pr
   const constructed = workersConstructed(config.shards);
   const booting = startShards(p, deps);
   booting.catch(() => {}); // awaited below; this only keeps an early failure from going unhandled
+  // The views worker starts beside them; what the universe sends before it runs, it gets then.
+  const viewsStarted = p.views.start();
+  viewsStarted.catch(() => {}); // awaited below, as `booting` is
   let front: Awaited<ReturnType<typeof startFront>> | null = null;
   let timers: NodeJS.Timeout[] = [];
   let baseUrl = '';
@@ -575,6 +574,7 @@ export async function startService(config: ServiceConfig, deps: ServiceDeps): Pr
     deps.onListening?.(baseUrl);
     runtime = await booting;
     await assigned;
+    await viewsStarted;
   } catch (error) {
     // A start that fails part-way releases what it opened, as stop() would.
     await front?.mcp.close();

@@ -1,34 +1,18 @@
-// The universe's views on the main thread: screener, pair detail and signals, rebuilt once per
-// cadence from the venue metadata and the tracked pairs' summaries, stored as bytes to serve.
-import type {
-  AssetCtx, MarketMeta, PairSummary, PairViews, UniverseEvent,
-} from '../../core/messages.js';
-import type { ViewMeta } from '../../core/view-meta.js';
+// The universe's views: screener, pair detail and signals, rebuilt once per cadence from the
+// venue metadata and the tracked pairs' summaries, stored as bytes to serve. The service builds
+// them in the views worker (actors/views-worker/worker.ts), off the thread that serves them.
+import type { PairViews, UniverseEvent } from '../../core/messages.js';
 import { viewName } from '../topics.js';
+import {
+  MarketInputs, unpublishedCountOf, type Market, type TrackedPair, type ViewSink,
+} from './market-inputs.js';
 import {
   encodeFeedView, encodeFeedViewSteps, encodeRecordSteps, fundingAnnualizedPct,
 } from '../views/encode.js';
 import { pairDetail, screenerRow, HOME_FUNDING_INTERVAL_HOURS, type ScreenerRow }
   from '../views/pair-detail.js';
 
-/** Where views go: the HTTP front's SnapshotStore satisfies it. */
-export interface ViewSink {
-  put(name: string, body: Uint8Array, meta: ViewMeta): void;
-  get(name: string): { etag: string; version: number } | undefined;
-  delete(name: string): void;
-}
-
-interface TrackedPair {
-  summary: PairSummary;
-  /** Wall time of the last publish: a pair silent for 3 cadences is stale. */
-  lastPublishWallMs: number;
-  updatedAtMs: number;
-}
-
-type Market = MarketMeta & { ctx: AssetCtx };
-
-/** The per-pair views every tracked pair must have before the service is ready. */
-const firstViewKinds = ['deep-view', 'cvd', 'pair'] as const;
+export type { ViewSink } from './market-inputs.js';
 
 /**
  * What a market's pair detail was last built from. Its bytes are a function of these alone, so
@@ -45,63 +29,25 @@ interface DetailInputs {
   readonly row: ScreenerRow;
 }
 
-export class MarketViews {
-  private markets: readonly Market[] = [];
-  private readonly marketBySymbol = new Map<string, Market>();
-  private universeAtMs = 0;
-  private readonly tracked = new Map<string, TrackedPair>();
-  private trackedSet: ReadonlySet<string> = new Set();
+export class MarketViews extends MarketInputs {
   private rows: ScreenerRow[] = [];
   /** The tracked pairs in the last signals view built: readiness waits for every one. */
   private signalsSymbols: ReadonlySet<string> = new Set();
   private rowsNewestMs = -1;
   private readonly details = new Map<string, DetailInputs>();
 
-  constructor(private readonly sink: ViewSink, private readonly cadenceMs: number,
-    private readonly universeCadenceMs: number) {}
-
-  get listedSymbols(): readonly string[] {
-    return this.markets.map((m) => m.symbol);
-  }
-
-  get universe(): readonly Market[] {
-    return this.markets;
+  constructor(sink: ViewSink, cadenceMs: number, private readonly universeCadenceMs: number) {
+    super(sink, cadenceMs);
   }
 
   get screenerRows(): readonly ScreenerRow[] {
     return this.rows;
   }
 
-  summaryOf(symbol: string): PairSummary | undefined {
-    return this.tracked.get(symbol)?.summary;
-  }
-
-  /** The listed pairs' contexts from the newest universe (a pair not listed has none). */
-  contextsOf(symbols: readonly string[]): Record<string, AssetCtx> {
-    const out: Record<string, AssetCtx> = {};
-    for (const symbol of symbols) {
-      const ctx = this.marketBySymbol.get(symbol)?.ctx;
-      if (ctx) out[symbol] = ctx;
-    }
-    return out;
-  }
-
-  applyUniverse(event: UniverseEvent): void {
-    this.markets = event.markets;
-    this.universeAtMs = event.tsMs;
-    this.marketBySymbol.clear();
-    for (const market of event.markets) this.marketBySymbol.set(market.symbol, market);
+  override applyUniverse(event: UniverseEvent): void {
+    super.applyUniverse(event);
     for (const symbol of [...this.details.keys()]) {
       if (!this.marketBySymbol.has(symbol)) this.details.delete(symbol);
-    }
-  }
-
-  setTracked(symbols: readonly string[]): void {
-    this.trackedSet = new Set(symbols);
-    for (const symbol of [...this.tracked.keys()]) {
-      if (this.trackedSet.has(symbol)) continue;
-      this.tracked.delete(symbol);
-      for (const kind of ['deep-view', 'cvd']) this.sink.delete(viewName(kind, symbol));
     }
   }
 
@@ -110,13 +56,12 @@ export class MarketViews {
    * stored, or absent from the signals view. `/readyz` answers 200 only when this is 0.
    */
   unpublishedCount(): number {
-    let missing = 0;
-    for (const symbol of this.trackedSet) {
-      const served = this.signalsSymbols.has(symbol) &&
-        firstViewKinds.every((kind) => this.sink.get(viewName(kind, symbol)) !== undefined);
-      if (!served) missing += 1;
-    }
-    return missing;
+    return unpublishedCountOf(this.trackedSet, this.signalsSymbols, this.sink);
+  }
+
+  /** The tracked pairs in the last signals view built. */
+  get signalsPairs(): ReadonlySet<string> {
+    return this.signalsSymbols;
   }
 
   /**
@@ -127,19 +72,9 @@ export class MarketViews {
   applyPairViews(views: readonly PairViews[], wallNowMs: number): boolean {
     let first = false;
     for (const pair of views) {
-      if (!this.trackedSet.has(pair.symbol)) continue;
-      if (!this.tracked.has(pair.symbol)) first = true;
-      this.tracked.set(pair.symbol, {
-        summary: pair.summary, lastPublishWallMs: wallNowMs, updatedAtMs: pair.updatedAtMs,
-      });
-      for (const [kind, bytes] of Object.entries(pair.views)) {
-        // Stored as sent, under the shard's ETag of these bytes: the shard closed the deep view
-        // with the pair's smart money itself (shard-actor.ts).
-        this.sink.put(viewName(kind, pair.symbol), bytes, {
-          version: pair.version, updatedAtMs: pair.updatedAtMs, cadenceMs: this.cadenceMs,
-          etag: pair.etags?.[kind],
-        });
-      }
+      const stored = this.storePair(pair, wallNowMs);
+      if (!stored.tracked) continue;
+      first ||= stored.first;
       // The pair detail follows its summary at once rather than at the next refresh, so it is
       // no staler than the deep view.
       const market = this.marketBySymbol.get(pair.symbol);
@@ -175,11 +110,10 @@ export class MarketViews {
   }
 
   /**
-   * `refresh` as small steps, for `runSliced` (bin/service.ts): one market's pair detail a
-   * step, then the screener, then the signals view. Run in one callback it would hold the main
-   * thread for milliseconds each cadence, and every poll in flight would wait for it.
-   * A publish applied between two steps stores its own pair detail; its screener row joins at
-   * the next refresh, as it would have done had it arrived after this one.
+   * `refresh` as small steps, for a caller on a thread that serves (`runSliced`): one market's
+   * pair detail a step, then the screener, then the signals view. The service's views worker
+   * runs them in one call. A publish applied between two steps stores its own pair detail; its
+   * screener row joins at the next refresh, as it would have done had it arrived after this one.
    */
   *refreshSteps(wallNowMs: number): Generator<void> {
     const rows: ScreenerRow[] = [];

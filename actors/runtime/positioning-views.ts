@@ -1,31 +1,26 @@
 // Positioning on the main thread: wallets discovered from the shards' whale prints, their states
 // from the universe feed, and the views built from them (smart money, wallets, liquidation maps,
 // funding arbitrage, each pair's smart-money split for the deep view).
-import type {
-  FundingEvent, VenueFunding, WalletStateEvent, WhalePrint,
-} from '../../core/messages.js';
+import type { FundingEvent, WalletStateEvent, WhalePrint } from '../../core/messages.js';
 import type { Logger } from '../../core/logger.js';
 import { WalletTracker } from '../positioning/wallet-tracker.js';
 import { emptySmartMoneyJson } from '../positioning/pair-positioning.js';
-import { buildFundingArbSteps, type FundingArbMarket } from '../positioning/funding-arb.js';
+import type { FundingArbMarket } from '../positioning/funding-arb.js';
+import { FundingArbView } from '../positioning/funding-arb-view.js';
 import { PublishedWallets } from '../positioning/published-wallets.js';
 import type { LazyViewSource } from '../../core/view-meta.js';
-import { encodeFeedView, encodeFeedViewSteps } from '../views/encode.js';
+import { encodeFeedView } from '../views/encode.js';
 import { viewName } from '../topics.js';
 import type { ViewSink } from './market-views.js';
 import { runSliced } from './sliced.js';
 import { refreshWalletViews, type Market, type WalletRefreshTarget } from './wallet-refresh.js';
 
-/** Funding rows kept: one per listed symbol. */
-const fundingRowsMax = 4_000;
 /**
  * Main-thread time a wallet refresh takes per event-loop turn before it lets HTTP and the feeds
  * in: a refresh of 10,000 wallets is seconds of work on a loaded core, never one stall. 2 ms (was
  * 8) keeps it out of the front's tail: polls queued behind a slice wait for all of it.
  */
 const refreshSliceMs = 2;
-/** Funding rows turned into arbitrage items per step (a few microseconds each). */
-const fundingRowsPerStep = 64;
 
 /** Where the views go: the HTTP front's SnapshotStore, which also serves lazy view families. */
 export interface PositioningSink extends ViewSink {
@@ -33,10 +28,9 @@ export interface PositioningSink extends ViewSink {
 }
 
 export class PositioningViews {
-  private readonly funding = new Map<string, readonly VenueFunding[]>();
+  private readonly fundingArb: FundingArbView;
   private readonly smartMoney = new Map<string, string>();
   private readonly target: WalletRefreshTarget;
-  private fundingAtMs = 0;
   private version = 0;
   private refreshing: Promise<void> | null = null;
   private refreshesSkipped = 0;
@@ -44,6 +38,7 @@ export class PositioningViews {
   /** `tracker` is the service's (bounded at limits.walletsTrackedMax); tests pass a small one. */
   constructor(private readonly sink: PositioningSink, private readonly cadenceMs: number,
     private readonly log: Logger, readonly tracker = new WalletTracker()) {
+    this.fundingArb = new FundingArbView(cadenceMs);
     const published = new PublishedWallets(cadenceMs, () => ++this.version);
     sink.mount(viewName('wallets', ''), published);
     this.target = {
@@ -55,9 +50,7 @@ export class PositioningViews {
   }
 
   applyFunding(event: FundingEvent): void {
-    if (!this.funding.has(event.symbol) && this.funding.size >= fundingRowsMax) return;
-    this.funding.set(event.symbol, event.venues);
-    this.fundingAtMs = Math.max(this.fundingAtMs, event.tsMs);
+    this.fundingArb.apply(event);
   }
 
   applyWallet(event: WalletStateEvent): void {
@@ -83,16 +76,9 @@ export class PositioningViews {
     while (!steps.next().done) { /* every step, in this call */ }
   }
 
-  /**
-   * `refreshFunding` as small steps for `runSliced` (bin/service.ts): with every listed symbol
-   * the arbitrage view is milliseconds to build and encode, too long for one callback.
-   */
+  /** `refreshFunding` as small steps (the service builds this view in the views worker). */
   *refreshFundingSteps(markets: readonly FundingArbMarket[] = []): Generator<void> {
-    const rows = [...this.funding].map(([symbol, venues]) => ({ symbol, venues }));
-    const atMs = this.fundingAtMs;
-    yield;
-    const body = yield* buildFundingArbSteps(rows, fundingRowsPerStep, markets);
-    const bytes = yield* encodeFeedViewSteps(body, 'pairs', atMs, this.cadenceMs);
+    const { bytes, body, atMs } = yield* this.fundingArb.buildSteps(markets);
     this.sink.put('funding-arb', bytes, { version: ++this.version, updatedAtMs: atMs,
       cadenceMs: this.cadenceMs, data: body });
   }

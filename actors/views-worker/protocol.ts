@@ -1,0 +1,119 @@
+// Every message between the main thread and the views worker (the cross-pair views: screener,
+// pair details, signals, funding arbitrage), as one discriminated union on `type` per direction.
+// The main thread sends the inputs those views read (the universe, the tracked pairs, each
+// publish's pair summaries, the venues' funding); the worker answers with finished bytes and
+// their ETags, which the main thread only swaps into its store. Frames are stamped and
+// dispatched as the shard protocol's are (actors/shard/protocol.ts): one table per side, a kind
+// without a handler fails to compile.
+import type { LogLevel } from '../../core/logger.js';
+import type { FundingEvent, PairSummary, UniverseEvent } from '../../core/messages.js';
+import type { ScreenerRow } from '../views/pair-detail.js';
+
+/** The type tags, spelled once. */
+export const viewsTypes = Object.freeze({
+  universe: 'viewsUniverse',
+  tracked: 'viewsTracked',
+  pairs: 'viewsPairs',
+  refresh: 'viewsRefresh',
+  funding: 'viewsFunding',
+  refreshFunding: 'viewsRefreshFunding',
+  put: 'viewsPut',
+  rows: 'viewsRows',
+  refreshed: 'viewsRefreshed',
+} as const);
+
+/** What the worker is started with (workerData.params). */
+export interface ViewsWorkerParams {
+  readonly cadenceMs: number;
+  readonly universeCadenceMs: number;
+  /** The funding-arbitrage view's cadence (its cadenceMs field and header). */
+  readonly fundingCadenceMs: number;
+  readonly logLevel: LogLevel;
+}
+
+// ---- Main thread -> views worker ----
+
+/** A new universe (venue metadata and contexts of every listed market). */
+export interface ViewsUniverse {
+  readonly type: typeof viewsTypes.universe;
+  readonly event: UniverseEvent;
+}
+
+/** The tracked pairs changed (a re-rank). */
+export interface ViewsTracked {
+  readonly type: typeof viewsTypes.tracked;
+  readonly symbols: readonly string[];
+}
+
+/** One tracked pair's newest summary, as a shard published it (its view bytes stay behind). */
+export interface PairSummaryUpdate {
+  readonly symbol: string;
+  readonly summary: PairSummary;
+  readonly updatedAtMs: number;
+  /** Wall time the main thread applied the publish: a pair silent for 3 cadences is stale. */
+  readonly wallNowMs: number;
+}
+
+/** The pairs of one shard publish (or, after a restart, every tracked pair's last one). */
+export interface ViewsPairs {
+  readonly type: typeof viewsTypes.pairs;
+  readonly pairs: readonly PairSummaryUpdate[];
+}
+
+/** The cadence: rebuild screener, pair details and signals; answered by `ViewsRefreshed`. */
+export interface ViewsRefresh {
+  readonly type: typeof viewsTypes.refresh;
+  readonly id: number;
+  readonly wallNowMs: number;
+}
+
+/** The newest funding of some symbols (or, after a restart, of every symbol kept). */
+export interface ViewsFunding {
+  readonly type: typeof viewsTypes.funding;
+  readonly events: readonly FundingEvent[];
+}
+
+/** Rebuild the funding-arbitrage view from the funding and screener rows; answered likewise. */
+export interface ViewsRefreshFunding {
+  readonly type: typeof viewsTypes.refreshFunding;
+  readonly id: number;
+}
+
+export type MainToViews = ViewsUniverse | ViewsTracked | ViewsPairs | ViewsRefresh | ViewsFunding |
+  ViewsRefreshFunding;
+
+// ---- Views worker -> main thread ----
+
+/** One finished view: the bytes (moved, not copied) and what the store needs besides. */
+export interface FinishedView {
+  readonly name: string;
+  readonly body: Uint8Array;
+  /** Strong ETag of `body` (core/etag.ts), hashed in the worker. */
+  readonly etag: string;
+  readonly updatedAtMs: number;
+  readonly cadenceMs: number;
+}
+
+/** Views whose bytes changed, in the order they were built. */
+export interface ViewsPut {
+  readonly type: typeof viewsTypes.put;
+  readonly views: readonly FinishedView[];
+}
+
+/**
+ * The screener's rows (the signal pipeline's screener alerts and funding read them) and the
+ * pairs in the signals view (readiness waits for each tracked pair there).
+ */
+export interface ViewsRows {
+  readonly type: typeof viewsTypes.rows;
+  readonly rows: readonly ScreenerRow[];
+  readonly signalsSymbols: readonly string[];
+}
+
+/** The refresh (or funding refresh) `id` is done: every view it changed was put before this. */
+export interface ViewsRefreshed {
+  readonly type: typeof viewsTypes.refreshed;
+  readonly id: number;
+}
+
+export type ViewsToMain = ViewsPut | ViewsRows | ViewsRefreshed;
