@@ -50,12 +50,9 @@ export interface Store {
 /** The environment options, the same in every process that opens the store. */
 function openEnvironment(path: string, readOnly: boolean): RootDatabase {
   // lmdb's typings do not list an encoder instance; its runtime accepts one.
-  // No read-ahead (MDB_NORDAHEAD): a page fault on the map otherwise maps the pages around it
-  // too, so the resident set grows with the file (mostly bars and footprints written once and
-  // rarely read). lmdb allows it at the OS's 4 KiB pages, which the store keeps.
   const options = {
     path, maxDbs: storeLimits.tablesMax, readOnly, encoder: storeEncoder(),
-    mapSize: storeLimits.mapBytes, noReadAhead: true,
+    mapSize: storeLimits.mapBytes,
   } as unknown as { path: string };
   return open(options);
 }
