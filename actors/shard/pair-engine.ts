@@ -310,7 +310,8 @@ class KernelPairEngine implements PairEngine, MailboxReader {
   private barsClosed(bits: number): void {
     snapshotPairForBars(this.state, this.snapshot);
     this.carry.remember(this.snapshot);
-    this.signals.onBarsClosed(bits & barsClosedMask, this.snapshot, this.outbound);
+    this.signals.onBarsClosed(bits & barsClosedMask, this.snapshot, this.state.bars,
+      this.outbound);
   }
 
   publish(): PairPublish | null {
@@ -387,6 +388,7 @@ class KernelPairEngine implements PairEngine, MailboxReader {
     for (const [tsMs, address] of whales as [number, string | null][]) {
       this.whaleAddresses.set(tsMs, address);
     }
+    this.signals.barsSent(this.state.bars);
     this.seedBucketVolume();
     this.dirty = true;
     return { restored: true, marketMs: record.marketMs };

@@ -1,6 +1,8 @@
 // Entry-signal detection for one pair, on each closed 5m, 15m and 1h bar: the kernels' bar and
 // context go in, a signal (if any) and the closed bars leave the shard as outbound messages.
-import type { KernelBar } from '../../kernels/bars.js';
+import {
+  closedBarAgo, createKernelBar, type BarsState, type KernelBar,
+} from '../../kernels/bars.js';
 import type { PairAnalyticsSnapshot } from '../../kernels/pair-snapshot.js';
 import { SELL_ABSORBED } from '../../kernels/absorption.js';
 import { BAR_TIMEFRAMES } from '../../kernels/timeframes.js';
@@ -15,6 +17,9 @@ import { TIMEFRAME_MS, type EntrySignal } from '../signals/types.js';
 export class PairSignals {
   private readonly detector: SignalDetector;
   private readonly calendars: SessionCalendars = createSessionCalendars();
+  /** Each timeframe's bars.closedTotal when its bars were last sent. */
+  private readonly seenClosedTotal = new Float64Array(BAR_TIMEFRAMES.length);
+  private readonly olderBar: KernelBar = createKernelBar();
 
   constructor(private readonly symbol: string) {
     this.detector = createSignalDetector(symbol);
@@ -30,16 +35,22 @@ export class PairSignals {
     resetSignalDetector(this.detector);
   }
 
+  /** Restored bars were sent before the state was saved: only later closes go out. */
+  barsSent(bars: BarsState): void {
+    this.seenClosedTotal.set(bars.closedTotal);
+  }
+
   /**
    * Called with the bitmask of closed timeframes (bit i: timeframe i) and a fresh snapshot;
    * appends the closed bars and any entry signal to `outbound`.
    */
-  onBarsClosed(closedMask: number, snapshot: PairAnalyticsSnapshot, outbound: PairOutbound[]):
-    void {
+  onBarsClosed(closedMask: number, snapshot: PairAnalyticsSnapshot, bars: BarsState,
+    outbound: PairOutbound[]): void {
     for (let t = 0; t < BAR_TIMEFRAMES.length; t++) {
       if ((closedMask & (1 << t)) === 0) continue;
       const kernelBar = snapshot.lastBars[t];
       if (!kernelBar) continue;
+      this.olderBarsClosed(t, bars, outbound);
       // The bar and the signal are made here for the outbound alone (the detector copies what
       // it keeps): sent as they are, not copied once more.
       const bar = this.toBar(kernelBar, BAR_TIMEFRAMES[t]);
@@ -55,6 +66,26 @@ export class PairSignals {
         outbound.push({ kind: 'entry_signal', symbol: this.symbol, tsMs: bar.openMs,
           data: asData(signal) });
       }
+    }
+  }
+
+  /**
+   * The bars with trades that closed with the newest one (a print after a quiet spell, or the
+   * next candle of an hourly warm-up, closes its open bar and writes flat ones after it), oldest
+   * first. Only the newest reaches the detector, as before; the bar store needs them all, or an
+   * outcome sees an hour as its closing price and books a stop in its range at the next close.
+   */
+  private olderBarsClosed(t: number, bars: BarsState, outbound: PairOutbound[]): void {
+    const total = bars.closedTotal[t];
+    const seen = this.seenClosedTotal[t];
+    this.seenClosedTotal[t] = total;
+    // After a reset of the bars (the count starts over): the newest alone.
+    if (!(total > seen)) return;
+    const older = Math.min(total - seen, bars.count[t]) - 1;
+    for (let back = older; back >= 1; back--) {
+      if (!closedBarAgo(bars, t, back, this.olderBar) || this.olderBar.trades === 0) continue;
+      const bar = this.toBar(this.olderBar, BAR_TIMEFRAMES[t]);
+      outbound.push({ kind: 'bar', symbol: this.symbol, tsMs: bar.openMs, data: asData(bar) });
     }
   }
 

@@ -43,6 +43,38 @@ test('real BTC frames (trades and books interleaved) fold in and publish valid v
   assert.is(engine.publish(wallMs)!.views.summary.stale, true, 'silent for 3 cadences');
 });
 
+test('hourly candles: the bar store gets every hour\'s 5m bar with its range, in order', () => {
+  // The next candle's first print closes the hour's 5m bar and writes eleven flat ones after it:
+  // the one with trades goes out too, or the store keeps one flat bar an hour and an outcome
+  // sees only the hours' closes.
+  const engine = createPairEngine('BTC', { cadenceMs: 1_000, wallNowMs: () => 0 });
+  const hourMs = 3_600_000;
+  const startMs = Date.UTC(2026, 2, 2);
+  const closes = [100, 101, 99.5, 100.5];
+  const outbound: { kind: string; tsMs: number; data: unknown }[] = [];
+  closes.forEach((close, i) => {
+    const open = i === 0 ? 100 : closes[i - 1];
+    engine.onEvent({ type: 'candle', symbol: 'BTC', tsMs: startMs + i * hourMs,
+      intervalMs: hourMs, open, high: Math.max(open, close) + 0.8,
+      low: Math.min(open, close) - 0.7, close, volume: 50 });
+    outbound.push(...(engine.publish(0)?.outbound ?? []));
+  });
+  const bars5m = outbound.filter((o) => o.kind === 'bar')
+    .map((o) => o.data as { timeframe: string; openMs: number; high: number; low: number;
+      trades: number })
+    .filter((bar) => bar.timeframe === '5m');
+  for (let i = 0; i < closes.length - 1; i++) {
+    const open = i === 0 ? 100 : closes[i - 1];
+    const bar = bars5m.find((b) => b.openMs === startMs + i * hourMs);
+    assert.ok(bar, `the 5m bar of hour ${i}`);
+    assert.is(bar.high, Math.max(open, closes[i]) + 0.8);
+    assert.is(bar.low, Math.min(open, closes[i]) - 0.7);
+    assert.ok(bar.trades > 0);
+  }
+  const opens = bars5m.map((b) => b.openMs);
+  assert.equal(opens, [...new Set(opens)].sort((a, b) => a - b), 'each bar once, in order');
+});
+
 test('a trade stamped before the newest book is folded in, not refused', () => {
   const engine = createPairEngine('BTC', { cadenceMs: 1_000 });
   engine.onEvent({ type: 'book', symbol: 'BTC', tsMs: 10_000, bids: [100, 1], asks: [101, 1] });

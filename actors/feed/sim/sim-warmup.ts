@@ -44,8 +44,14 @@ const fiveMinuteSpanMinMs = 9 * HOUR_MS;
 const minuteSpanMs = HOUR_MS;
 /** Market time of tick simulation per warm-up step: a busy pair's minute is ~1,500 events. */
 const ticksPerStepMs = 20_000;
-/** Price samples per candle (the path between them is what high and low see). */
+/** Price samples per candle at least (the path between them is what high and low see). */
 const samplesPerCandle = 4;
+/**
+ * ... and one a minute: an hourly candle's range is the range its minutes saw. Sampled every 15
+ * minutes it missed most touches of a stop or target inside the hour, and an outcome missing a
+ * stop touch (nearer than t1, so missed more often) paid a random entry +0.06 R.
+ */
+const sampleSpacingMs = 60_000;
 
 export interface WarmupPlan {
   /** First candle's open (a whole minute). */
@@ -152,10 +158,11 @@ export function simCandleAt(seed: number, market: SimMarket, openMs: number,
   let low = Infinity;
   let open = 0;
   let close = 0;
-  for (let k = 0; k <= samplesPerCandle; k++) {
-    const px = roundPx(referencePx(seed, market, openMs + (k * intervalMs) / samplesPerCandle));
+  const samples = Math.max(samplesPerCandle, Math.round(intervalMs / sampleSpacingMs));
+  for (let k = 0; k <= samples; k++) {
+    const px = roundPx(referencePx(seed, market, openMs + (k * intervalMs) / samples));
     if (k === 0) open = px;
-    if (k === samplesPerCandle) close = px;
+    if (k === samples) close = px;
     if (px > high) high = px;
     if (px < low) low = px;
   }
