@@ -55,10 +55,11 @@ export class RemotePositioning implements WalletPollTarget {
   /** The worker's answers about wallets, one handler per kind. */
   readonly handlers: ProtocolHandlers<WalletAnswers> = {
     [viewsTypes.wallets]: (message) => {
-      for (const view of message.published) this.versionMax = Math.max(this.versionMax,
-        this.versionFrom + view.version!);
-      for (const view of message.published) this.republished?.add(view.name);
-      this.wallets.apply(message.published, message.dropped, this.versionFrom);
+      for (const view of message.published) {
+        this.versionMax = Math.max(this.versionMax, this.versionFrom + view.version);
+        this.republished?.add(view.address);
+      }
+      this.wallets.apply(message.published, message.bodies, message.dropped, this.versionFrom);
     },
     [viewsTypes.smartMoney]: (message) => {
       this.smartMoney.clear();
@@ -68,7 +69,7 @@ export class RemotePositioning implements WalletPollTarget {
       this.smartMoneyListener();
       if (this.republished === null) return;
       const gone = [...this.wallets.keys()].filter((a) => !this.republished!.has(a));
-      this.wallets.apply([], gone, this.versionFrom);
+      this.wallets.apply([], new Uint8Array(0), gone, this.versionFrom);
       this.republished = null;
     },
     [viewsTypes.pollDueAnswer]: (message) => {

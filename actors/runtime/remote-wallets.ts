@@ -3,7 +3,7 @@
 import type {
   LazyView, LazyViewListener, WatchedViewSource,
 } from '../../core/view-meta.js';
-import type { FinishedView } from '../views-worker/protocol.js';
+import type { PublishedWalletView } from '../views-worker/protocol.js';
 
 class RemoteWallet implements LazyView {
   constructor(readonly version: number, readonly updatedAtMs: number, readonly cadenceMs: number,
@@ -22,13 +22,17 @@ export class RemoteWallets implements WatchedViewSource {
   private readonly byAddress = new Map<string, RemoteWallet>();
   private readonly listeners: LazyViewListener[] = [];
 
-  /** `versionFrom` is added to the worker's versions (it counts again from 0 after a restart). */
-  apply(published: readonly FinishedView[], dropped: readonly string[], versionFrom: number): void {
+  /**
+   * `bodies` holds the published views' bytes (each keeps a view of it, not a copy);
+   * `versionFrom` is added to the worker's versions (it counts again from 0 after a restart).
+   */
+  apply(published: readonly PublishedWalletView[], bodies: Uint8Array,
+    dropped: readonly string[], versionFrom: number): void {
     for (const view of published) {
-      const wallet = new RemoteWallet(versionFrom + view.version!, view.updatedAtMs,
-        view.cadenceMs, view.etag, view.body);
-      this.byAddress.set(view.name, wallet);
-      for (const listener of this.listeners) listener(view.name, wallet);
+      const wallet = new RemoteWallet(versionFrom + view.version, view.updatedAtMs,
+        view.cadenceMs, view.etag, bodies.subarray(view.start, view.end));
+      this.byAddress.set(view.address, wallet);
+      for (const listener of this.listeners) listener(view.address, wallet);
     }
     for (const address of dropped) {
       if (!this.byAddress.delete(address)) continue;

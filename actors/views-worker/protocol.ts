@@ -167,11 +167,26 @@ export interface ViewsRefreshed {
   readonly id: number;
 }
 
-/** Each wallet's view published since the last message (the bytes moved), and those dropped. */
+/** One wallet's published view: its bytes are `bodies[start, end)` of its message. */
+export interface PublishedWalletView {
+  readonly address: string;
+  readonly etag: string;
+  readonly version: number;
+  readonly updatedAtMs: number;
+  readonly cadenceMs: number;
+  readonly start: number;
+  readonly end: number;
+}
+
+/**
+ * Wallets' views published since the last message, their bytes in one buffer (moved): a few
+ * hundred a message, so the main thread reads each in a short turn. `dropped`: the wallets no
+ * longer tracked (in the last message of a batch).
+ */
 export interface ViewsWallets {
   readonly type: typeof viewsTypes.wallets;
-  /** `name` is the wallet's address; `version` is always set. */
-  readonly published: readonly FinishedView[];
+  readonly published: readonly PublishedWalletView[];
+  readonly bodies: Uint8Array;
   readonly dropped: readonly string[];
 }
 

@@ -10,7 +10,12 @@ import { isWatchedSource } from '../../core/view-meta.js';
 import { postFrame, type ProtocolHandlers } from '../shard/protocol.js';
 import { PositioningViews, type PositioningSink } from '../runtime/positioning-views.js';
 import type { Market } from '../runtime/wallet-refresh.js';
-import { viewsTypes, type FinishedView, type MainToViews } from './protocol.js';
+import {
+  viewsTypes, type FinishedView, type MainToViews, type PublishedWalletView,
+} from './protocol.js';
+
+/** Wallets' views per message: the main thread's turn reading one stays well under 1 ms. */
+const walletsPerMessageMax = 256;
 
 type WalletMessages = Extract<MainToViews, { type: typeof viewsTypes.walletInputs |
   typeof viewsTypes.refreshWallets | typeof viewsTypes.pollDue | typeof viewsTypes.pollFailed }>;
@@ -25,7 +30,8 @@ function movable(body: Uint8Array): Uint8Array {
 class WalletSink implements PositioningSink {
   private readonly known = new Map<string, { etag: string; version: number }>();
   private views: FinishedView[] = [];
-  private readonly published = new Map<string, FinishedView>();
+  private readonly published = new Map<string, { view: Omit<PublishedWalletView, 'start' |
+    'end'>; body: Uint8Array }>();
   private readonly dropped = new Set<string>();
 
   put(name: string, body: Uint8Array, meta: ViewMeta): void {
@@ -52,10 +58,10 @@ class WalletSink implements PositioningSink {
         this.dropped.add(address);
         return;
       }
-      const body = new Uint8Array(view.encode());
+      const body = view.encode();
       this.dropped.delete(address);
-      this.published.set(address, { name: address, body, etag: strongEtag(body),
-        updatedAtMs: view.updatedAtMs, cadenceMs: view.cadenceMs, version: view.version });
+      this.published.set(address, { body, view: { address, etag: strongEtag(body),
+        updatedAtMs: view.updatedAtMs, cadenceMs: view.cadenceMs, version: view.version } });
     });
   }
 
@@ -67,12 +73,22 @@ class WalletSink implements PositioningSink {
         ArrayBuffer));
     }
     if (this.published.size === 0 && this.dropped.size === 0) return;
-    const published = [...this.published.values()];
-    const dropped = [...this.dropped];
+    const all = [...this.published.values()];
     this.published.clear();
+    for (let i = 0; i < all.length || i === 0; i += walletsPerMessageMax) {
+      const chunk = all.slice(i, i + walletsPerMessageMax);
+      const last = i + walletsPerMessageMax >= all.length;
+      const bodies = new Uint8Array(chunk.reduce((sum, w) => sum + w.body.byteLength, 0));
+      let at = 0;
+      const published = chunk.map(({ view, body }) => {
+        bodies.set(body, at);
+        at += body.byteLength;
+        return { ...view, start: at - body.byteLength, end: at };
+      });
+      const dropped = last ? [...this.dropped] : [];
+      postFrame(port, { type: viewsTypes.wallets, published, bodies, dropped }, [bodies.buffer]);
+    }
     this.dropped.clear();
-    postFrame(port, { type: viewsTypes.wallets, published, dropped },
-      published.map((v) => v.body.buffer as ArrayBuffer));
   }
 }
 
