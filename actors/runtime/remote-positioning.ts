@@ -79,8 +79,10 @@ export class RemotePositioning implements WalletPollTarget {
   };
 
   applyWallet(event: WalletStateEvent): void {
-    this.states.delete(event.address);
-    this.states.set(event.address, event);
+    // One entry per wallet however its address is cased (the tracker's key is lowercase).
+    const key = event.address.toLowerCase();
+    this.states.delete(key);
+    this.states.set(key, event);
     if (this.states.size > limits.walletsTrackedMax) {
       this.states.delete(this.states.keys().next().value!);
     }
@@ -96,7 +98,10 @@ export class RemotePositioning implements WalletPollTarget {
     this.printsPending.push(...prints);
   }
 
-  /** A polled state: kept and sent like the simulator's (the worker's tracker decides). */
+  /**
+   * A polled state: kept and sent like the simulator's. True once sent: whether the tracker
+   * takes it is decided in the worker, so the poller's `applied` counts states handed on.
+   */
   applyState(event: WalletStateEvent): boolean {
     this.applyWallet(event);
     return true;
