@@ -20,7 +20,6 @@ import { encodeFeedSpec } from '../actors/shard/shard-params.js';
 import { createWebhookSupervisor, type WebhookSupervisor } from '../actors/webhooks/supervisor.js';
 import { createMarketFeeds, type MarketFeeds } from '../actors/runtime/market-feeds.js';
 import { RemoteMarketViews } from '../actors/runtime/remote-market-views.js';
-import { PositioningViews } from '../actors/runtime/positioning-views.js';
 import { SignalPipeline } from '../actors/runtime/signal-pipeline.js';
 import { startActorRuntime, type ActorRuntime } from '../actors/runtime/supervisor.js';
 import { workersConstructed } from '../actors/runtime/comedy-loader.js';
@@ -108,8 +107,7 @@ interface Parts {
   readonly log: Logger;
   readonly store: Store;
   readonly snapshots: SnapshotStore;
-  readonly positioning: PositioningViews;
-  /** Screener, pair details and signals, built in the views worker. */
+  /** Screener, pair details, signals and the wallet views, built in the views worker. */
   readonly views: RemoteMarketViews;
   readonly webhooks: WebhookSupervisor;
   readonly signals: SignalPipeline;
@@ -160,7 +158,7 @@ function* applyPublish(p: Parts, message: ShardPublish): Generator<void> {
   if (p.stopping) return storeOutbound(p, message.outbound);
   p.views.applyPairViews(message.pairs, Date.now());
   yield;
-  p.positioning.applyWhalePrints(message.whalePrints);
+  p.views.positioning.applyWhalePrints(message.whalePrints);
   storeOutbound(p, message.outbound);
 }
 
@@ -184,10 +182,9 @@ async function createParts(config: ServiceConfig, deps: ServiceDeps): Promise<Pa
   // The one place views enter the store: with scale-out they also go to Redis for the fronts.
   const sink = publisher?.sink(snapshots) ?? snapshots;
   const keys = shared?.keys ?? store.keys;
-  const positioning = new PositioningViews(sink, positioningCadenceMs,
-    log.child({ component: 'positioning' }));
   const views = new RemoteMarketViews(sink, { cadenceMs: config.cadenceMs,
-    universeCadenceMs: config.universeCadenceMs, fundingCadenceMs: positioningCadenceMs },
+    universeCadenceMs: config.universeCadenceMs, fundingCadenceMs: positioningCadenceMs,
+    walletCadenceMs: positioningCadenceMs },
   log.child({ component: 'views' }), config.logLevel);
   const webhooks = createWebhookSupervisor({
     root: store.root, clock, logger: log.child({ component: 'webhooks' }), keys,
@@ -202,7 +199,7 @@ async function createParts(config: ServiceConfig, deps: ServiceDeps): Promise<Pa
   // The simulated universe runs on the market time the shards reached, never ahead of it:
   // its re-ranks come at the pace the shards set (the start's until they pace).
   let shardsMarketMs = -Infinity;
-  const feeds = createMarketFeeds(config, { clock, logger: log, tracker: positioning.tracker,
+  const feeds = createMarketFeeds(config, { clock, logger: log, tracker: views.positioning,
     simAnchorMs: (warmupStartMs) => simAnchorMs(store.root, warmupStartMs),
     marketLimitMs: () => {
       const reachedMs = parts.runtime?.board.slowestMs() ?? NaN;
@@ -222,7 +219,7 @@ async function createParts(config: ServiceConfig, deps: ServiceDeps): Promise<Pa
   const historyPublisher = shared && new HistoryPublisher(shared.link, signals.signalStore,
     historyBacklogMs(process.env), log.child({ component: 'history-publish' }), history.store);
   const pairStates = feeds.spec.kind === 'replay' ? null : new PairStateStore(store.root, clock);
-  const parts: Parts = { config, clock, log, store, snapshots, positioning, views, webhooks,
+  const parts: Parts = { config, clock, log, store, snapshots, views, webhooks,
     signals, feeds, shared, publisher, historyPublisher, history,
     footprints: new FootprintRecorder(store.root, { '5m': config.footprint5mDays,
       '15m': config.footprint15mDays, '1h': config.footprint1hDays }),
@@ -252,7 +249,7 @@ async function startUniverse(p: Parts): Promise<void> {
   const seen = new Promise<void>((resolve) => { firstUniverse = resolve; });
   p.feeds.start((event: UniverseFeedEvent) => {
     if (event.type === 'funding') p.views.applyFunding(event);
-    else if (event.type === 'wallet') p.positioning.applyWallet(event);
+    else if (event.type === 'wallet') p.views.positioning.applyWallet(event);
     else {
       p.views.applyUniverse(event);
       if (p.tracked.rerank(event)) {
@@ -275,14 +272,16 @@ async function startUniverse(p: Parts): Promise<void> {
 function pushSmartMoney(p: Parts): void {
   for (const shard of p.runtime?.shards ?? []) {
     const bySymbol: Record<string, string> = {};
-    for (const symbol of shard.pairs) bySymbol[symbol] = p.positioning.smartMoneyJson(symbol);
+    for (const symbol of shard.pairs) {
+      bySymbol[symbol] = p.views.positioning.smartMoneyJson(symbol);
+    }
     shard.setSmartMoney(bySymbol);
   }
 }
 
 /** The periodic work of the main thread; returns the timers to clear at shutdown. */
 function startTimers(p: Parts): NodeJS.Timeout[] {
-  const { views, positioning, signals, config, clock } = p;
+  const { views, signals, config, clock } = p;
   // The cadence refresh runs in the views worker; one at a time: a cadence that finds the last
   // one still running skips, the next one catches up.
   const onCadence = () => {
@@ -297,9 +296,9 @@ function startTimers(p: Parts): NodeJS.Timeout[] {
   const background = (what: string, work: () => Promise<unknown>) => () => {
     work().catch((error: Error) => p.log.error(`${what} failed`, { error: error.message }));
   };
+  views.positioning.onSmartMoney(() => pushSmartMoney(p));
   const refreshWallets = () => {
-    positioning.refreshWallets(clock.nowMs(), views.universe, p.tracked.symbols);
-    void positioning.settled().then(() => pushSmartMoney(p));
+    void views.positioning.refreshWallets(clock.nowMs(), p.tracked.symbols);
   };
   // In the views worker too: with every listed symbol the arbitrage view is milliseconds of work.
   const refreshFunding = () => { void views.refreshFunding(); };

@@ -3,13 +3,23 @@
 import type { Clock } from '../../core/clock.js';
 import type { Logger } from '../../core/logger.js';
 import type { WalletStateEvent } from '../../core/messages.js';
-import type { WalletTracker } from './wallet-tracker.js';
 
 /** Resolves the wallet's state, or null when there is none or the request failed. */
 export type PollWallet = (address: string) => Promise<WalletStateEvent | null>;
 
+/**
+ * What the poller asks and tells: the tracker itself, or the views worker's tracker through the
+ * worker protocol (its answers then come a message later).
+ */
+export interface WalletPollTarget {
+  dueForPoll(nowMs: number, max: number): readonly string[] | Promise<readonly string[]>;
+  /** false when the state was refused. */
+  applyState(event: WalletStateEvent): boolean;
+  pollFailed(address: string, nowMs: number): void;
+}
+
 export interface WalletPollerDeps {
-  readonly tracker: WalletTracker;
+  readonly tracker: WalletPollTarget;
   readonly poll: PollWallet;
   /** The poll (service) clock: the request budget runs in real time. */
   readonly clock: Clock;
@@ -40,7 +50,7 @@ export function createWalletPoller(deps: WalletPollerDeps): WalletPoller {
   let running: Promise<PollTickResult> | null = null;
 
   const round = async (): Promise<PollTickResult> => {
-    const addresses = deps.tracker.dueForPoll(deps.clock.nowMs(), deps.batchMax);
+    const addresses = await deps.tracker.dueForPoll(deps.clock.nowMs(), deps.batchMax);
     const settled = await Promise.allSettled(addresses.map((address) => deps.poll(address)));
     let applied = 0;
     settled.forEach((outcome, i) => {

@@ -10,8 +10,9 @@ import { createInfoClient } from '../feed/home/info-client.js';
 import { clearinghouseToWallet } from '../feed/home/clearinghouse.js';
 import { createUniverseFeed, type UniverseFeed, type UniverseFeedEvent }
   from '../universe/universe-feed.js';
-import { createWalletPoller, type WalletPoller } from '../positioning/wallet-poller.js';
-import type { WalletTracker } from '../positioning/wallet-tracker.js';
+import {
+  createWalletPoller, type WalletPollTarget, type WalletPoller,
+} from '../positioning/wallet-poller.js';
 
 /** Live wallet polls: a round every 10 s of at most this many clearinghouseState requests. */
 const walletPollBatchMax = 10;
@@ -49,7 +50,7 @@ export function feedSpecOf(config: ServiceConfig, startMs: number,
 }
 
 export function createMarketFeeds(config: ServiceConfig, deps: {
-  clock: Clock; logger: Logger; tracker: WalletTracker;
+  clock: Clock; logger: Logger; tracker: WalletPollTarget;
   /** Simulator: market time the shards reached (the universe follows it). */
   marketLimitMs?: () => number;
   /** Simulator: the data dir's anchor, given this run's warm-up start (its first run's). */

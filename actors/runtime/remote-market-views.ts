@@ -2,6 +2,7 @@
 // inputs are kept here and sent on (the universe, the tracked pairs, each publish's summaries,
 // the venues' funding), the shards' per-pair bytes are stored as they came, and the worker's
 // finished screener, pair details, signals and funding arbitrage are swapped into the store.
+// The wallet views go through the same worker (remote-positioning.ts).
 import type { Logger, LogLevel } from '../../core/logger.js';
 import type { FundingEvent, PairViews, UniverseEvent } from '../../core/messages.js';
 import { FundingArbView } from '../positioning/funding-arb-view.js';
@@ -10,7 +11,9 @@ import type { ScreenerRow } from '../views/pair-detail.js';
 import {
   viewsTypes, type FinishedView, type MainToViews, type PairSummaryUpdate, type ViewsToMain,
 } from '../views-worker/protocol.js';
-import { MarketInputs, unpublishedCountOf, type ViewSink } from './market-inputs.js';
+import { MarketInputs, unpublishedCountOf } from './market-inputs.js';
+import type { PositioningSink } from './positioning-views.js';
+import { RemotePositioning } from './remote-positioning.js';
 import { ViewsWorkerHandle } from './views-worker-handle.js';
 
 export class RemoteMarketViews extends MarketInputs {
@@ -25,13 +28,23 @@ export class RemoteMarketViews extends MarketInputs {
   private signalsSymbols: ReadonlySet<string> = new Set();
   private readonly refreshes = new Map<number, () => void>();
   private refreshId = 0;
+  /** The worker was started before: the next start is a restart. */
+  private started = false;
   readonly worker: ViewsWorkerHandle;
+  /** The wallet views, built in the same worker. */
+  readonly positioning: RemotePositioning;
 
-  constructor(sink: ViewSink, cadences: { cadenceMs: number; universeCadenceMs: number;
-    fundingCadenceMs: number }, log: Logger, logLevel: LogLevel) {
+  constructor(sink: PositioningSink, cadences: { cadenceMs: number; universeCadenceMs: number;
+    fundingCadenceMs: number; walletCadenceMs: number }, log: Logger, logLevel: LogLevel) {
     super(sink, cadences.cadenceMs);
     this.funding = new FundingArbView(cadences.fundingCadenceMs);
+    this.positioning = new RemotePositioning(sink, {
+      running: () => this.worker.running,
+      send: (message) => this.send(message),
+      ask: (message) => this.ask(message),
+    });
     const handlers: ProtocolHandlers<ViewsToMain> = {
+      ...this.positioning.handlers,
       [viewsTypes.put]: (message) => { for (const view of message.views) this.swapIn(view); },
       [viewsTypes.rows]: (message) => {
         this.rows = message.rows;
@@ -40,7 +53,10 @@ export class RemoteMarketViews extends MarketInputs {
       [viewsTypes.refreshed]: (message) => this.settle(message.id),
     };
     this.worker = new ViewsWorkerHandle({ ...cadences, logLevel }, {
-      handlers, onStart: () => this.sendAll(), onExit: () => this.settleAll(),
+      handlers, onStart: () => this.sendAll(), onExit: () => {
+        this.settleAll();
+        this.positioning.settleAll();
+      },
     }, log);
   }
 
@@ -120,6 +136,7 @@ export class RemoteMarketViews extends MarketInputs {
    * restarted worker builds every view again); otherwise the version follows the stored one.
    */
   private swapIn(view: FinishedView): void {
+    if (view.version !== undefined) return this.positioning.swapIn(view);
     const known = this.sink.get(view.name);
     if (known?.etag === view.etag) return;
     this.sink.put(view.name, view.body, { version: (known?.version ?? 0) + 1,
@@ -129,6 +146,7 @@ export class RemoteMarketViews extends MarketInputs {
   /** Every message goes after the inputs applied before it. */
   private send(message: MainToViews): void {
     this.sendPending();
+    this.positioning.sendPending();
     this.worker.post(message);
   }
 
@@ -156,6 +174,8 @@ export class RemoteMarketViews extends MarketInputs {
     if (pairs.length > 0) this.worker.post({ type: viewsTypes.pairs, pairs });
     const events = this.funding.events();
     if (events.length > 0) this.worker.post({ type: viewsTypes.funding, events });
+    this.positioning.sendAll(this.started);
+    this.started = true;
   }
 
   private settle(id: number): void {

@@ -1,6 +1,7 @@
 // The views worker: builds the cross-pair views (screener, every listed market's pair detail,
-// signals, funding arbitrage) from the inputs the main thread sends (protocol.ts), and posts
-// back each changed view's bytes with their ETag. The main thread only swaps them into its store.
+// signals, funding arbitrage) and the wallet views (wallet-views.ts) from the inputs the main
+// thread sends (protocol.ts), and posts back each changed view's bytes with their ETag. The main
+// thread only swaps them into its store.
 import { parentPort, workerData, type MessagePort } from 'node:worker_threads';
 import { strongEtag } from '../../core/etag.js';
 import { createLogger } from '../../core/logger.js';
@@ -8,6 +9,8 @@ import { dispatchFrame, postFrame, type ProtocolHandlers } from '../shard/protoc
 import { MarketViews, type ViewSink } from '../runtime/market-views.js';
 import { FundingArbView } from '../positioning/funding-arb-view.js';
 import type { ScreenerRow } from '../views/pair-detail.js';
+import type { Logger } from '../../core/logger.js';
+import { walletViewsHandlers } from './wallet-views.js';
 import {
   viewsTypes, type FinishedView, type MainToViews, type ViewsWorkerParams,
 } from './protocol.js';
@@ -45,7 +48,7 @@ class PostingSink implements ViewSink {
 }
 
 /** Answers the dispatch table for a views worker posting on `port`. */
-export function viewsWorkerHandlers(port: MessagePort, params: ViewsWorkerParams):
+export function viewsWorkerHandlers(port: MessagePort, params: ViewsWorkerParams, log: Logger):
   ProtocolHandlers<MainToViews> {
   const sink = new PostingSink();
   const views = new MarketViews(sink, params.cadenceMs, params.universeCadenceMs);
@@ -68,6 +71,7 @@ export function viewsWorkerHandlers(port: MessagePort, params: ViewsWorkerParams
     postFrame(port, { type: viewsTypes.refreshed, id });
   };
   return {
+    ...walletViewsHandlers(port, params.walletCadenceMs, log, () => views.universe),
     [viewsTypes.universe]: (message) => views.applyUniverse(message.event),
     [viewsTypes.tracked]: (message) => views.setTracked(message.symbols),
     [viewsTypes.pairs]: (message) => {
@@ -104,7 +108,7 @@ export function viewsWorkerHandlers(port: MessagePort, params: ViewsWorkerParams
 if (parentPort !== null && (workerData as { viewsWorker?: unknown } | null)?.viewsWorker) {
   const port = parentPort;
   const params = (workerData as { params: ViewsWorkerParams }).params;
-  const table = viewsWorkerHandlers(port, params);
   const log = createLogger({ level: params.logLevel }, { component: 'views-worker' });
+  const table = viewsWorkerHandlers(port, params, log);
   port.on('message', (frame: unknown) => { dispatchFrame(table, frame, log, 'main'); });
 }

@@ -91,7 +91,7 @@ function onMainThread(store: SnapshotStore): { views: MarketViews; steps: Steps 
 
 function inWorker(store: SnapshotStore): { views: RemoteMarketViews; steps: Steps } {
   const views = new RemoteMarketViews(store, { cadenceMs, universeCadenceMs,
-    fundingCadenceMs }, silentLogger, 'warn');
+    fundingCadenceMs, walletCadenceMs: fundingCadenceMs }, silentLogger, 'warn');
   return { views, steps: {
     universe: (event) => views.applyUniverse(event),
     tracked: (symbols) => views.setTracked(symbols),

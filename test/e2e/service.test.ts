@@ -142,6 +142,18 @@ for (const path of ['/api/v1/deep-view/BTC', '/api/v1/cvd/BTC', '/api/v1/funding
   });
 }
 
+e2e('a listed wallet\'s own view is served, the same wallet as in the list', async () => {
+  // Both are built in the views worker; the front holds each wallet's bytes it sent.
+  const listed = await eventually(async () => {
+    const r = await get('/api/v1/wallets', keys.whale);
+    return r.status === 200 && r.body.wallets.length > 0 ? r.body.wallets[0] : null;
+  }, { timeoutMs: 20_000, message: 'a wallet with a state' });
+  const { status, body } = await get(`/api/v1/wallets/${listed.address}`, keys.whale);
+  assert.is(status, 200);
+  assert.is(body.address, listed.address);
+  conforms('/api/v1/wallets/{address}', 200, body);
+});
+
 e2e('the deep view carries the smart-money split by category', async () => {
   const { body } = await get('/api/v1/deep-view/ETH', keys.whale);
   assert.ok(body.smartMoney && typeof body.smartMoney.net === 'number');
