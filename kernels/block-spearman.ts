@@ -8,7 +8,7 @@
 // at most JACKKNIFE_GROUPS_MAX of them: coarser clusters stay valid, and each costs a pass over
 // every pair, so 90 days of 4 h blocks would cost 540.
 import { BOOTSTRAP_N_MAX, BOOTSTRAP_RESAMPLES, INTERVAL_N_MIN } from './mean-interval.js';
-import { spearman } from './spearman.js';
+import { countBelow, spearman } from './spearman.js';
 import { studentTQuantile } from './t-quantile.js';
 
 /** The jackknife leaves out one of at most this many groups of consecutive blocks. */
@@ -23,41 +23,84 @@ export interface BlockRankCorrelation {
   readonly method: 'bootstrap' | 'jackknife' | null;
 }
 
-/** Indices 0..n) ordered by value (ties in any order: they share a rank anyway). */
+/**
+ * Indices 0..n) ordered by value, ties by index (any order would do: they share a rank). A
+ * numeric sort without a comparator, then each index placed in its tie run found by bisection,
+ * as averageRanks does: a comparator sort cost more than every jackknife pass but a few.
+ */
 function orderOf(values: Float64Array, n: number): Int32Array {
   const order = new Int32Array(n);
-  for (let i = 0; i < n; i++) order[i] = i;
-  order.sort((a, b) => values[a] - values[b]);
+  const sorted = values.slice(0, n).sort();
+  if (!Number.isFinite(sorted[0]) || !Number.isFinite(sorted[n - 1])) {
+    // NaN sorts last and bisects nowhere: the comparator's order, whatever it makes of it.
+    for (let i = 0; i < n; i++) order[i] = i;
+    return order.sort((a, b) => values[a] - values[b]);
+  }
+  const placed = new Int32Array(n);
+  for (let i = 0; i < n; i++) {
+    const start = countBelow(sorted, n, values[i], false);
+    order[start + placed[start]] = i;
+    placed[start] += 1;
+  }
   return order;
+}
+
+/** Where each run of equal values starts in `order`, then n: the runs are the same in every
+ *  resample, so they are found once rather than by comparing values in each. */
+function tieRuns(values: Float64Array, order: Int32Array): Int32Array {
+  const n = order.length;
+  const starts: number[] = [];
+  for (let i = 0; i < n; i++) {
+    if (i === 0 || values[order[i]] !== values[order[i - 1]]) starts.push(i);
+  }
+  starts.push(n);
+  return Int32Array.from(starts);
 }
 
 /**
  * The ranks of values when value i counts weight[i] times (weight 0: left out): each tie run
  * shares the average of the ranks its copies take, as averageRanks gives over the copies.
  */
-function weightedRanks(values: Float64Array, order: Int32Array, weight: Float64Array,
+function weightedRanks(order: Int32Array, runs: Int32Array, weight: Float64Array,
   out: Float64Array): void {
-  const n = order.length;
   let before = 0;
-  for (let i = 0; i < n;) {
-    const v = values[order[i]];
+  for (let r = 0; r + 1 < runs.length; r++) {
+    const start = runs[r];
+    const end = runs[r + 1];
+    if (end === start + 1) {
+      const i = order[start];
+      const w = weight[i];
+      out[i] = before + (w + 1) / 2;
+      before += w;
+      continue;
+    }
     let total = 0;
-    let j = i;
-    for (; j < n && values[order[j]] === v; j++) total += weight[order[j]];
+    for (let m = start; m < end; m++) total += weight[order[m]];
     const rank = before + (total + 1) / 2;
-    for (let m = i; m < j; m++) out[order[m]] = rank;
+    for (let m = start; m < end; m++) out[order[m]] = rank;
     before += total;
-    i = j;
   }
 }
 
-/** Spearman of the weighted copies (NaN when a side is constant): Pearson of their ranks. */
-function weightedRho(x: Float64Array, y: Float64Array, ox: Int32Array, oy: Int32Array,
-  weight: Float64Array, rx: Float64Array, ry: Float64Array): number {
-  weightedRanks(x, ox, weight, rx);
-  weightedRanks(y, oy, weight, ry);
-  let total = 0;
-  for (let i = 0; i < weight.length; i++) total += weight[i];
+/** One side's values in rank order, found once for every resample. */
+interface RankOrder {
+  readonly order: Int32Array;
+  readonly runs: Int32Array;
+}
+
+function rankOrderOf(values: Float64Array, n: number): RankOrder {
+  const order = orderOf(values, n);
+  return { order, runs: tieRuns(values, order) };
+}
+
+/**
+ * Spearman of the weighted copies (NaN when a side is constant): Pearson of their ranks.
+ * `total` is the sum of the weights.
+ */
+function weightedRho(x: RankOrder, y: RankOrder, weight: Float64Array, total: number,
+  rx: Float64Array, ry: Float64Array): number {
+  weightedRanks(x.order, x.runs, weight, rx);
+  weightedRanks(y.order, y.runs, weight, ry);
   const centre = (total + 1) / 2;
   let sxy = 0;
   let sxx = 0;
@@ -95,20 +138,21 @@ export function blockSpearman(x: Float64Array, y: Float64Array, n: number, seed:
   for (let i = 0; i < n; i++) blockOf[i] = dense.get(blockIds[i]) as number;
   const { rho } = point;
   if (k < INTERVAL_N_MIN) return { rho, low: null, high: null, n, method: null };
-  const xs = x.subarray(0, n);
-  const ys = y.subarray(0, n);
-  const ox = orderOf(xs, n);
-  const oy = orderOf(ys, n);
+  const xOrder = rankOrderOf(x.subarray(0, n), n);
+  const yOrder = rankOrderOf(y.subarray(0, n), n);
   const weight = new Float64Array(n);
   const rx = new Float64Array(n);
   const ry = new Float64Array(n);
-  const rhoOf = () => weightedRho(xs, ys, ox, oy, weight, rx, ry);
-  return grouped ? jackknife(rho, n, groups, blockOf, weight, rhoOf)
-    : bootstrap(rho, n, k, blockOf, weight, rhoOf, seed);
+  const rhoOf = (total: number) => weightedRho(xOrder, yOrder, weight, total, rx, ry);
+  const sizes = new Float64Array(grouped ? groups : k);
+  for (let i = 0; i < n; i++) sizes[blockOf[i]] += 1;
+  return grouped ? jackknife(rho, n, groups, blockOf, sizes, weight, rhoOf)
+    : bootstrap(rho, n, k, blockOf, sizes, weight, rhoOf, seed);
 }
 
 function bootstrap(rho: number, n: number, k: number, blockOf: Int32Array,
-  weight: Float64Array, rhoOf: () => number, seed: number): BlockRankCorrelation {
+  sizes: Float64Array, weight: Float64Array, rhoOf: (total: number) => number, seed: number):
+  BlockRankCorrelation {
   const times = new Float64Array(k);
   const rhos = new Float64Array(BOOTSTRAP_RESAMPLES);
   // createSeededRng's mulberry32, inlined as in mean-interval.ts: k block draws per resample.
@@ -122,7 +166,9 @@ function bootstrap(rho: number, n: number, k: number, blockOf: Int32Array,
       times[Math.floor((((t ^ (t >>> 14)) >>> 0) / 4294967296) * k)] += 1;
     }
     for (let i = 0; i < n; i++) weight[i] = times[blockOf[i]];
-    const r = rhoOf();
+    let total = 0;
+    for (let j = 0; j < k; j++) total += times[j] * sizes[j];
+    const r = rhoOf(total);
     // A resample whose side is constant has no correlation: it counts as the sample's own.
     rhos[b] = Number.isNaN(r) ? rho : r;
   }
@@ -138,12 +184,13 @@ function fisherZ(r: number): number {
 }
 
 function jackknife(rho: number, n: number, k: number, blockOf: Int32Array,
-  weight: Float64Array, rhoOf: () => number): BlockRankCorrelation {
+  sizes: Float64Array, weight: Float64Array, rhoOf: (total: number) => number):
+  BlockRankCorrelation {
   const zs = new Float64Array(k);
   let mean = 0;
   for (let b = 0; b < k; b++) {
     for (let i = 0; i < n; i++) weight[i] = blockOf[i] === b ? 0 : 1;
-    const r = rhoOf();
+    const r = rhoOf(n - sizes[b]);
     zs[b] = fisherZ(Number.isNaN(r) ? rho : r);
     mean += zs[b] / k;
   }
