@@ -14,7 +14,8 @@ export interface RankCorrelation {
 }
 
 /** How many of sorted[0..n) are below `value` (strictly, or with `orEqual` at most it). */
-export function countBelow(sorted: Float64Array, n: number, value: number, orEqual: boolean): number {
+export function countBelow(sorted: Float64Array, n: number, value: number,
+  orEqual: boolean): number {
   let low = 0;
   let high = n;
   while (low < high) {
