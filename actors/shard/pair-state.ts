@@ -6,6 +6,7 @@ import { createHash } from 'node:crypto';
 import { deflateRawSync, inflateRawSync } from 'node:zlib';
 import { Packr } from 'msgpackr';
 import type { StateImage } from '../../kernels/state-image.js';
+import { ownedBytes } from '../../core/owned-bytes.js';
 
 /** Bump when the engine's state tree changes shape or meaning. */
 export const PAIR_STATE_FORMAT = 4;
@@ -34,9 +35,7 @@ export function optionsFingerprint(options: unknown): string {
  * for. The bytes own their buffer (moved, not copied, to the main thread).
  */
 export function encodePairState(record: PairStateRecord): Uint8Array {
-  const bytes = deflateRawSync(packr.pack(record), { level: 1 });
-  return bytes.byteOffset === 0 && bytes.byteLength === bytes.buffer.byteLength
-    ? bytes : Uint8Array.prototype.slice.call(bytes);
+  return ownedBytes(deflateRawSync(packr.pack(record), { level: 1 }));
 }
 
 /** The record in `bytes`, or why it cannot be used. */

@@ -4,6 +4,7 @@
 // Their bytes go to the main thread with their ETags and the producer's versions.
 import type { MessagePort } from 'node:worker_threads';
 import { strongEtag } from '../../core/etag.js';
+import { ownedBytes } from '../../core/owned-bytes.js';
 import type { Logger } from '../../core/logger.js';
 import type { LazyViewSource, ViewMeta } from '../../core/view-meta.js';
 import { isWatchedSource } from '../../core/view-meta.js';
@@ -20,12 +21,6 @@ const walletsPerMessageMax = 256;
 type WalletMessages = Extract<MainToViews, { type: typeof viewsTypes.walletInputs |
   typeof viewsTypes.refreshWallets | typeof viewsTypes.pollDue | typeof viewsTypes.pollFailed }>;
 
-/** Bytes that own their whole buffer are moved as they are; a view of a larger one is copied. */
-function movable(body: Uint8Array): Uint8Array {
-  return body.byteOffset === 0 && body.byteLength === body.buffer.byteLength ? body :
-    new Uint8Array(body);
-}
-
 /** Collects the wallet views' puts and each wallet's publishes; `flush` posts them. */
 class WalletSink implements PositioningSink {
   private readonly known = new Map<string, { etag: string; version: number }>();
@@ -37,7 +32,7 @@ class WalletSink implements PositioningSink {
   put(name: string, body: Uint8Array, meta: ViewMeta): void {
     const etag = meta.etag ?? strongEtag(body);
     this.known.set(name, { etag, version: meta.version });
-    this.views.push({ name, body: movable(body), etag, updatedAtMs: meta.updatedAtMs,
+    this.views.push({ name, body: ownedBytes(body), etag, updatedAtMs: meta.updatedAtMs,
       cadenceMs: meta.cadenceMs, version: meta.version });
   }
 
