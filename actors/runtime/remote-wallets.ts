@@ -52,13 +52,6 @@ export class RemoteWallets implements WatchedViewSource {
     this.listeners.push(listener);
   }
 
-  /** The highest version held (a restarted worker's versions start above it). */
-  versionMax(): number {
-    let max = 0;
-    for (const wallet of this.byAddress.values()) max = Math.max(max, wallet.version);
-    return max;
-  }
-
   get size(): number {
     return this.byAddress.size;
   }
