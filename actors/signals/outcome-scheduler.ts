@@ -3,6 +3,7 @@
 // was down is evaluated at the first call after start.
 import type { BarStore } from '../../persistence/bars.js';
 import type { PendingOutcome, SignalStore } from '../../persistence/signals.js';
+import { runSliced } from '../runtime/sliced.js';
 import { evaluateBaseline, type SignalBaseline } from './baseline.js';
 import { entryEventIdOf, evaluateOutcome, OUTCOME_HORIZON_MS } from './outcome.js';
 import { signalTimeMs, type EntrySignal, type SignalOutcome } from './types.js';
@@ -15,14 +16,17 @@ export interface OutcomeSchedulerOptions {
   readonly graceMs: number;
   /** Outcomes evaluated per call at most; the rest wait for the next call. */
   readonly batchMax: number;
+  /**
+   * Main-thread time one event-loop turn of evaluations may take: a start after a warm-up finds
+   * thousands due at once, each reading its bars from the store, and a poll waits behind a turn.
+   */
+  readonly sliceMs: number;
 }
-
-/** Outcomes evaluated in one turn of the event loop (a few ms). */
-const EVALUATIONS_PER_SLICE = 100;
 
 export const defaultOutcomeSchedulerOptions: OutcomeSchedulerOptions = Object.freeze({
   graceMs: 300_000,
   batchMax: 1_000,
+  sliceMs: 1,
 });
 
 export interface DueOutcome {
@@ -55,6 +59,7 @@ export function createOutcomeScheduler(signals: SignalStore<EntrySignal>, bars: 
   override: Partial<OutcomeSchedulerOptions> = {}): OutcomeScheduler {
   const options = { ...defaultOutcomeSchedulerOptions, ...override };
   if (!(options.graceMs >= 0)) throw new TypeError(`graceMs must be >= 0 (was ${options.graceMs})`);
+  if (!(options.sliceMs > 0)) throw new TypeError(`sliceMs must be > 0 (was ${options.sliceMs})`);
   // Bounded by the store's pendingOutcomesMax: only pending outcomes enter it.
   const handedOut = new Set<string>();
   const due = (nowMarketMs: number) => signals.due(nowMarketMs, options.batchMax + handedOut.size)
@@ -71,24 +76,24 @@ export function createOutcomeScheduler(signals: SignalStore<EntrySignal>, bars: 
       if (ready.length === 0) return [];
       await bars.flush();
       const out: DueOutcome[] = [];
-      for (let i = 0; i < ready.length; i++) {
-        // A start after a warm-up finds thousands due at once (~35 us each, the bars read from
-        // the store): in slices, so no request waits behind a whole batch.
-        if (i > 0 && i % EVALUATIONS_PER_SLICE === 0) {
-          await new Promise((resolve) => setImmediate(resolve));
+      // One unit an outcome: the slices end on the clock, not on a count of outcomes.
+      function* evaluate(): Generator<void> {
+        for (const pending of ready) {
+          const fromMs = signalTimeMs(pending.signal);
+          const window = bars.range(pending.signal.symbol, fromMs, pending.dueMs);
+          const outcome = evaluateOutcome(pending.signal, window,
+            { entryEventId: entryEventIdOf(pending.entryEventId) });
+          if (outcome.complete ||
+            barsUntilMs(pending.signal.symbol) >= pending.dueMs + options.graceMs) {
+            const before = bars.range(pending.signal.symbol, fromMs - OUTCOME_HORIZON_MS, fromMs);
+            const baseline = evaluateBaseline(pending.signal, window, before);
+            handedOut.add(pending.signal.signal_id);
+            out.push({ pending, outcome, baseline });
+          }
+          yield;
         }
-        const pending = ready[i];
-        const fromMs = signalTimeMs(pending.signal);
-        const window = bars.range(pending.signal.symbol, fromMs, pending.dueMs);
-        const outcome = evaluateOutcome(pending.signal, window,
-          { entryEventId: entryEventIdOf(pending.entryEventId) });
-        if (!outcome.complete &&
-          barsUntilMs(pending.signal.symbol) < pending.dueMs + options.graceMs) continue;
-        const before = bars.range(pending.signal.symbol, fromMs - OUTCOME_HORIZON_MS, fromMs);
-        const baseline = evaluateBaseline(pending.signal, window, before);
-        handedOut.add(pending.signal.signal_id);
-        out.push({ pending, outcome, baseline });
       }
+      await runSliced(evaluate(), options.sliceMs);
       return out;
     },
     async complete(signalId, outcome, baseline) {

@@ -118,6 +118,42 @@ test('an incomplete window waits out its grace; a full schedule refuses more', a
   }
 });
 
+test('a start with many outcomes due evaluates them over several event-loop turns', async () => {
+  const dir = await tempDir();
+  const store = await open(dir);
+  try {
+    const signal = grabSignal();
+    const signalMs = Date.parse(signal.bar_time) + 300_000;
+    const signals = openSignalStore<EntrySignal>(store.root);
+    // The smallest slice: every outcome ends its turn, so HTTP gets the loop in between.
+    const scheduler = createOutcomeScheduler(signals, openBarStore(store.root),
+      { graceMs: 0, sliceMs: Number.MIN_VALUE });
+    const ids = ['BTC-5m-a', 'BTC-5m-b', 'BTC-5m-c', 'BTC-5m-d'];
+    for (const id of ids) {
+      await signals.claim({ ...signal, signal_id: id }, signalMs);
+      assert.is(await scheduler.schedule({ ...signal, signal_id: id }, `evt_${id}`), true);
+    }
+    let turns = 0;
+    let counting = true;
+    const count = () => {
+      if (!counting) return;
+      turns++;
+      setImmediate(count);
+    };
+    const evaluating = scheduler.evaluateDue(signalMs + 5 * HOUR);
+    setImmediate(count);
+    const due = await evaluating;
+    counting = false;
+    assert.equal(due.map((d) => d.pending.signal.signal_id).sort(), ids);
+    assert.ok(turns >= ids.length - 1, `evaluated in ${turns + 1} turns (expected one each)`);
+    assert.throws(() => createOutcomeScheduler(signals, openBarStore(store.root),
+      { sliceMs: 0 }), /sliceMs must be > 0/);
+  } finally {
+    await store.close();
+    await rm(dir, { recursive: true, force: true });
+  }
+});
+
 test('bars: range by symbol and time, 5m only, pruned past retention', async () => {
   const dir = await tempDir();
   const store = await open(dir);
