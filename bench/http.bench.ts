@@ -434,7 +434,8 @@ async function wholeService(rounds: number, seconds: number): Promise<ReportRow[
           value: main, unit: 'us', baseline: result.bare.cpuUsPerRequest,
           ratio: main / result.bare.cpuUsPerRequest, target: '-', pass: null },
         ...await pacedRows(service, baseline, scenario, result.bare.rps, rounds, seconds,
-          { p99Ms: 2, p99Ratio: 1.5, loopP999Ms: 5 }), ...firstMinute, ...startup, settled, ...steady];
+          { p99Ms: 2, p99Ratio: 1.5, loopP999Ms: 5 }),
+        ...firstMinute, ...startup, settled, ...steady];
     } finally {
       baseline.close();
     }
