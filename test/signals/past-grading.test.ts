@@ -100,4 +100,23 @@ pastSuite('a signal after the warm-up is graded on arrival from the outcomes so 
   assert.is(graded?.grade_evidence?.n, 41);
 });
 
+pastSuite('a stop before the past is in stores the held signals, graded with what is known',
+  async () => {
+    const other = await openStore({ dataDir: await tempDir(), clock });
+    const supervisor = createWebhookSupervisor({ root: other.root, clock, logger: silentLogger,
+      keys: other.keys, allowPrivate: true, random: () => 0 });
+    const stopped = new SignalPipeline({ root: other.root, webhooks: supervisor,
+      keys: other.keys, clock, logger: silentLogger, chartBaseUrl: 'https://charts.example/c',
+      fundingAnnualizedPct: () => null });
+    stopped.setWarmupEnd(WARMUP_END_MS);
+    stopped.setPastSettled(() => false);
+    stopped.onOutbound([{ kind: 'entry_signal', symbol: 'ETH', tsMs: T0,
+      data: { ...early[0] } }]);
+    assert.is(stopped.pastHeld, 1);
+    await stopped.close();
+    assert.is(stopped.pastHeld, 0);
+    assert.is(stopped.signalStore.get(early[0].signal_id)?.signal.grade_basis, 'rules');
+    await other.close();
+  });
+
 pastSuite.run();
