@@ -208,6 +208,8 @@ export class SignalPipeline {
       (a.signal_id < b.signal_id ? -1 : a.signal_id > b.signal_id ? 1 : 0));
     this.pastGraded = true;
     this.pastGrading = held.length;
+    const startMs = this.deps.clock.nowMs();
+    let byEvidence = 0;
     try {
       await this.bars.flush();
       // In due order: signal time plus 4 h, so the order of `held`.
@@ -226,6 +228,7 @@ export class SignalPipeline {
         }
         seen.add(detected.signal_id);
         const signal = this.grade(detected);
+        if (signal.grade_basis === 'evidence') byEvidence += 1;
         const dueMs = signalTimeMs(signal) + OUTCOME_HORIZON_MS;
         const done = this.scheduler.evaluateNow({ signal, entryEventId: '',
           signaledAtMs: signalTimeMs(signal), dueMs }, this.marketNowMs,
@@ -242,6 +245,8 @@ export class SignalPipeline {
       for (; recorded < known.length; recorded++) {
         this.grader.record(known[recorded].signal, known[recorded].outcome);
       }
+      this.deps.logger.info('warm-up signals graded', { signals: held.length, byEvidence,
+        outcomes: known.length, ms: this.deps.clock.nowMs() - startMs });
     } finally {
       this.pastGrading = 0;
     }
