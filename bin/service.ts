@@ -240,6 +240,9 @@ async function createParts(config: ServiceConfig, deps: ServiceDeps): Promise<Pa
   // Until the warm-up's past is written (/readyz waits for it) its batches go at once, not in
   // turns of a few ms: no client is served the data they hold yet.
   if (warmupEndMs > 0) parts.storeWrites.hurry();
+  // The warm-up's signals are graded once its past is in, in market-time order, on the outcome
+  // timer or a /readyz poll, whichever comes first.
+  if (warmupEndMs > 0) signals.setPastSettled(() => isPastSettled(parts));
   return parts;
 }
 
@@ -319,6 +322,18 @@ function startTimers(p: Parts): NodeJS.Timeout[] {
   ];
 }
 
+/** Every tracked pair has published after the warm-up (true without one). */
+function isWarmedUp(p: Parts): boolean {
+  return p.warmupEndMs === 0 || (p.tracked.symbols.length > 0 &&
+    p.tracked.symbols.every((symbol) => p.published.has(symbol)));
+}
+
+/** The warm-up's past (bars, signals) has all reached the signal pipeline. */
+function isPastSettled(p: Parts): boolean {
+  return isWarmedUp(p) && p.past.settled && p.storeWrites.pending === 0 &&
+    (p.publishes?.pending ?? 0) === 0;
+}
+
 /**
  * The HTTP front. `assigned` settles once the shards have their pairs: with a warm-up to run,
  * the MCP module (a noticeable load on this thread) loads after it, while the shards warm up,
@@ -328,12 +343,15 @@ function startTimers(p: Parts): NodeJS.Timeout[] {
 async function startFront(p: Parts, assigned: Promise<void>) {
   const { config, clock, store, snapshots, views } = p;
   // The front answers /healthz while the shards boot; /readyz says when they are up.
-  const warmedUp = () => p.warmupEndMs === 0 || (p.tracked.symbols.length > 0 &&
-    p.tracked.symbols.every((symbol) => p.published.has(symbol)));
+  const warmedUp = () => isWarmedUp(p);
   let pastFlush: Promise<void> | null = null;
   const pastWritten = () => {
-    if (p.pastWritten || pastFlush !== null || !warmedUp() || !p.past.settled ||
-      p.storeWrites.pending > 0 || (p.publishes?.pending ?? 0) > 0) return p.pastWritten;
+    if (p.pastWritten || pastFlush !== null || !isPastSettled(p)) return p.pastWritten;
+    if (p.signals.pastHeld > 0) {
+      void p.signals.evaluateOutcomes().catch((error: Error) =>
+        p.log.error('grading the warm-up\'s signals failed', { error: error.message }));
+      return false;
+    }
     // Committed, not only queued: a query at the first 200 reads every point.
     pastFlush = p.history.store.flush().then(() => {
       p.pastWritten = true;

@@ -8,8 +8,11 @@ import type { Bar, KeyDirectory, PairOutbound } from '../../core/messages.js';
 import { openBarStore } from '../../persistence/bars.js';
 import { openSignalStore, type SignalStore } from '../../persistence/signals.js';
 import { openAlertStore } from '../../persistence/alerts.js';
-import { TIMEFRAME_MS, type EntrySignal } from '../signals/types.js';
+import {
+  signalTimeMs, TIMEFRAME_MS, type EntrySignal, type SignalOutcome,
+} from '../signals/types.js';
 import { createOutcomeScheduler } from '../signals/outcome-scheduler.js';
+import { OUTCOME_HORIZON_MS } from '../signals/outcome.js';
 import { EvidenceGrader } from '../signals/evidence-grader.js';
 import {
   buildAlertPayload, createAlertEngine, matchEntrySignalAlerts, type AlertFire, type AlertRecord,
@@ -18,6 +21,14 @@ import {
 import { eventIdForSignal } from '../webhooks/ids.js';
 import type { WebhookSupervisor } from '../webhooks/supervisor.js';
 import type { BackfillState } from '../feed/home/backfill-rounds.js';
+
+/**
+ * Warm-up signals held at most (a 168 h warm-up of 100 pairs makes about 5,000); past it they
+ * are graded on arrival with the outcomes evaluated so far.
+ */
+const PAST_HELD_MAX = 50_000;
+/** Store writes of the graded past in flight at once (lmdb commits them together). */
+const PAST_WRITES_PER_BATCH = 500;
 
 export interface SignalPipelineDeps {
   readonly root: RootDatabase;
@@ -62,6 +73,17 @@ export class SignalPipeline {
    * late for its fill folds minutes of held trades at once (docs/feeds.md, Backfill).
    */
   private readonly liveFromMs = new Map<string, number | null>();
+  /**
+   * The warm-up's signals, held ungraded until its past is all in (`setPastSettled`): the
+   * warm-up replays a week in a minute, before any of its outcomes is evaluated, so graded on
+   * arrival every one of them had the rule grade. Graded then in market-time order, each from
+   * the outcomes due before its bar, as a service that had run through that week would have.
+   */
+  private readonly heldPast: EntrySignal[] = [];
+  private pastSettled: (() => boolean) | null = null;
+  private pastGraded = false;
+  /** Held signals being graded now (they count as held until stored). */
+  private pastGrading = 0;
 
   constructor(private readonly deps: SignalPipelineDeps) {
     this.bars = openBarStore(deps.root);
@@ -88,6 +110,19 @@ export class SignalPipeline {
 
   setWarmupEnd(marketMs: number): void {
     this.warmupEndMs = marketMs;
+  }
+
+  /**
+   * Holds the warm-up's signals until `settled` says its past (bars and signals) is all in;
+   * without it (tests, replay) they are graded on arrival with the outcomes evaluated so far.
+   */
+  setPastSettled(settled: () => boolean): void {
+    this.pastSettled = settled;
+  }
+
+  /** Warm-up signals held for grading (0 once the past is graded). */
+  get pastHeld(): number {
+    return this.heldPast.length + this.pastGrading;
   }
 
   /** A pair's live backfill state (BackfillReport.state): see `liveFromMs`. */
@@ -129,13 +164,16 @@ export class SignalPipeline {
       }
       if (item.kind === 'bar') this.onBar(item.data as unknown as Bar);
       else if (item.kind === 'entry_signal') {
-        // Graded before it is claimed: the stored signal, so every view of it, has the letter.
-        const signal = this.grader.grade(item.data as unknown as EntrySignal);
-        const byGrade = this.signalCounts[signal.timeframe] ??= {};
-        byGrade[signal.grade] = (byGrade[signal.grade] ?? 0) + 1;
-        const past = this.isPast(item.symbol, item.tsMs + TIMEFRAME_MS[signal.timeframe]);
-        void this.onSignal(signal, past).catch((error: Error) =>
-          this.deps.logger.error('entry signal not delivered', { error: error.message }));
+        const detected = item.data as unknown as EntrySignal;
+        const closeMs = item.tsMs + TIMEFRAME_MS[detected.timeframe];
+        if (this.pastSettled !== null && !this.pastGraded && closeMs <= this.warmupEndMs &&
+          this.heldPast.length < PAST_HELD_MAX) {
+          this.heldPast.push(detected);
+          continue;
+        }
+        void this.onSignal(this.grade(detected), this.isPast(item.symbol, closeMs))
+          .catch((error: Error) =>
+            this.deps.logger.error('entry signal not delivered', { error: error.message }));
       }
     }
   }
@@ -151,11 +189,75 @@ export class SignalPipeline {
     for (const row of rows) this.fire(this.engine.onScreenerRow(row, this.marketNowMs), past);
   }
 
+  /** Graded before it is claimed: the stored signal, so every view of it, has the letter. */
+  private grade(detected: EntrySignal): EntrySignal {
+    const signal = this.grader.grade(detected);
+    const byGrade = this.signalCounts[signal.timeframe] ??= {};
+    byGrade[signal.grade] = (byGrade[signal.grade] ?? 0) + 1;
+    return signal;
+  }
+
+  /**
+   * The held warm-up signals, oldest first: each graded from the outcomes due before its bar
+   * (those of earlier held signals evaluated here, from the stored bars), then claimed and
+   * scheduled; its outcome, when already due with its bars in, is completed at once. The store
+   * writes go in batches (one commit each), not one awaited write per signal.
+   */
+  private async gradePast(): Promise<void> {
+    const held = this.heldPast.splice(0).sort((a, b) => signalTimeMs(a) - signalTimeMs(b) ||
+      (a.signal_id < b.signal_id ? -1 : a.signal_id > b.signal_id ? 1 : 0));
+    this.pastGraded = true;
+    this.pastGrading = held.length;
+    const startMs = this.deps.clock.nowMs();
+    let byEvidence = 0;
+    try {
+      await this.bars.flush();
+      // In due order: signal time plus 4 h, so the order of `held`.
+      const known: { signal: EntrySignal; outcome: SignalOutcome; dueMs: number }[] = [];
+      let recorded = 0;
+      let writes: Promise<unknown>[] = [];
+      const seen = new Set<string>();
+      for (const detected of held) {
+        const barMs = Date.parse(detected.bar_time);
+        for (; recorded < known.length && known[recorded].dueMs < barMs; recorded++) {
+          this.grader.record(known[recorded].signal, known[recorded].outcome);
+        }
+        // Stored before (a restart's warm-up: its outcome is in the book already) or twice.
+        if (this.signals.get(detected.signal_id) !== undefined || seen.has(detected.signal_id)) {
+          continue;
+        }
+        seen.add(detected.signal_id);
+        const signal = this.grade(detected);
+        if (signal.grade_basis === 'evidence') byEvidence += 1;
+        const dueMs = signalTimeMs(signal) + OUTCOME_HORIZON_MS;
+        const done = this.scheduler.evaluateNow({ signal, entryEventId: '',
+          signaledAtMs: signalTimeMs(signal), dueMs }, this.marketNowMs,
+        (symbol) => this.barsUntilMs(symbol));
+        if (done !== null) known.push({ signal, outcome: done.outcome, dueMs });
+        writes.push(this.onSignal(signal, true).then((claimed) => (claimed && done !== null
+          ? this.scheduler.complete(signal.signal_id, done.outcome, done.baseline) : undefined)));
+        if (writes.length >= PAST_WRITES_PER_BATCH) {
+          await Promise.all(writes);
+          writes = [];
+        }
+      }
+      await Promise.all(writes);
+      for (; recorded < known.length; recorded++) {
+        this.grader.record(known[recorded].signal, known[recorded].outcome);
+      }
+      this.deps.logger.info('warm-up signals graded', { signals: held.length, byEvidence,
+        outcomes: known.length, ms: this.deps.clock.nowMs() - startMs });
+    } finally {
+      this.pastGrading = 0;
+    }
+  }
+
   /** Evaluates outcomes whose 4 hours (market time) have passed, from the stored 5m bars. */
   async evaluateOutcomes(): Promise<number> {
     if (this.evaluating) return 0;
     this.evaluating = true;
     try {
+      if (this.heldPast.length > 0 && this.pastSettled?.() === true) await this.gradePast();
       await this.bars.flush();
       const due = await this.scheduler.evaluateDue(this.marketNowMs,
         (symbol) => this.barsUntilMs(symbol));
@@ -186,6 +288,15 @@ export class SignalPipeline {
   }
 
   async close(): Promise<void> {
+    // A stop before the past settled: its signals are stored with what is known, not lost.
+    if (this.heldPast.length > 0 && !this.evaluating) {
+      this.evaluating = true;
+      try {
+        await this.gradePast();
+      } finally {
+        this.evaluating = false;
+      }
+    }
     await this.bars.flush();
   }
 
@@ -195,20 +306,22 @@ export class SignalPipeline {
       bar.openMs + TIMEFRAME_MS[bar.timeframe]));
   }
 
-  private async onSignal(signal: EntrySignal, past = false): Promise<void> {
+  /** True when this call claimed the signal (false: seen before, also across restarts). */
+  private async onSignal(signal: EntrySignal, past = false): Promise<boolean> {
     // claim() is durable and answers true once per signal_id, across restarts too.
-    if (!(await this.signals.claim(signal, this.deps.clock.nowMs()))) return;
+    if (!(await this.signals.claim(signal, this.deps.clock.nowMs()))) return false;
     const endpoints = past ? [] : this.endpointsForSignal(signal);
     if (endpoints.length === 0) {
       // No entry event to follow, but every signal's outcome counts in the track record: the
       // past's too (warm-up, backfill; it sends nothing), evaluated from its stored 5m bars.
       await this.scheduler.schedule(signal, '');
-      return;
+      return true;
     }
     const data = { ...signal, chart_url: chartUrl(this.deps.chartBaseUrl, signal) };
     const { eventId } = await this.deps.webhooks.publish('entry_signal.created', data, endpoints,
       { eventId: eventIdForSignal(signal.signal_id) });
     await this.scheduler.schedule(signal, eventId);
+    return true;
   }
 
   private endpointsForSignal(signal: EntrySignal): string[] {

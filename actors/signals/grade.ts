@@ -21,10 +21,19 @@ export function gradeMeets(grade: Grade, minimum: Grade): boolean {
 }
 
 /**
+ * The best letter the rule gives. B and better promise an edge (a lower bound of at least
+ * 0.05 R, docs/signals.md "Evidence grades") that only a setup's outcomes can show: the count of
+ * agreeing logics showed none, so a setup without enough outcomes is at best C ("no edge shown").
+ */
+export const RULE_GRADE_BEST: Grade = 'C';
+
+/**
  * The grade of a signal from how many logics agree on its side and the pair's composite score
  * seen from that side (`alignedScore` = score for long, -score for short; null when unknown).
  * Four or more logics: A+; three: A; two: B; one: C. An aligned score at or above
- * `scoreBoostMin` raises one place, a score against the side (below 0) lowers one place.
+ * `scoreBoostMin` raises one place, a score against the side (below 0) lowers one place. The
+ * result is then capped at RULE_GRADE_BEST: what is left of the count is whether a score against
+ * the side lowers a setup to D.
  */
 export function gradeFromLogics(logicCount: number, alignedScore: number | null,
   scoreBoostMin: number): Grade {
@@ -32,5 +41,5 @@ export function gradeFromLogics(logicCount: number, alignedScore: number | null,
   let index = logicCount >= 4 ? 0 : 4 - logicCount;
   if (alignedScore !== null && alignedScore >= scoreBoostMin) index -= 1;
   else if (alignedScore !== null && alignedScore < 0) index += 1;
-  return GRADES[Math.max(0, Math.min(GRADES.length - 1, index))];
+  return GRADES[Math.max(gradeIndex(RULE_GRADE_BEST), Math.min(GRADES.length - 1, index))];
 }

@@ -49,6 +49,12 @@ export interface OutcomeScheduler {
    */
   evaluateDue(nowMarketMs: number, barsUntilMs?: (symbol: string) => number):
     Promise<DueOutcome[]>;
+  /**
+   * One pending outcome's figures, as evaluateDue makes them, or null while it is not due or
+   * its window waits for bars; not handed out (the caller completes it at once).
+   */
+  evaluateNow(pending: PendingOutcome<EntrySignal>, nowMarketMs: number,
+    barsUntilMs: (symbol: string) => number): DueOutcome | null;
   /** Marks the outcome done, storing its figures and baseline for the track record. */
   complete(signalId: string, outcome?: SignalOutcome, baseline?: SignalBaseline): Promise<void>;
   /** Hands an outcome out again at the next evaluateDue (its delivery could not be queued). */
@@ -64,6 +70,18 @@ export function createOutcomeScheduler(signals: SignalStore<EntrySignal>, bars: 
   const handedOut = new Set<string>();
   const due = (nowMarketMs: number) => signals.due(nowMarketMs, options.batchMax + handedOut.size)
     .filter((p) => !handedOut.has(p.signal.signal_id)).slice(0, options.batchMax);
+  /** Null while an incomplete window's grace (on the pair's own time) has not passed. */
+  const evaluatePending = (pending: PendingOutcome<EntrySignal>,
+    barsUntilMs: (symbol: string) => number): DueOutcome | null => {
+    const fromMs = signalTimeMs(pending.signal);
+    const window = bars.range(pending.signal.symbol, fromMs, pending.dueMs);
+    const outcome = evaluateOutcome(pending.signal, window,
+      { entryEventId: entryEventIdOf(pending.entryEventId) });
+    if (!outcome.complete &&
+      barsUntilMs(pending.signal.symbol) < pending.dueMs + options.graceMs) return null;
+    const before = bars.range(pending.signal.symbol, fromMs - OUTCOME_HORIZON_MS, fromMs);
+    return { pending, outcome, baseline: evaluateBaseline(pending.signal, window, before) };
+  };
   return {
     schedule(signal, entryEventId) {
       const signaledAtMs = signalTimeMs(signal);
@@ -79,22 +97,19 @@ export function createOutcomeScheduler(signals: SignalStore<EntrySignal>, bars: 
       // One unit an outcome: the slices end on the clock, not on a count of outcomes.
       function* evaluate(): Generator<void> {
         for (const pending of ready) {
-          const fromMs = signalTimeMs(pending.signal);
-          const window = bars.range(pending.signal.symbol, fromMs, pending.dueMs);
-          const outcome = evaluateOutcome(pending.signal, window,
-            { entryEventId: entryEventIdOf(pending.entryEventId) });
-          if (outcome.complete ||
-            barsUntilMs(pending.signal.symbol) >= pending.dueMs + options.graceMs) {
-            const before = bars.range(pending.signal.symbol, fromMs - OUTCOME_HORIZON_MS, fromMs);
-            const baseline = evaluateBaseline(pending.signal, window, before);
-            handedOut.add(pending.signal.signal_id);
-            out.push({ pending, outcome, baseline });
+          const done = evaluatePending(pending, barsUntilMs);
+          if (done !== null) {
+            handedOut.add(done.pending.signal.signal_id);
+            out.push(done);
           }
           yield;
         }
       }
       await runSliced(evaluate(), options.sliceMs);
       return out;
+    },
+    evaluateNow(pending, nowMarketMs, barsUntilMs) {
+      return pending.dueMs > nowMarketMs ? null : evaluatePending(pending, barsUntilMs);
     },
     async complete(signalId, outcome, baseline) {
       await signals.completeOutcome(signalId,

@@ -21,7 +21,7 @@ export const entrySignal = object({
   session: described(oneOf(['closed']), 'Builder markets outside their session only.'),
   grade_before_session: grade,
   grade_rules: described(oneOf(GRADES), 'The rule grade (count of logics, nudged by the ' +
-    'score), before any session lowering.'),
+    'score, at most C: B and better come from evidence), before any session lowering.'),
   grade_basis: described(oneOf(GRADE_BASES), '"evidence" when the setup had at least 30 ' +
     'outcomes evaluated before the bar opened and `grade` comes from their lower bound; ' +
     'else "rules" (`grade` is the rule grade).'),

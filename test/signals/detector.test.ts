@@ -159,7 +159,8 @@ test('level_confluence adds to a trigger but never fires alone', () => {
   const results = replay(createSignalDetector('BTC'), bars('BTC', near));
   assert.equal(firedAt(results), [5]);
   onlyLogics(results[5], ['liquidity_grab', 'level_confluence']);
-  assert.is(results[5]?.grade, 'B');
+  // Two logics made a B before the rule grade was capped at C (docs/signals.md, "Grade").
+  assert.is(results[5]?.grade, 'C');
   const alone = [...flat(5, 1001, 1005, 1003), { o: 1003, h: 1004.5, l: 1000.2, c: 1004 }];
   assert.equal(firedAt(replay(createSignalDetector('BTC'), bars('BTC', alone))), []);
 });
@@ -175,10 +176,10 @@ test('level_confluence at the prior UTC day low', () => {
   onlyLogics(results[2], ['absorption', 'level_confluence']);
 });
 
-test('grade: the score raises or lowers one place; a tie between sides makes no signal', () => {
+test('grade: a score against lowers one place, none raises past C; a tie makes no signal', () => {
   const seq = bars('BTC', grabLong.slice(0, 6));
   const boosted = replay(createSignalDetector('BTC'), seq, { ...quiet, score: 60 });
-  assert.is(boosted[5]?.grade, 'B');
+  assert.is(boosted[5]?.grade, 'C');
   assert.is(boosted[5]?.score, 60);
   const against = replay(createSignalDetector('BTC'), seq, { ...quiet, score: -10 });
   assert.is(against[5]?.grade, 'D');
@@ -201,8 +202,8 @@ test('session rule: outside the session lowered one place with the two fields', 
   assert.not.ok(open[5] && 'grade_before_session' in open[5]);
   const top = replay(createSignalDetector('xyz:TSLA'), seq,
     { ...quiet, sessionOpen: false, score: 90 });
-  assert.is(top[5]?.grade_before_session, 'B');
-  assert.is(top[5]?.grade, 'C');
+  assert.is(top[5]?.grade_before_session, 'C');
+  assert.is(top[5]?.grade, 'D');
 });
 
 test('a bar replayed or out of order is ignored; timeframes are independent', () => {
