@@ -21,6 +21,8 @@ import type { BackfillState } from '../feed/home/backfill-rounds.js';
 
 export interface SignalPipelineDeps {
   readonly root: RootDatabase;
+  /** Where the 5m bars live (the store's bulk environment); `root` when absent. */
+  readonly barsRoot?: RootDatabase;
   readonly webhooks: WebhookSupervisor;
   readonly keys: KeyDirectory;
   /** The service (delivery) clock. */
@@ -64,7 +66,7 @@ export class SignalPipeline {
   private readonly liveFromMs = new Map<string, number | null>();
 
   constructor(private readonly deps: SignalPipelineDeps) {
-    this.bars = openBarStore(deps.root);
+    this.bars = openBarStore(deps.barsRoot ?? deps.root);
     this.signals = openSignalStore<EntrySignal>(deps.root);
     this.alertStore = openAlertStore<AlertRecord>(deps.root);
     this.scheduler = createOutcomeScheduler(this.signals, this.bars);
