@@ -115,7 +115,8 @@ test('a store of format 1 keeps every row of the tables moved to store-bulk', as
   await oldFootprints.flush();
   await oldHistory.flush();
   await openTable(store.root, 'pairStates').put('BTC', { savedAtMs: 1, bytes: Buffer.from('x') });
-  await openTable<number[], [string, number]>(store.root, 'bars5m').put(['BTC', T0], [1, 2, 3, 4, 5, 6, 7, 8, 9]);
+  const bar = [1, 2, 3, 4, 5, 6, 7, 8, 9];
+  await openTable<number[], [string, number]>(store.root, 'bars5m').put(['BTC', T0], bar);
   await store.close();
 
   store = await open(dir);
@@ -130,7 +131,7 @@ test('a store of format 1 keeps every row of the tables moved to store-bulk', as
   assert.equal(read.map((p) => p.tMs), points.map((p) => p.tMs));
   assert.equal(read.map((p) => p.close), points.map((p) => p.close));
   assert.ok(history.hours('BTC', 0, Infinity).length >= 2);
-  assert.equal(openTable<number[], [string, number]>(store.bulk, 'bars5m').get(['BTC', T0]), [1, 2, 3, 4, 5, 6, 7, 8, 9]);
+  assert.equal(openTable<number[], [string, number]>(store.bulk, 'bars5m').get(['BTC', T0]), bar);
   assert.equal(openTable<{ bytes: Uint8Array }>(store.bulk, 'pairStates').get('BTC')?.bytes,
     Buffer.from('x'));
   // Gone from the main environment: one copy of each row.
