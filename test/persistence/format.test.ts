@@ -49,7 +49,9 @@ test('forward migrations run in order, once, with the version bump', async () =>
     { to: next, describe: 'add a marker', run: () => {
       ran.push(next); meta.putSync('marker', 'two');
     } },
-    { to: after, describe: 'change it', run: () => { ran.push(after); meta.putSync('marker', 3); } },
+    { to: after, describe: 'change it', run: () => {
+      ran.push(after); meta.putSync('marker', 3);
+    } },
   ];
   assert.equal(migrate(store.root, meta, store.path, steps), [next, after]);
   assert.equal(ran, [next, after]);
