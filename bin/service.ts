@@ -191,7 +191,7 @@ async function createParts(config: ServiceConfig, deps: ServiceDeps): Promise<Pa
     allowPrivate: config.allowPrivateWebhooks,
   });
   const signals = new SignalPipeline({
-    root: store.root, barsRoot: store.bulk, webhooks, keys, clock,
+    root: store.root, bulkRoot: store.bulk, webhooks, keys, clock,
     chartBaseUrl: config.chartBaseUrl,
     logger: log.child({ component: 'signals' }),
     fundingAnnualizedPct: (symbol) =>

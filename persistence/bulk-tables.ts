@@ -5,7 +5,7 @@ import type { Key, RootDatabase } from 'lmdb';
 
 /** The tables that live in the bulk environment (format 2 on). */
 export const bulkTableNames: readonly string[] = Object.freeze([
-  'footprints', 'history-1m', 'history-1h', 'bars5m', 'pairStates',
+  'footprints', 'history-1m', 'history-1h', 'bars5m', 'pairStates', 'signals', 'signal-due',
 ]);
 
 /** Rows copied per bulk transaction while moving, so a large store is not one huge commit. */

@@ -27,7 +27,7 @@ export interface Migration {
  */
 export const migrations: readonly Migration[] = [
   { to: 1, describe: 'initial layout: meta, keys, usage', run: () => {} },
-  { to: 2, describe: 'footprints, history, 5m bars and pair states to the bulk environment',
+  { to: 2, describe: 'footprints, history, 5m bars, pair states, signals to the bulk environment',
     run: (root, { bulk }) => moveTables(root, bulk) },
 ];
 

@@ -21,8 +21,8 @@ import type { BackfillState } from '../feed/home/backfill-rounds.js';
 
 export interface SignalPipelineDeps {
   readonly root: RootDatabase;
-  /** Where the 5m bars live (the store's bulk environment); `root` when absent. */
-  readonly barsRoot?: RootDatabase;
+  /** Where the 5m bars and the signals live (the store's bulk environment); `root` if absent. */
+  readonly bulkRoot?: RootDatabase;
   readonly webhooks: WebhookSupervisor;
   readonly keys: KeyDirectory;
   /** The service (delivery) clock. */
@@ -66,8 +66,8 @@ export class SignalPipeline {
   private readonly liveFromMs = new Map<string, number | null>();
 
   constructor(private readonly deps: SignalPipelineDeps) {
-    this.bars = openBarStore(deps.barsRoot ?? deps.root);
-    this.signals = openSignalStore<EntrySignal>(deps.root);
+    this.bars = openBarStore(deps.bulkRoot ?? deps.root);
+    this.signals = openSignalStore<EntrySignal>(deps.bulkRoot ?? deps.root);
     this.alertStore = openAlertStore<AlertRecord>(deps.root);
     this.scheduler = createOutcomeScheduler(this.signals, this.bars);
     this.grader.rebuild(this.signals.list());
