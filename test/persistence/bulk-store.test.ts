@@ -117,6 +117,7 @@ test('a store of format 1 keeps every row of the tables moved to store-bulk', as
   await openTable(store.root, 'pairStates').put('BTC', { savedAtMs: 1, bytes: Buffer.from('x') });
   const bar = [1, 2, 3, 4, 5, 6, 7, 8, 9];
   await openTable<number[], [string, number]>(store.root, 'bars5m').put(['BTC', T0], bar);
+  await openTable(store.root, 'signals').put('s1', { symbol: 'BTC', score: 40 });
   await store.close();
 
   store = await open(dir);
@@ -134,6 +135,7 @@ test('a store of format 1 keeps every row of the tables moved to store-bulk', as
   assert.equal(openTable<number[], [string, number]>(store.bulk, 'bars5m').get(['BTC', T0]), bar);
   assert.equal(openTable<{ bytes: Uint8Array }>(store.bulk, 'pairStates').get('BTC')?.bytes,
     Buffer.from('x'));
+  assert.equal(openTable(store.bulk, 'signals').get('s1'), { symbol: 'BTC', score: 40 });
   // Gone from the main environment: one copy of each row.
   for (const name of bulkTableNames) {
     assert.is([...openTable(store.root, name).getKeys({})].length, 0, name);
