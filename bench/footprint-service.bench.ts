@@ -13,6 +13,8 @@ import type { FootprintRecord } from '../core/footprint.js';
 import type { PairOutbound } from '../core/messages.js';
 import { PairFootprint } from '../actors/shard/pair-footprint.js';
 import { openFootprintStore } from '../persistence/footprints.js';
+import { storeLimits } from '../persistence/limits.js';
+import { ReopeningEnvironment } from '../persistence/reopening-environment.js';
 import { seededStore } from '../test/http/helpers/seed.js';
 import { openBenchFront } from './lib/open-front.js';
 import { printRows, quick as quickFlag, type ReportRow } from './harness.js';
@@ -120,8 +122,10 @@ function wireBytes(url: string, headers: Record<string, string>): Promise<number
 async function pollRatio(rounds: number, seconds: number): Promise<PollFigures> {
   ensureWrk();
   const dir = mkdtempSync(join(tmpdir(), 'orderflow-fp-poll-'));
-  const root = open({ path: dir });
-  const footprints = openFootprintStore(root);
+  // Reopened after its writes, as the service's bulk environment holding footprints is.
+  const bulk = new ReopeningEnvironment(() => open({ path: dir }),
+    { writesPerReopen: storeLimits.bulkWritesPerReopen });
+  const footprints = openFootprintStore(bulk.root);
   const fp = new PairFootprint('BTC');
   // A day and 6 hours: the answers' bars have the levels a day of bars set.
   for (const r of feed(fp, 30, 42)) footprints.add(r);
@@ -158,7 +162,7 @@ async function pollRatio(rounds: number, seconds: number): Promise<PollFigures> 
     }
   } finally {
     await server.close();
-    await root.close();
+    await bulk.close();
     rmSync(dir, { recursive: true, force: true });
   }
   const medians = (by: Record<string, number[]>) =>

@@ -28,7 +28,7 @@ async function openHistory(label: string) {
   const dir = await tempDataDir(label);
   const store = await openStore({ dataDir: dir, clock: new ManualClock(END_MS),
     watchKeys: false });
-  const recorder = new HistoryRecorder(store.root, { minuteRetentionDays: 7,
+  const recorder = new HistoryRecorder(store.bulk, { minuteRetentionDays: 7,
     hourRetentionDays: 180 }, new ManualClock(END_MS), silentLogger);
   return { dir, store, recorder, async close() {
     await recorder.close();

@@ -16,6 +16,8 @@ const simWallets = 10_000;
 /** The default warm-up, passed explicitly: the pairs hold its bars before the run begins. */
 const warmupHours = 168;
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+/** The warm-up's 168 h at max speed: about a minute on an idle box, many on a loaded one. */
+const readyWaitMs = 20 * 60_000;
 
 interface Universe {
   readonly screenerPairs: number;
@@ -100,7 +102,7 @@ export async function run(opts: { quick: boolean; minutes?: number }): Promise<R
       env: { ORDERFLOW_SIM_WALLETS: String(simWallets) } });
     const sampler = sampleRss(service.pid, 1_000);
     try {
-      await waitReady(service.baseUrl);
+      await waitReady(service.baseUrl, readyWaitMs);
       const readyMB = sampler.samples().at(-1) ?? NaN;
       const readyAtMs = Date.now();
       // Made while the server runs, as an operator would: it sees the key within a second.

@@ -49,7 +49,7 @@ async function writeBars(dataDir: string, symbols: readonly string[]): Promise<n
   const store = await openStore({ dataDir, clock: systemClock, watchKeys: false });
   let count = 0;
   try {
-    const bars = openBarStore(store.root);
+    const bars = openBarStore(store.bulk);
     const endMs = Math.floor(Date.now() / BAR_MS) * BAR_MS;
     for (const symbol of symbols) {
       let price = 100;

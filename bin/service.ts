@@ -191,7 +191,8 @@ async function createParts(config: ServiceConfig, deps: ServiceDeps): Promise<Pa
     allowPrivate: config.allowPrivateWebhooks,
   });
   const signals = new SignalPipeline({
-    root: store.root, webhooks, keys, clock, chartBaseUrl: config.chartBaseUrl,
+    root: store.root, bulkRoot: store.bulk, webhooks, keys, clock,
+    chartBaseUrl: config.chartBaseUrl,
     logger: log.child({ component: 'signals' }),
     fundingAnnualizedPct: (symbol) =>
       views.screenerRows.find((row) => row.symbol === symbol)?.fundingAnnualized ?? null,
@@ -206,7 +207,7 @@ async function createParts(config: ServiceConfig, deps: ServiceDeps): Promise<Pa
       if (reachedMs > shardsMarketMs) shardsMarketMs = reachedMs;
       return feeds.spec.kind === 'sim' ? Math.max(shardsMarketMs, feeds.spec.startMs) : Infinity;
     } });
-  const history = new HistoryRecorder(store.root, { minuteRetentionDays: config.historyMinuteDays,
+  const history = new HistoryRecorder(store.bulk, { minuteRetentionDays: config.historyMinuteDays,
     hourRetentionDays: config.historyHourDays }, clock, log.child({ component: 'history' }));
   const warmupEndMs = feeds.spec.kind === 'sim' && (feeds.spec.warmupMs ?? 0) > 0
     ? feeds.spec.startMs : 0;
@@ -218,10 +219,10 @@ async function createParts(config: ServiceConfig, deps: ServiceDeps): Promise<Pa
     : backfilled ? clock.nowMs() : warmupEndMs);
   const historyPublisher = shared && new HistoryPublisher(shared.link, signals.signalStore,
     historyBacklogMs(process.env), log.child({ component: 'history-publish' }), history.store);
-  const pairStates = feeds.spec.kind === 'replay' ? null : new PairStateStore(store.root, clock);
+  const pairStates = feeds.spec.kind === 'replay' ? null : new PairStateStore(store.bulk, clock);
   const parts: Parts = { config, clock, log, store, snapshots, views, webhooks,
     signals, feeds, shared, publisher, historyPublisher, history,
-    footprints: new FootprintRecorder(store.root, { '5m': config.footprint5mDays,
+    footprints: new FootprintRecorder(store.bulk, { '5m': config.footprint5mDays,
       '15m': config.footprint15mDays, '1h': config.footprint1hDays }),
     tracked: new TrackedSet(config.shards), runtime: null, pace: null,
     marketNowMs: 0, warmupEndMs, published: new Set(), pastWritten: false,

@@ -1,17 +1,24 @@
 // The store's format version and its forward migrations, run once at open, in order, each in
 // the same write transaction as the version bump so a crash leaves a whole step or none.
 import type { Database, RootDatabase } from 'lmdb';
+import { moveTables } from './bulk-tables.js';
 import { storeErrors } from './errors.js';
 
 export type MetaTable = Database<unknown, string>;
 
 export const formatVersionKey = 'format.version';
 
+/** What a step may reach besides the main environment. */
+export interface MigrationContext {
+  /** The bulk environment (`<dataDir>/store-bulk`, persistence/bulk-tables.ts). */
+  readonly bulk: RootDatabase;
+}
+
 /** One forward step: from `to - 1` to `to`. Runs inside a synchronous write transaction. */
 export interface Migration {
   readonly to: number;
   readonly describe: string;
-  run(root: RootDatabase): void;
+  run(root: RootDatabase, context: MigrationContext): void;
 }
 
 /**
@@ -20,6 +27,8 @@ export interface Migration {
  */
 export const migrations: readonly Migration[] = [
   { to: 1, describe: 'initial layout: meta, keys, usage', run: () => {} },
+  { to: 2, describe: 'footprints, history, 5m bars, pair states, signals to the bulk environment',
+    run: (root, { bulk }) => moveTables(root, bulk) },
 ];
 
 export const currentFormatVersion = migrations[migrations.length - 1].to;
@@ -39,6 +48,7 @@ export function readFormatVersion(meta: MetaTable): number {
  */
 export function migrate(
   root: RootDatabase, meta: MetaTable, path: string, steps = migrations,
+  context: MigrationContext = { bulk: root },
 ): number[] {
   const target = steps.length === 0 ? 0 : steps[steps.length - 1].to;
   const applied: number[] = [];
@@ -51,7 +61,7 @@ export function migrate(
     root.transactionSync(() => {
       const inside = meta.get(formatVersionKey);
       if ((typeof inside === 'number' ? inside : 0) !== found) return;
-      step.run(root);
+      step.run(root, context);
       meta.putSync(formatVersionKey, step.to);
       applied.push(step.to);
     });

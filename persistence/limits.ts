@@ -33,6 +33,11 @@ export const storeLimits = Object.freeze({
    * grows it as before.
    */
   mapBytes: 4 * 1024 ** 3,
+  /**
+   * Writes to the bulk environment (store-bulk) after which it is closed and opened again, so
+   * the pages its writes made resident leave the RSS (docs/store.md, "Two environments").
+   */
+  bulkWritesPerReopen: 500,
 });
 
 if (storeLimits.keyPollMs >= 1_000) throw new Error('keyPollMs must be under the 1 s promise');

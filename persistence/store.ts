@@ -1,5 +1,6 @@
-// The embedded store: one lmdb environment under <dataDir>/store holding every table of the
-// service. Opening it checks the format version and runs forward migrations.
+// The embedded store: the main lmdb environment under <dataDir>/store, and the bulk one under
+// <dataDir>/store-bulk for the large write-heavy tables (persistence/bulk-tables.ts), reopened
+// after its writes. Opening it checks the format version and runs forward migrations.
 import { join } from 'node:path';
 import { open, type RootDatabase } from 'lmdb';
 import type { Clock } from '../core/clock.js';
@@ -7,6 +8,7 @@ import type { KeyRecord } from '../core/messages.js';
 import { silentLogger, type Logger } from '../core/logger.js';
 import { storeErrors, StoreError } from './errors.js';
 import { currentFormatVersion, migrate, readFormatVersion, type MetaTable } from './format.js';
+import { ReopeningEnvironment } from './reopening-environment.js';
 import { KeyStore } from './key-store.js';
 import { storeLimits } from './limits.js';
 import { prepareStoreDirectory } from './store-files.js';
@@ -35,6 +37,13 @@ export interface Store {
   readonly path: string;
   /** Open your own tables with `openTable(store.root, name)` (persistence/table.ts). */
   readonly root: RootDatabase;
+  /** The bulk environment's directory, `<dataDir>/store-bulk`. */
+  readonly bulkPath: string;
+  /**
+   * The bulk environment, reopened after every so many writes (persistence/bulk-tables.ts names
+   * its tables): open them with `openTable(store.bulk, name)` and keep no other handle on it.
+   */
+  readonly bulk: RootDatabase;
   readonly formatVersion: number;
   readonly keys: KeyStore;
   readonly usage: WriteBehindUsage;
@@ -48,7 +57,7 @@ export interface Store {
 }
 
 /** The environment options, the same in every process that opens the store. */
-function openEnvironment(path: string, readOnly: boolean): RootDatabase {
+export function openEnvironment(path: string, readOnly: boolean): RootDatabase {
   // lmdb's typings do not list an encoder instance; its runtime accepts one.
   const options = {
     path, maxDbs: storeLimits.tablesMax, readOnly, encoder: storeEncoder(),
@@ -68,27 +77,56 @@ export async function openStore(options: StoreOptions): Promise<Store> {
   } catch (error) {
     throw storeErrors.openFailed(path, error);
   }
+  let bulk: ReopeningEnvironment | null = null;
   try {
-    return assemble(root, options, path, logger);
+    checkFormat(root, options, path);
+    bulk = openBulk(options, logger);
+    if (!readOnly) {
+      const applied = migrate(root, openTable(root, 'meta'), path, undefined, { bulk: bulk.root });
+      if (applied.length > 0) {
+        logger.info('store format migrated', { to: applied });
+        // A migration that moved tables read them through the main map: closing unmaps them.
+        await root.close();
+        root = openEnvironment(path, readOnly);
+      }
+    }
+    return assemble(root, bulk, options, path, logger);
   } catch (error) {
+    await bulk?.close();
     await root.close();
     if (error instanceof StoreError) throw error;
     throw storeErrors.openFailed(path, error);
   }
 }
 
-function assemble(root: RootDatabase, options: StoreOptions, path: string, logger: Logger): Store {
+/** Refuses a newer format (before the bulk environment is touched), and an older read-only. */
+function checkFormat(root: RootDatabase, options: StoreOptions, path: string): void {
+  const found = readFormatVersion(openTable(root, 'meta'));
+  const supported = currentFormatVersion;
+  if (found > supported) throw storeErrors.formatTooNew(path, found, supported);
+  if (options.readOnly && found < supported) {
+    throw storeErrors.formatTooOld(path, found, supported);
+  }
+}
+
+function openBulk(options: StoreOptions, logger: Logger): ReopeningEnvironment {
+  const path = join(options.dataDir, 'store-bulk');
+  const readOnly = options.readOnly ?? false;
+  // Created with the store (a store from before format 2 gets it at its migration).
+  prepareStoreDirectory({ ...options, createStore: !readOnly }, path);
+  try {
+    return new ReopeningEnvironment(() => openEnvironment(path, readOnly),
+      { writesPerReopen: storeLimits.bulkWritesPerReopen },
+      (error) => logger.error('reopening the bulk store failed', { error: error.message }));
+  } catch (error) {
+    throw storeErrors.openFailed(path, error);
+  }
+}
+
+function assemble(root: RootDatabase, bulk: ReopeningEnvironment, options: StoreOptions,
+  path: string, logger: Logger): Store {
   const readOnly = options.readOnly ?? false;
   const meta: MetaTable = openTable(root, 'meta');
-  if (readOnly) {
-    const found = readFormatVersion(meta);
-    const supported = currentFormatVersion;
-    if (found > supported) throw storeErrors.formatTooNew(path, found, supported);
-    if (found < supported) throw storeErrors.formatTooOld(path, found, supported);
-  } else {
-    const applied = migrate(root, meta, path);
-    if (applied.length > 0) logger.info('store format migrated', { to: applied });
-  }
   const keyTable = openTable<KeyRecord, string>(root, 'keys');
   const keys = new KeyStore({ root, keys: keyTable, meta }, options.clock, logger);
   if (options.watchKeys ?? true) keys.watch(options.keyPollMs);
@@ -100,14 +138,16 @@ function assemble(root: RootDatabase, options: StoreOptions, path: string, logge
     closing ??= (async () => {
       keys.close();
       if (!readOnly) await usage.close();
+      await bulk.close();
       await root.close();
     })();
     return closing;
   };
   const flush = async () => {
     if (!readOnly) await usage.flush();
-    await root.flushed;
+    await bulk.settled();
+    await Promise.all([root.flushed, bulk.root.flushed]);
   };
-  return { dataDir: options.dataDir, path, root, formatVersion: readFormatVersion(meta), keys,
-    usage, flush, close };
+  return { dataDir: options.dataDir, path, root, bulkPath: join(options.dataDir, 'store-bulk'),
+    bulk: bulk.root, formatVersion: readFormatVersion(meta), keys, usage, flush, close };
 }

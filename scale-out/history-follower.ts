@@ -46,9 +46,16 @@ export function streamIdBefore(a: string, b: string): boolean {
   return aMs < bMs || (aMs === bMs && aSeq < bSeq);
 }
 
-export function startHistoryFollower(config: ServiceConfig, root: RootDatabase,
+/** The store's environments: `bulk` holds the history tables, `root` the follower's place. */
+export interface FollowerStore {
+  readonly root: RootDatabase;
+  readonly bulk: RootDatabase;
+}
+
+export function startHistoryFollower(config: ServiceConfig, store: FollowerStore,
   link: RedisLink, clock: Clock, logger: Logger, copyOptions?: CopyOptions): HistoryFollower {
-  const recorder = new HistoryRecorder(root, { minuteRetentionDays: config.historyMinuteDays,
+  const { root } = store;
+  const recorder = new HistoryRecorder(store.bulk, { minuteRetentionDays: config.historyMinuteDays,
     hourRetentionDays: config.historyHourDays }, clock, logger);
   const packr = storeEncoder();
   const position = openTable<string, string>(root, 'history-follow');

@@ -32,6 +32,8 @@ const PAST_WRITES_PER_BATCH = 500;
 
 export interface SignalPipelineDeps {
   readonly root: RootDatabase;
+  /** Where the 5m bars and the signals live (the store's bulk environment); `root` if absent. */
+  readonly bulkRoot?: RootDatabase;
   readonly webhooks: WebhookSupervisor;
   readonly keys: KeyDirectory;
   /** The service (delivery) clock. */
@@ -86,8 +88,8 @@ export class SignalPipeline {
   private pastGrading = 0;
 
   constructor(private readonly deps: SignalPipelineDeps) {
-    this.bars = openBarStore(deps.root);
-    this.signals = openSignalStore<EntrySignal>(deps.root);
+    this.bars = openBarStore(deps.bulkRoot ?? deps.root);
+    this.signals = openSignalStore<EntrySignal>(deps.bulkRoot ?? deps.root);
     this.alertStore = openAlertStore<AlertRecord>(deps.root);
     this.scheduler = createOutcomeScheduler(this.signals, this.bars);
     this.grader.rebuild(this.signals.list());

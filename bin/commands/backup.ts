@@ -9,9 +9,9 @@ import { dataDirOf, parseOptions, UsageError } from '../cli.js';
 const usage = `usage: orderflow backup --out DIR [--data-dir D] [--json]
 
 Copies the store of the data directory (default: ORDERFLOW_DATA_DIR, else ./data) into
-DIR/store, compacted, from one consistent snapshot; the server may keep running. DIR must be
-new or empty. DIR is then a data directory: restore by stopping the server and serving DIR
-(or moving DIR/store into place). See docs/store.md.
+DIR/store and DIR/store-bulk, compacted, each from one consistent snapshot; the server may keep
+running. DIR must be new or empty. DIR is then a data directory: restore by stopping the server
+and serving DIR (or moving DIR/store and DIR/store-bulk into place). See docs/store.md.
 `;
 
 async function run(argv: readonly string[], io: CommandIo): Promise<number> {

@@ -78,7 +78,7 @@ export async function startFrontService(config: ServiceConfig, deps: FrontDeps):
     redisReady: shared.link.ready, fresh: () => subscriber.fresh(),
   });
   // History and the track record: recorded locally from ingest's stream (history-follower.ts).
-  const history = startHistoryFollower(config, store.root, shared.link, clock,
+  const history = startHistoryFollower(config, store, shared.link, clock,
     log.child({ component: 'history' }),
     { ...copyOptionsDefault, pointsMax: copyChunkPoints(process.env) });
   const mcp = mcpMounts(access, snapshots, clock, log, history.source);

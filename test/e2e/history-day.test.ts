@@ -96,14 +96,14 @@ test('a day with a stop: points, gaps, aggregation, paging, lookback and three f
     let store: Store = await open();
     const recorded: HistoryPoint[] = [];
     try {
-      let recorder = new HistoryRecorder(store.root, { minuteRetentionDays: 7,
+      let recorder = new HistoryRecorder(store.bulk, { minuteRetentionDays: 7,
         hourRetentionDays: 180 }, clock, silentLogger);
       run(createPairEngine('SOL', { cadenceMs: 1_000 }), recorder, DAY0, STOP_MS, recorded);
       await recorder.close();
       await store.close();
       // Down for two hours; a new process with a fresh engine picks up at RESTART_MS.
       store = await open();
-      recorder = new HistoryRecorder(store.root, { minuteRetentionDays: 7, hourRetentionDays: 180 },
+      recorder = new HistoryRecorder(store.bulk, { minuteRetentionDays: 7, hourRetentionDays: 180 },
         clock, silentLogger);
       run(createPairEngine('SOL', { cadenceMs: 1_000 }), recorder, RESTART_MS, DAY_END + 30_000,
         recorded);

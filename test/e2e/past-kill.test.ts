@@ -77,7 +77,7 @@ async function btcSavedAtMs(dataDir: string): Promise<number | undefined> {
   const store = await openStore({ dataDir, clock: new ManualClock(0), readOnly: true,
     watchKeys: false });
   try {
-    return new PairStateStore(store.root, new ManualClock(0)).savedAtMs('BTC');
+    return new PairStateStore(store.bulk, new ManualClock(0)).savedAtMs('BTC');
   } finally {
     await store.close();
   }

@@ -107,7 +107,7 @@ async function restarts(): Promise<void> {
     // From where the warm-up's candles are 5 minutes or shorter: its hourly candles end on a
     // 6-hour UTC mark at least 9 h before the start, so 9 h back is always finer.
     const fromMs = firstStartMs - 9 * 3_600_000;
-    const bars = openBarStore(store.root).range('BTC', fromMs, Date.now() + 86_400_000);
+    const bars = openBarStore(store.bulk).range('BTC', fromMs, Date.now() + 86_400_000);
     assert.ok(bars.length >= 100, `${bars.length} bars`);
     const opens = bars.map((b) => b.openMs);
     assert.is(new Set(opens).size, opens.length, 'no bar doubled');

@@ -169,7 +169,7 @@ warm('nothing inside the warm-up reached a webhook; its bars are in the store', 
   service = null;
   const store = await openStore({ dataDir, clock: systemClock, watchKeys: false });
   try {
-    const bars = openBarStore(store.root).range('BTC', START_MS - WARMUP_HOURS * 3_600_000,
+    const bars = openBarStore(store.bulk).range('BTC', START_MS - WARMUP_HOURS * 3_600_000,
       START_MS);
     // Two hours of 5-minute bars, each once (the last closes at the first live trade).
     assert.ok(bars.length >= 22, `bars ${bars.length}`);

@@ -31,7 +31,7 @@ test('bars written before a restart are read back, each timeframe on its own', a
   try {
     const written: FootprintRecord[] = [];
     let store = await open(dir);
-    const recorder = new FootprintRecorder(store.root, retention);
+    const recorder = new FootprintRecorder(store.bulk, retention);
     for (let k = 0; k < 30; k++) written.push(record('BTC', '5m', T0 + k * 300_000, k));
     written.push(record('BTC', '1h', T0, 7), record('ETH', '5m', T0, 8));
     recorder.onOutbound([{ kind: 'bar', symbol: 'BTC', tsMs: T0, data: {} },
@@ -40,7 +40,7 @@ test('bars written before a restart are read back, each timeframe on its own', a
     await recorder.close();
     await store.close();
     store = await open(dir);
-    const again = openFootprintStore(store.root, { retentionDays: retention });
+    const again = openFootprintStore(store.bulk, { retentionDays: retention });
     const btc5m = again.range('BTC', '5m', 0, Infinity);
     assert.equal(btc5m, written.slice(0, 30));
     assert.equal(again.range('BTC', '5m', T0 + 300_000, T0 + 900_000).map((r) => r.openMs),
@@ -59,7 +59,7 @@ test('prune drops each timeframe past its own retention, in market time', async 
   const dir = await tempDir();
   try {
     const store = await open(dir);
-    const bars = openFootprintStore(store.root, { retentionDays: retention, pruneBatchMax: 3 });
+    const bars = openFootprintStore(store.bulk, { retentionDays: retention, pruneBatchMax: 3 });
     const nowMs = T0 + 40 * DAY;
     for (const symbol of ['BTC', 'ETH']) {
       for (const days of [35, 20, 10, 2]) {
@@ -96,11 +96,11 @@ test('a corrupt bar is refused before it is written; bad options name the field'
   const dir = await tempDir();
   try {
     const store = await open(dir);
-    const bars = openFootprintStore(store.root);
+    const bars = openFootprintStore(store.bulk);
     assert.throws(() => bars.add({ ...record('BTC', '5m', T0), buy: [NaN, 1, 2] }),
       /corrupt footprint bar BTC 5m/);
     assert.throws(() => bars.add({ ...record('BTC', '5m', T0), sell: [1] }), /corrupt/);
-    assert.throws(() => openFootprintStore(store.root,
+    assert.throws(() => openFootprintStore(store.bulk,
       { retentionDays: { '5m': 0, '15m': 1, '1h': 1 } }), /retentionDays\.5m must be/);
     const before = bars.version();
     bars.add(record('BTC', '5m', T0));

@@ -3,7 +3,8 @@ import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { ManualClock } from '../../core/clock.js';
 import {
-  currentFormatVersion, formatVersionKey, migrate, readFormatVersion, type Migration,
+  currentFormatVersion, formatVersionKey, migrate, migrations, readFormatVersion,
+  type Migration,
 } from '../../persistence/format.js';
 import { StoreError } from '../../persistence/errors.js';
 import { openStore } from '../../persistence/store.js';
@@ -42,17 +43,22 @@ test('forward migrations run in order, once, with the version bump', async () =>
   const store = await openStore({ dataDir: await tempDir(), clock });
   const meta = openTable<unknown, string>(store.root, 'meta');
   const ran: number[] = [];
+  const [next, after] = [currentFormatVersion + 1, currentFormatVersion + 2];
   const steps: Migration[] = [
-    { to: 1, describe: 'initial', run: () => ran.push(1) },
-    { to: 2, describe: 'add a marker', run: () => { ran.push(2); meta.putSync('marker', 'two'); } },
-    { to: 3, describe: 'change it', run: () => { ran.push(3); meta.putSync('marker', 3); } },
+    ...migrations.map((step) => ({ ...step, run: () => ran.push(step.to) })),
+    { to: next, describe: 'add a marker', run: () => {
+      ran.push(next); meta.putSync('marker', 'two');
+    } },
+    { to: after, describe: 'change it', run: () => {
+      ran.push(after); meta.putSync('marker', 3);
+    } },
   ];
-  assert.equal(migrate(store.root, meta, store.path, steps), [2, 3]);
-  assert.equal(ran, [2, 3]);
+  assert.equal(migrate(store.root, meta, store.path, steps), [next, after]);
+  assert.equal(ran, [next, after]);
   assert.is(meta.get('marker'), 3);
-  assert.is(readFormatVersion(meta), 3);
+  assert.is(readFormatVersion(meta), after);
   assert.equal(migrate(store.root, meta, store.path, steps), []);
-  assert.throws(() => migrate(store.root, meta, store.path, steps.slice(0, 2)), /newer than/);
+  assert.throws(() => migrate(store.root, meta, store.path, steps.slice(0, -1)), /newer than/);
   await store.close();
 });
 

@@ -23,7 +23,7 @@ const open = (dir: string) => openStore({ dataDir: dir, clock: new ManualClock(T
 async function withHistory(run: (history: HistoryStore) => Promise<void>): Promise<void> {
   const dir = await tempDir();
   const store = await open(dir);
-  const history = openHistoryStore(store.root);
+  const history = openHistoryStore(store.bulk);
   try {
     await run(history);
   } finally {
@@ -51,7 +51,7 @@ test('points, rollups, reopen, paging once each with gaps, late point, retention
   const dir = await tempDir();
   let store = await open(dir);
   try {
-    let history = openHistoryStore(store.root);
+    let history = openHistoryStore(store.bulk);
     // 0:00-2:59 recorded, 3:00-3:59 down, 4:00-4:29 recorded.
     const all = [...Array.from({ length: 180 }, (_, i) => minutePoint('BTC', i)),
       ...Array.from({ length: 30 }, (_, i) => minutePoint('BTC', 240 + i))];
@@ -60,7 +60,7 @@ test('points, rollups, reopen, paging once each with gaps, late point, retention
     // Stopped at 1:40 and started again: the rest of hour 1 joins the minutes already stored.
     await store.close();
     store = await open(dir);
-    history = openHistoryStore(store.root);
+    history = openHistoryStore(store.bulk);
     history.add(all.slice(100, 180));
     await history.flush();
     assert.is(history.minutes('BTC', T0, T0 + 5 * HOUR).length, 180);
@@ -73,7 +73,7 @@ test('points, rollups, reopen, paging once each with gaps, late point, retention
 
     await store.close();
     store = await open(dir);
-    history = openHistoryStore(store.root);
+    history = openHistoryStore(store.bulk);
     assert.is(history.updatedAtMs('BTC'), T0 + 180 * MIN, 'the newest point is found on reopen');
     history.add(all.slice(180));
     await history.flush();
@@ -99,10 +99,10 @@ test('points, rollups, reopen, paging once each with gaps, late point, retention
     assert.equal(gaps, ['180-240']);
 
     assert.throws(() => history.add([{ ...minutePoint('BTC', 30), tMs: T0 + 1 }]), /minute/);
-    assert.throws(() => openHistoryStore(store.root, { minuteRetentionMs: 0 }), /positive/);
+    assert.throws(() => openHistoryStore(store.bulk, { minuteRetentionMs: 0 }), /positive/);
 
     // Retention: 1 hour of minutes and 3 hours of hours at 4:30.
-    const trimmed = openHistoryStore(store.root, { minuteRetentionMs: HOUR,
+    const trimmed = openHistoryStore(store.bulk, { minuteRetentionMs: HOUR,
       hourRetentionMs: 3 * HOUR });
     const deleted = await trimmed.prune(T0 + 270 * MIN);
     assert.ok(deleted > 0);
@@ -121,14 +121,14 @@ test('a late point in a rolled hour rolls that hour again, after a reopen too', 
     // Hours 0 and 1 recorded but minute 30, and the newest point in hour 2: both rolled.
     const points = Array.from({ length: 131 }, (_, i) => minutePoint('BTC', i))
       .filter((p) => p.tMs !== T0 + 30 * MIN);
-    let history = openHistoryStore(store.root);
+    let history = openHistoryStore(store.bulk);
     history.add(points);
     await history.flush();
     assert.ok((history.hours('BTC', T0, T0 + HOUR)[0].high ?? Infinity) < 1_000);
     await store.close();
     // Minute 30 was never written, so a later process writes it (a settled minute would stay).
     store = await open(dir);
-    history = openHistoryStore(store.root);
+    history = openHistoryStore(store.bulk);
     history.add([{ ...minutePoint('BTC', 30), high: 1_000 }]);
     await history.flush();
     assert.is(history.hours('BTC', T0, T0 + HOUR)[0].high, 1_000);

@@ -12,17 +12,17 @@ test('states are saved per pair, replaced by newer ones, read back after a reope
   const dataDir = await tempDir();
   const clock = new ManualClock(5_000);
   let store = await openStore({ dataDir, clock, watchKeys: false });
-  const states = new PairStateStore(store.root, clock);
+  const states = new PairStateStore(store.bulk, clock);
   await states.save([{ symbol: 'BTC', bytes: new Uint8Array([1, 2, 3]) },
     { symbol: 'ETH', bytes: new Uint8Array([4]) }]);
   clock.advance(60_000);
   void states.save([{ symbol: 'BTC', bytes: new Uint8Array([9, 9]) }]);
   await states.flush();
-  openTable(store.root, 'pairStates').putSync('BAD', { savedAtMs: 1, bytes: 'not bytes' });
+  openTable(store.bulk, 'pairStates').putSync('BAD', { savedAtMs: 1, bytes: 'not bytes' });
   await store.close();
   store = await openStore({ dataDir, clock, watchKeys: false });
   try {
-    const reopened = new PairStateStore(store.root, clock);
+    const reopened = new PairStateStore(store.bulk, clock);
     const loaded = reopened.load(['BTC', 'ETH', 'SOL', 'BAD']);
     assert.equal(Object.keys(loaded).sort(), ['BTC', 'ETH']);
     assert.equal([...loaded.BTC], [9, 9]);

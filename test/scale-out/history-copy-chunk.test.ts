@@ -48,7 +48,7 @@ const minutes = (symbol: string, fromMin: number, count: number) =>
 async function openHistoryWith() {
   const dir = await tempDir();
   const store = await openStore({ dataDir: dir, clock: new ManualClock(T0), watchKeys: false });
-  const recorder = new HistoryRecorder(store.root, { minuteRetentionDays: 7,
+  const recorder = new HistoryRecorder(store.bulk, { minuteRetentionDays: 7,
     hourRetentionDays: 180 }, new ManualClock(T0), silentLogger);
   opened.push({ store, dir, history: recorder.store });
   return { store, recorder };
@@ -202,7 +202,7 @@ test('a new front copies what trimmed entries held, also minutes newer than the 
     links.push(ingestLink, frontLink);
     const stopServing = serveHistoryCopies(ingestLink, ingest, silentLogger);
     const front = await openHistoryWith();
-    const follower = startHistoryFollower(defaultConfig, front.store.root, frontLink,
+    const follower = startHistoryFollower(defaultConfig, front.store, frontLink,
       new ManualClock(T0), silentLogger);
     try {
       await eventually(() => follower.applied() === 1 && follower.missing() === null,
@@ -229,7 +229,7 @@ test('a front back after a trim copies each pair from its own newest minute', as
   links.push(ingestLink, frontLink);
   const stopServing = serveHistoryCopies(ingestLink, ingest, silentLogger);
   const front = await openHistoryWith();
-  const follow = () => startHistoryFollower(defaultConfig, front.store.root, frontLink,
+  const follow = () => startHistoryFollower(defaultConfig, front.store, frontLink,
     new ManualClock(T0), silentLogger);
   try {
     await client.del('orderflow:history');
