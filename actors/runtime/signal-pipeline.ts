@@ -61,7 +61,9 @@ export class SignalPipeline {
    * forward in slices, so one pair's bars can trail the newest pair's time by hours.
    */
   private readonly pairNowMs = new Map<string, number>();
-  private evaluating = false;
+  /** The outcome evaluation running (its slices span turns), awaited by close(). */
+  private evaluation: Promise<number> | null = null;
+  private closed = false;
   /** Entry signals graded since start, by timeframe then grade (metrics; both lists short). */
   readonly signalCounts: Record<string, Record<string, number>> = {};
   /**
@@ -254,34 +256,39 @@ export class SignalPipeline {
     }
   }
 
-  /** Evaluates outcomes whose 4 hours (market time) have passed, from the stored 5m bars. */
-  async evaluateOutcomes(): Promise<number> {
-    if (this.evaluating) return 0;
-    this.evaluating = true;
-    try {
-      if (this.heldPast.length > 0 && this.pastSettled?.() === true) await this.gradePast();
-      await this.bars.flush();
-      const due = await this.scheduler.evaluateDue(this.marketNowMs,
-        (symbol) => this.barsUntilMs(symbol));
-      for (const { pending, outcome, baseline } of due) {
-        // Outcomes of signals no endpoint was sent are evaluated for the track record only.
-        const endpoints = pending.entryEventId === '' ? []
-          : this.endpointsForSignal(pending.signal);
-        try {
-          if (endpoints.length > 0) {
-            await this.deps.webhooks.publish('signal.outcome', { ...outcome }, endpoints);
-          }
-          await this.scheduler.complete(pending.signal.signal_id, outcome, baseline);
-          this.grader.record(pending.signal, outcome);
-        } catch (error) {
-          this.scheduler.release(pending.signal.signal_id);
-          throw error;
+  /**
+   * Evaluates outcomes whose 4 hours (market time) have passed, from the stored 5m bars. One
+   * at a time; none once closing (the pending ones are evaluated after the next start).
+   */
+  evaluateOutcomes(): Promise<number> {
+    if (this.evaluation !== null || this.closed) return Promise.resolve(0);
+    this.evaluation = this.evaluateOnce().finally(() => {
+      this.evaluation = null;
+    });
+    return this.evaluation;
+  }
+
+  private async evaluateOnce(): Promise<number> {
+    if (this.heldPast.length > 0 && this.pastSettled?.() === true) await this.gradePast();
+    await this.bars.flush();
+    const due = await this.scheduler.evaluateDue(this.marketNowMs,
+      (symbol) => this.barsUntilMs(symbol));
+    for (const { pending, outcome, baseline } of due) {
+      // Outcomes of signals no endpoint was sent are evaluated for the track record only.
+      const endpoints = pending.entryEventId === '' ? []
+        : this.endpointsForSignal(pending.signal);
+      try {
+        if (endpoints.length > 0) {
+          await this.deps.webhooks.publish('signal.outcome', { ...outcome }, endpoints);
         }
+        await this.scheduler.complete(pending.signal.signal_id, outcome, baseline);
+        this.grader.record(pending.signal, outcome);
+      } catch (error) {
+        this.scheduler.release(pending.signal.signal_id);
+        throw error;
       }
-      return due.length;
-    } finally {
-      this.evaluating = false;
     }
+    return due.length;
   }
 
   async prune(): Promise<void> {
@@ -289,16 +296,12 @@ export class SignalPipeline {
     await this.signals.prune(this.deps.clock.nowMs());
   }
 
+  /** Lets an evaluation in flight complete its writes before the store closes under it. */
   async close(): Promise<void> {
+    this.closed = true;
+    await this.evaluation?.catch(() => {});
     // A stop before the past settled: its signals are stored with what is known, not lost.
-    if (this.heldPast.length > 0 && !this.evaluating) {
-      this.evaluating = true;
-      try {
-        await this.gradePast();
-      } finally {
-        this.evaluating = false;
-      }
-    }
+    if (this.heldPast.length > 0) await this.gradePast();
     await this.bars.flush();
   }
 
