@@ -36,8 +36,10 @@ export interface ServiceMetricParts {
   readonly redisLimits: RedisLimits | null;
   /** The store's folder: its file system's free space is read at each scrape. */
   readonly dataDir: string;
-  /** The store's own folder (its files' size is read at each scrape). */
-  readonly storePath: string;
+  /** The store's own folders, main and bulk (their files' size is sampled). */
+  readonly storePaths: readonly string[];
+  /** Times the bulk store was closed and opened again (persistence/reopening-environment.ts). */
+  readonly storeReopens: () => number;
   readonly signals: SignalPipeline;
   readonly history: HistoryRecorder;
   /** The service (delivery) clock: webhook delivery ages. */
@@ -79,9 +81,13 @@ export function registerServiceMetrics(registry: Registry, p: ServiceMetricParts
   registerWebhookMetrics(registry, p.webhooks, p.clock);
   registerSignalHistoryMetrics(registry, p.signals, p.history);
   // File system reads: sampled by the registry's timer, off the scrape.
-  const storeSize = sampled(registry, () => storeBytes(p.storePath));
+  const storeSize = sampled(registry, () => p.storePaths.reduce((sum, dir) =>
+    sum + storeBytes(dir), 0));
   registerValue(registry, 'orderflow_store_size_bytes',
-    'Bytes the store\'s files take on disk.', storeSize);
+    'Bytes the store\'s files (both environments) take on disk.', storeSize);
+  registerValue(registry, 'orderflow_store_reopens_total',
+    'Times the bulk store was closed and reopened to unmap the pages its writes read.',
+    p.storeReopens, 'counter');
   const disk = sampled(registry, () => statfsSync(p.dataDir));
   registerValue(registry, 'orderflow_store_disk_available_bytes',
     'Bytes free to the service on the store\'s file system.', () => {

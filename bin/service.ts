@@ -410,7 +410,8 @@ async function startFront(p: Parts, assigned: Promise<void>) {
       pace: () => p.pace, tracked: () => p.tracked.symbols,
       backfill: p.backfill, budget: p.feeds.budget, webhooks: p.webhooks,
       redis: p.shared?.link ?? null, redisLimits: p.shared?.limits ?? null,
-      dataDir: config.dataDir, storePath: p.store.path,
+      dataDir: config.dataDir, storePaths: [p.store.path, p.store.bulkPath],
+      storeReopens: () => p.store.bulkReopens(),
       signals: p.signals, history: p.history, clock,
     }),
   });

@@ -1,6 +1,7 @@
 // The embedded store: the main lmdb environment under <dataDir>/store, and the bulk one under
 // <dataDir>/store-bulk for the large write-heavy tables (persistence/bulk-tables.ts), reopened
 // after its writes. Opening it checks the format version and runs forward migrations.
+import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { open, type RootDatabase } from 'lmdb';
 import type { Clock } from '../core/clock.js';
@@ -44,6 +45,8 @@ export interface Store {
    * its tables): open them with `openTable(store.bulk, name)` and keep no other handle on it.
    */
   readonly bulk: RootDatabase;
+  /** Times the bulk environment was closed and opened again since this store opened. */
+  bulkReopens(): number;
   readonly formatVersion: number;
   readonly keys: KeyStore;
   readonly usage: WriteBehindUsage;
@@ -79,7 +82,13 @@ export async function openStore(options: StoreOptions): Promise<Store> {
   }
   let bulk: ReopeningEnvironment | null = null;
   try {
-    checkFormat(root, options, path);
+    const found = checkFormat(root, options, path);
+    const bulkPath = join(options.dataDir, 'store-bulk');
+    if (found >= 2 && !existsSync(bulkPath)) {
+      // Copied or restored without it: the service runs, but its past starts over.
+      logger.warn('the bulk store is missing: bars, footprints, history and signals start empty',
+        { path: bulkPath });
+    }
     bulk = openBulk(options, logger);
     if (!readOnly) {
       const applied = migrate(root, openTable(root, 'meta'), path, undefined, { bulk: bulk.root });
@@ -99,14 +108,18 @@ export async function openStore(options: StoreOptions): Promise<Store> {
   }
 }
 
-/** Refuses a newer format (before the bulk environment is touched), and an older read-only. */
-function checkFormat(root: RootDatabase, options: StoreOptions, path: string): void {
+/**
+ * Refuses a newer format (before the bulk environment is touched), and an older read-only;
+ * returns the format found.
+ */
+function checkFormat(root: RootDatabase, options: StoreOptions, path: string): number {
   const found = readFormatVersion(openTable(root, 'meta'));
   const supported = currentFormatVersion;
   if (found > supported) throw storeErrors.formatTooNew(path, found, supported);
   if (options.readOnly && found < supported) {
     throw storeErrors.formatTooOld(path, found, supported);
   }
+  return found;
 }
 
 function openBulk(options: StoreOptions, logger: Logger): ReopeningEnvironment {
@@ -149,5 +162,6 @@ function assemble(root: RootDatabase, bulk: ReopeningEnvironment, options: Store
     await Promise.all([root.flushed, bulk.root.flushed]);
   };
   return { dataDir: options.dataDir, path, root, bulkPath: join(options.dataDir, 'store-bulk'),
-    bulk: bulk.root, formatVersion: readFormatVersion(meta), keys, usage, flush, close };
+    bulk: bulk.root, bulkReopens: () => bulk.reopens, formatVersion: readFormatVersion(meta),
+    keys, usage, flush, close };
 }

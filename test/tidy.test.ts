@@ -119,7 +119,10 @@ test('no fix-me markers and no line over 100 characters in source', () => {
     const lines = readFileSync(join(root, file), 'utf8').split('\n');
     lines.forEach((line, i) => {
       assert.not.match(line, fixMarker, `${file}:${i + 1} has a fix-me marker`);
-      assert.ok(line.length <= 100, `${file}:${i + 1} is ${line.length} characters long`);
+      // A shebang cannot wrap (the bin's carries the malloc settings and the Node flags).
+      const shebang = i === 0 && line.startsWith('#!');
+      assert.ok(shebang || line.length <= 100,
+        `${file}:${i + 1} is ${line.length} characters long`);
     });
   }
 });

@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { stopChild, tail, track } from './children.js';
 import { getText } from './http-get.js';
-import { serviceNodeFlags } from '../../bin/node-flags.js';
+import { serviceEnv, serviceNodeFlags } from '../../bin/node-flags.js';
 
 const execFile$ = promisify(execFile);
 export const binPath = new URL('../../bin/orderflow.js', import.meta.url).pathname;
@@ -56,7 +56,7 @@ export async function startService(options: ServeOptions): Promise<ServiceChild>
   // Node flags as `npm start` passes them: the bench measures what users run.
   const child = track(spawn(process.execPath, [...serviceNodeFlags, binPath, 'serve', '--port',
     '0', '--data-dir', options.dataDir, ...(options.args ?? [])], {
-    env: { ...process.env, ORDERFLOW_LOG_LEVEL: 'warn', ...options.env },
+    env: serviceEnv({ ...process.env, ORDERFLOW_LOG_LEVEL: 'warn', ...options.env }),
     stdio: ['ignore', 'pipe', 'pipe'],
   }));
   const out = tail(outputBytesMax);

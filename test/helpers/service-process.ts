@@ -1,7 +1,7 @@
 // Runs `orderflow serve` as a child process, as a user would, and finds its base URL.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { eventually } from './eventually.js';
-import { serviceNodeFlags } from '../../bin/node-flags.js';
+import { serviceEnv, serviceNodeFlags } from '../../bin/node-flags.js';
 
 export const binPath = new URL('../../bin/orderflow.js', import.meta.url).pathname;
 
@@ -19,7 +19,8 @@ export async function startServeProcess(args: readonly string[],
   const child = spawn(process.execPath,
     [...serviceNodeFlags, binPath, 'serve', '--port', '0', ...args], {
     // No simulator warm-up unless a test asks for one: it is tested on its own (e2e/warmup).
-    env: { ...process.env, ORDERFLOW_LOG_LEVEL: 'warn', ORDERFLOW_WARMUP_HOURS: '0', ...env },
+    env: serviceEnv({ ...process.env, ORDERFLOW_LOG_LEVEL: 'warn', ORDERFLOW_WARMUP_HOURS: '0',
+      ...env }),
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let out = '';

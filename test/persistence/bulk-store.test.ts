@@ -1,11 +1,12 @@
 // The bulk environment (store-bulk) on real lmdb in temp folders: reads see every write while it
 // is closed and reopened under them; a store of format 1 keeps every row of the moved tables;
 // a backup holds both environments and serves as a data directory.
-import { readFileSync } from 'node:fs';
+import { readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { ManualClock } from '../../core/clock.js';
+import { createLogger } from '../../core/logger.js';
 import { FootprintRecorder } from '../../actors/footprint/recorder.js';
 import type { FootprintRecord } from '../../core/footprint.js';
 import { backupStore } from '../../persistence/backup.js';
@@ -164,6 +165,33 @@ test('a backup holds both environments and opens as a data directory', async () 
   const served = await open(out);
   assert.equal(openFootprintStore(served.bulk).range('BTC', '5m', 0, Infinity), written);
   await served.close();
+});
+
+test('a store of format 2 without its store-bulk opens empty and says so', async () => {
+  const dir = await tempDir();
+  const lines: string[] = [];
+  const logger = createLogger({ level: 'warn', json: true, write: (line) => lines.push(line) });
+  const fresh = await openStore({ dataDir: dir, clock, watchKeys: false, logger });
+  await fresh.close();
+  assert.equal(lines, [], 'a new data directory is no warning');
+  rmSync(join(dir, 'store-bulk'), { recursive: true });
+  const copied = await openStore({ dataDir: dir, clock, watchKeys: false, logger });
+  await copied.close();
+  assert.is(lines.length, 1, lines.join('\n'));
+  const line = JSON.parse(lines[0]) as { level: string; msg: string; path: string };
+  assert.is(line.level, 'warn');
+  assert.match(line.msg, /the bulk store is missing/);
+  assert.is(line.path, join(dir, 'store-bulk'));
+});
+
+test('the store counts the bulk environment\'s reopens', async () => {
+  const store = await open(await tempDir());
+  const rows = openTable<number, number>(store.bulk, 'rows');
+  const before = store.bulkReopens();
+  for (let i = 0; i < 1_200; i++) await rows.put(i, i);
+  await store.flush();
+  assert.ok(store.bulkReopens() - before >= 2, `${store.bulkReopens() - before} reopens`);
+  await store.close();
 });
 
 test.run();
