@@ -175,6 +175,9 @@ export function serveOverride(flags: ServeFlags, env: Readonly<Record<string, st
     const text = env[name];
     if (text !== undefined) out[field] = integer(name, text);
   }
+  if (env.ORDERFLOW_WORKER_NICE !== undefined) {
+    out.workerNice = integer('ORDERFLOW_WORKER_NICE', env.ORDERFLOW_WORKER_NICE);
+  }
   if (env.ORDERFLOW_SIM_WALLETS !== undefined) {
     out.simWallets = integer('ORDERFLOW_SIM_WALLETS', env.ORDERFLOW_SIM_WALLETS);
   }

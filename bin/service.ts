@@ -184,7 +184,7 @@ async function createParts(config: ServiceConfig, deps: ServiceDeps): Promise<Pa
   const keys = shared?.keys ?? store.keys;
   const views = new RemoteMarketViews(sink, { cadenceMs: config.cadenceMs,
     universeCadenceMs: config.universeCadenceMs, fundingCadenceMs: positioningCadenceMs,
-    walletCadenceMs: positioningCadenceMs },
+    walletCadenceMs: positioningCadenceMs, workerNice: config.workerNice },
   log.child({ component: 'views' }), config.logLevel);
   const webhooks = createWebhookSupervisor({
     root: store.root, clock, logger: log.child({ component: 'webhooks' }), keys,
@@ -430,7 +430,7 @@ function startShards(p: Parts, deps: ServiceDeps): Promise<ActorRuntime> {
       feed: encodeFeedSpec(p.feeds.spec), cadenceMs: config.cadenceMs,
       mailboxCapacity: limits.pairMailboxEventsMax, allowCrash: deps.allowShardCrash ?? false,
       crashAtStartShardId: deps.crashShardAtStart,
-      logLevel: config.logLevel,
+      logLevel: config.logLevel, workerNice: config.workerNice,
       budgetBuffer: p.feeds.budget?.buffer ?? null, feedAnchorWallMs: p.feeds.anchorWallMs,
       stateSaveEveryMs: p.pairStates ? pairStateSaveEveryMs : 0,
       hangOnStop: deps.stopHang === 'shard',

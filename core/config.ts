@@ -2,6 +2,7 @@
 // frozen, and passed in explicitly. Every bound of the service is declared here.
 import { availableParallelism } from 'node:os';
 import { ALLOWED_ENTRIES_MAX, isAllowedHostEntry, isAllowedOriginEntry } from './config-hosts.js';
+import { workerNiceDefault } from './thread-priority.js';
 
 /** The simulator's informed world by default: most news is learned from the informed flow. */
 export const INFORMED_SHARE_DEFAULT = 0.8;
@@ -85,6 +86,11 @@ export interface ServiceConfig {
   /** Serve /metrics to non-loopback peers too. */
   readonly metricsPublic: boolean;
   readonly shards: number;
+  /**
+   * Nice increment of the worker threads (shards, views worker) over the main thread's, which
+   * answers the requests (ORDERFLOW_WORKER_NICE; 0 leaves them equal; Linux only).
+   */
+  readonly workerNice: number;
   /** How often shards publish snapshots: the producer cadence of the orderflow views. */
   readonly cadenceMs: number;
   /** How often the universe (screener, funding) is refreshed. */
@@ -151,6 +157,7 @@ export const defaultConfig: ServiceConfig = Object.freeze({
   allowedOrigins: Object.freeze([]),
   metricsPublic: false,
   shards: Math.max(1, Math.min(limits.shardsMax, availableParallelism())),
+  workerNice: workerNiceDefault,
   cadenceMs: 1_000,
   universeCadenceMs: 5_000,
   keylessDailyLimit: 10,
@@ -201,6 +208,7 @@ export function resolveConfig(override: Partial<ServiceConfig> = {}): ServiceCon
   check(/^wss?:\/\//.test(c.homeWsUrl), 'homeWsUrl', 'a ws:// or wss:// URL', c.homeWsUrl);
   check(/^https?:\/\//.test(c.homeInfoUrl), 'homeInfoUrl', 'an http(s) URL', c.homeInfoUrl);
   check(isInt(c.shards, 1, limits.shardsMax), 'shards', `1 to ${limits.shardsMax}`, c.shards);
+  check(isInt(c.workerNice, 0, 19), 'workerNice', 'an integer from 0 to 19', c.workerNice);
   check(isInt(c.cadenceMs, 10, 60_000), 'cadenceMs', 'an integer from 10 to 60000', c.cadenceMs);
   check(
     isInt(c.universeCadenceMs, 10, 600_000),

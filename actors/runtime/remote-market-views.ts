@@ -35,7 +35,8 @@ export class RemoteMarketViews extends MarketInputs {
   readonly positioning: RemotePositioning;
 
   constructor(sink: PositioningSink, cadences: { cadenceMs: number; universeCadenceMs: number;
-    fundingCadenceMs: number; walletCadenceMs: number }, log: Logger, logLevel: LogLevel) {
+    fundingCadenceMs: number; walletCadenceMs: number; workerNice?: number }, log: Logger,
+  logLevel: LogLevel) {
     super(sink, cadences.cadenceMs);
     this.funding = new FundingArbView(cadences.fundingCadenceMs);
     this.positioning = new RemotePositioning(sink, {

@@ -26,6 +26,7 @@ import { ShardOutbox } from './shard-outbox.js';
 import { withSmartMoney } from '../views/splice-field.js';
 import { emptySmartMoneyJson } from '../positioning/pair-positioning.js';
 import PairActor from './pair-actor.js';
+import { lowerWorkerPriority } from '../../core/thread-priority.js';
 
 interface ActorRef {
   send(topic: string, ...args: unknown[]): Promise<void>;
@@ -141,6 +142,7 @@ export default class ShardActor {
     this.self = self;
     this.params = self.getCustomParameters();
     if (!isMainThread) parentPort?.on('message', this.onParentMessage);
+    lowerWorkerPriority(this.params.workerNice);
     this.log = createLogger({ level: this.params.logLevel }, { shard: this.params.shardId });
     this.outbox = new ShardOutbox(this.log);
     const shardId = this.params.shardId;

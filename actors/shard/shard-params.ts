@@ -14,6 +14,8 @@ export interface ShardParams {
   /** Lets tests crash the shard on purpose (the `crash` topic); off in production. */
   readonly allowCrash: boolean;
   readonly logLevel: 'debug' | 'info' | 'warn' | 'error' | 'silent';
+  /** Nice increment of the shard's thread over the main thread's (core/thread-priority.ts). */
+  readonly workerNice?: number;
   /**
    * Wall time (epoch ms) at which the feed's market clock read `startMs`: a shard that starts
    * (or restarts) later catches up, so every shard and the universe share one market time.

@@ -42,6 +42,8 @@ export interface ViewsWorkerParams {
   /** The wallet views' cadence (their cadenceMs field and header). */
   readonly walletCadenceMs: number;
   readonly logLevel: LogLevel;
+  /** Nice increment of the worker's thread over the main thread's (core/thread-priority.ts). */
+  readonly workerNice?: number;
 }
 
 // ---- Main thread -> views worker ----

@@ -5,6 +5,7 @@
 import { parentPort, workerData, type MessagePort } from 'node:worker_threads';
 import { strongEtag } from '../../core/etag.js';
 import { createLogger } from '../../core/logger.js';
+import { lowerWorkerPriority } from '../../core/thread-priority.js';
 import { dispatchFrame, postFrame, type ProtocolHandlers } from '../shard/protocol.js';
 import { MarketViews, type ViewSink } from '../runtime/market-views.js';
 import { FundingArbView } from '../positioning/funding-arb-view.js';
@@ -109,6 +110,7 @@ if (parentPort !== null && (workerData as { viewsWorker?: unknown } | null)?.vie
   const port = parentPort;
   const params = (workerData as { params: ViewsWorkerParams }).params;
   const log = createLogger({ level: params.logLevel }, { component: 'views-worker' });
+  lowerWorkerPriority(params.workerNice);
   const table = viewsWorkerHandlers(port, params, log);
   port.on('message', (frame: unknown) => { dispatchFrame(table, frame, log, 'main'); });
 }
