@@ -396,6 +396,9 @@ async function wholeService(rounds: number, seconds: number): Promise<ReportRow[
   try {
     const stalls = loopStatsReader(join(dataDir, 'loop-stats.jsonl'));
     child = await startService({ dataDir, args: ['--limits', 'off'], env: stalls.env });
+    // Spawned from this process, pinned to core 1, it would inherit that: as deployed, it has
+    // every core until the wrk rounds pin it.
+    if (pinned) pinProcess(child.pid, allCpus);
     const key = await createKey(dataDir, 'Whale');
     const auth = { authorization: `Bearer ${key}` };
     const readyAtMs = await waitReady(child.baseUrl);
