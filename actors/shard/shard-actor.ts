@@ -4,8 +4,7 @@
 import { isMainThread, parentPort, type MessagePort } from 'node:worker_threads';
 import { createLogger, type Logger } from '../../core/logger.js';
 import { systemClock } from '../../core/clock.js';
-import type { AssetCtx, PairOutbound, PairViews, WhalePrint } from '../../core/messages.js';
-import type { HistoryPoint } from '../../core/history-point.js';
+import type { AssetCtx, PairViews } from '../../core/messages.js';
 import { pairActorName, pairTopics } from '../topics.js';
 import { createPairFeed, type PairFeed } from '../feed/pair-feed.js';
 import type { IngestSink } from '../feed/feed-types.js';
@@ -15,12 +14,11 @@ import { Mailbox } from './mailbox.js';
 import { ShardMeters } from './shard-meters.js';
 import type { PairPublish, RestoreResult } from './pair-engine.js';
 import { decodeFeedSpec, type ShardParams } from './shard-params.js';
-import { transferablesOf } from './handover.js';
-import { chunked, pastChunkItems, PastQueue } from './past-queue.js';
+import { PastQueue } from './past-queue.js';
+import { batchMessages, newBatch, type PublishBatch } from './publish-batch.js';
 import {
   dispatchFrame, isHandoverPortMessage, protocolTypes, type MainToShard, type PastPull,
-  type ProtocolHandlers, type ShardHistory, type ShardPairStates, type ShardPublish,
-  type SmartMoneySplits,
+  type ProtocolHandlers, type SmartMoneySplits,
 } from './protocol.js';
 import { ShardOutbox } from './shard-outbox.js';
 import { withSmartMoney } from '../views/splice-field.js';
@@ -67,18 +65,6 @@ function nextSaveSlotMs(slotMs: number, nowMs: number, everyMs: number): number 
 
 /** Saved pair states sent to the supervisor per message (with the publish they go with). */
 const stateBatchPairs = 8;
-
-interface PublishBatch {
-  readonly pairs: PairViews[];
-  readonly whalePrints: WhalePrint[];
-  readonly outbound: PairOutbound[];
-  readonly history: HistoryPoint[];
-  readonly states: { symbol: string; bytes: Uint8Array }[];
-}
-
-function newBatch(): PublishBatch {
-  return { pairs: [], whalePrints: [], outbound: [], history: [], states: [] };
-}
 
 /** After new pairs are set: long enough for the feed's first book and trades to reach them. */
 const firstPublishDelayMs = 150;
@@ -499,57 +485,10 @@ export default class ShardActor {
    * main thread reads the messages in order. A warm-up's past is held and pulled (past-queue.ts).
    */
   private sendBatch(b: PublishBatch): void {
-    const hold = this.outbox.attached &&
-      this.past.holds(b.outbound.length + b.history.length);
-    if (b.pairs.length > 0 || b.whalePrints.length > 0 || (!hold && b.outbound.length > 0)) {
-      const message = this.publishMessage(b.pairs, b.whalePrints, hold ? [] : b.outbound);
-      // Moved, not copied: these bytes are not read here again once sent.
-      this.outbox.send(message, transferablesOf(b.pairs));
-    }
-    if (hold) return this.holdPast(b);
-    // History points travel on their own message, so the view publish keeps its shape; states
-    // go after what they follow.
-    if (b.history.length > 0) this.outbox.send(this.historyMessage(b.history));
-    if (b.states.length > 0) this.outbox.send(this.statesMessage(b.states), movedStates(b.states));
-  }
-
-  private publishMessage(pairs: PairViews[], whalePrints: WhalePrint[],
-    outbound: readonly PairOutbound[]): ShardPublish {
-    return { type: protocolTypes.publish, shardId: this.params.shardId,
-      generation: this.params.generation, pairs, whalePrints, outbound,
-      droppedEvents: this.droppedEvents() };
-  }
-
-  /** Holds a batch's bars, signals, history points and states, in chunks, behind the views. */
-  private holdPast(b: PublishBatch): void {
-    const announce = this.past.size === 0;
-    for (const part of chunked(b.outbound, pastChunkItems)) {
-      this.past.hold(this.publishMessage([], [], part));
-    }
-    for (const part of chunked(b.history, pastChunkItems)) {
-      this.past.hold(this.historyMessage(part));
-    }
-    if (b.states.length > 0) this.past.hold(this.statesMessage(b.states), movedStates(b.states));
-    if (this.past.full) {
-      // Bounded: a main thread that stopped pulling gets it all, as before holding.
-      for (let next = this.past.take(); next; next = this.past.take()) {
-        this.outbox.send(next.message, next.transfer);
-      }
-      return;
-    }
-    if (!announce || this.past.size === 0) return;
-    this.outbox.send({ type: protocolTypes.pastHeld, shardId: this.params.shardId,
-      generation: this.params.generation, left: this.past.size });
-  }
-
-  private statesMessage(states: ShardPairStates['states']): ShardPairStates {
-    return { type: protocolTypes.pairStates, shardId: this.params.shardId,
-      generation: this.params.generation, states };
-  }
-
-  private historyMessage(points: readonly HistoryPoint[]): ShardHistory {
-    return { type: protocolTypes.history, shardId: this.params.shardId,
-      generation: this.params.generation, points };
+    const messages = batchMessages(b, { shardId: this.params.shardId,
+      generation: this.params.generation, attached: this.outbox.attached, past: this.past,
+      droppedEvents: () => this.droppedEvents() });
+    for (const { message, transfer } of messages) this.outbox.send(message, transfer);
   }
 
   /** The feed's counters and the mailboxes' depth, for the main thread's scrape. */
@@ -574,7 +513,3 @@ function hangThisThread(): void {
   Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0);
 }
 
-/** A states message's transferables: each saved state's bytes move, not copy. */
-function movedStates(states: ShardPairStates['states']): ArrayBuffer[] {
-  return states.map((s) => s.bytes.buffer as ArrayBuffer);
-}
