@@ -5,6 +5,7 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import type { PairOutbound, PairViews } from '../../core/messages.js';
+import type { ShardPublish } from '../../actors/shard/protocol.js';
 import {
   batchMessages, newBatch, type BatchSender, type PublishBatch,
 } from '../../actors/shard/publish-batch.js';
@@ -30,7 +31,7 @@ test('a held past is announced before the views it came with', () => {
   const out = batchMessages(batch(pastHoldItemsMin), s);
   assert.equal(types(out), ['shardPastHeld', 'shardPublish']);
   assert.equal(out[0].message, { type: 'shardPastHeld', shardId: 1, generation: 3, left: 2 });
-  const publish = out[1].message as { outbound: unknown[]; pairs: PairViews[] };
+  const publish = out[1].message as ShardPublish;
   assert.equal(publish.outbound, [], 'the bars and signals stay held');
   assert.is(publish.pairs[0].symbol, 'BTC');
   assert.is(out[1].transfer.length, 1, 'the views\' bytes move');
@@ -45,7 +46,7 @@ test('a cadence batch leaves at once: views with its items, history, then states
   const out = batchMessages(batch(3, { history: [{} as never],
     states: [{ symbol: 'BTC', bytes: new Uint8Array(4) }] }), s);
   assert.equal(types(out), ['shardPublish', 'shardHistory', 'shardPairStates']);
-  assert.is((out[0].message as { outbound: unknown[] }).outbound.length, 3);
+  assert.is((out[0].message as ShardPublish).outbound.length, 3);
   assert.is(out[2].transfer.length, 1, 'the state bytes move');
   assert.is(s.past.size, 0);
 });
@@ -53,7 +54,7 @@ test('a cadence batch leaves at once: views with its items, history, then states
 test('without a hand-over port nothing is held, however large', () => {
   const out = batchMessages(batch(pastHoldItemsMin), sender(new PastQueue(), false));
   assert.equal(types(out), ['shardPublish']);
-  assert.is((out[0].message as { outbound: unknown[] }).outbound.length, pastHoldItemsMin);
+  assert.is((out[0].message as ShardPublish).outbound.length, pastHoldItemsMin);
 });
 
 test('a queue past its bound sends everything after the views, unannounced', () => {
