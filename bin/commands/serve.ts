@@ -88,6 +88,9 @@ export const command: Command = {
       if (error instanceof ConfigError) throw new UsageError(error.message);
       throw error;
     }
+    // A process lowered as a whole (--nice, ingest's default) keeps every thread at that one
+    // priority: its workers are not lowered again below its main thread.
+    if (nice > 0) config = { ...config, workerNice: 0 };
     const logger = createLogger({ level: config.logLevel });
     // Before the shard workers start: they inherit the main thread's priority.
     if (nice > 0) logger.info('cpu priority lowered', { nice, threads: lowerCpuPriority(nice) });
