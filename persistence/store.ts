@@ -83,13 +83,7 @@ export async function openStore(options: StoreOptions): Promise<Store> {
   let bulk: ReopeningEnvironment | null = null;
   try {
     const found = checkFormat(root, options, path);
-    const bulkPath = join(options.dataDir, 'store-bulk');
-    if (found >= 2 && !existsSync(bulkPath)) {
-      // Copied or restored without it: the service runs, but its past starts over.
-      logger.warn('the bulk store is missing: bars, footprints, history and signals start empty',
-        { path: bulkPath });
-    }
-    bulk = openBulk(options, logger);
+    bulk = openBulk(options, logger, found);
     if (!readOnly) {
       const applied = migrate(root, openTable(root, 'meta'), path, undefined, { bulk: bulk.root });
       if (applied.length > 0) {
@@ -122,8 +116,15 @@ function checkFormat(root: RootDatabase, options: StoreOptions, path: string): n
   return found;
 }
 
-function openBulk(options: StoreOptions, logger: Logger): ReopeningEnvironment {
+/** `formatFound`: the main environment's format, from which on it should be there. */
+function openBulk(options: StoreOptions, logger: Logger, formatFound: number):
+  ReopeningEnvironment {
   const path = join(options.dataDir, 'store-bulk');
+  if (formatFound >= 2 && !existsSync(path)) {
+    // Copied or restored without it: the service runs, but its past starts over.
+    logger.warn('the bulk store is missing: bars, footprints, history and signals start empty',
+      { path });
+  }
   const readOnly = options.readOnly ?? false;
   // Created with the store (a store from before format 2 gets it at its migration).
   prepareStoreDirectory({ ...options, createStore: !readOnly }, path);
