@@ -5,6 +5,7 @@ import { execFile, spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { writeFile } from 'node:fs/promises';
 import { promisify } from 'node:util';
+import { aptInstall } from '../../test/helpers/apt.js';
 
 const execFile$ = promisify(execFile);
 
@@ -30,14 +31,10 @@ export interface WrkResult {
   readonly socketErrors: number;
 }
 
-/** wrk from Debian's packages when it is missing (apt-get update only if install fails). */
+/** wrk from Debian's packages when it is missing. */
 export function ensureWrk(): void {
   if (spawnSync('which', ['wrk']).status === 0) return;
-  const install = () => spawnSync('apt-get', ['install', '-y', 'wrk'], { stdio: 'ignore' });
-  if (install().status !== 0) {
-    spawnSync('apt-get', ['update'], { stdio: 'ignore' });
-    if (install().status !== 0) throw new Error('wrk is missing and apt-get install wrk failed');
-  }
+  aptInstall('wrk');
 }
 
 function toMs(text: string): number {
