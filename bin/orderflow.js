@@ -1,4 +1,4 @@
-#!/usr/bin/env -S GLIBC_TUNABLES=glibc.malloc.arena_max=2:glibc.malloc.trim_threshold=1048576:glibc.malloc.mmap_threshold=262144 node --max-semi-space-size=2 --heap-growing-percent=50
+#!/usr/bin/env -S GLIBC_TUNABLES=glibc.malloc.arena_max=2:glibc.malloc.trim_threshold=1048576:glibc.malloc.mmap_threshold=262144 node --max-semi-space-size=2 --heap-growing-percent=50 --no-memory-reducer
 // The `orderflow` command. Runs a cached esbuild bundle of the TypeScript sources (rebuilt when a
 // source changes; see bundle-cache.js): starting from it is 3-4x faster than transpiling every
 // module through tsx. Where the cache cannot be written, the sources run through tsx instead.

@@ -175,8 +175,9 @@ async function createParts(config: ServiceConfig, deps: ServiceDeps): Promise<Pa
   const clock = deps.clock ??
     (config.clockStartMs === null ? systemClock : shiftedClock(config.clockStartMs));
   const store = await openStore({ dataDir: config.dataDir, clock, logger: log });
-  const snapshots = new SnapshotStore();
   const shared = deps.shared ?? null;
+  // With scale-out the publisher keeps each view's last bytes: this store is not their one holder.
+  const snapshots = new SnapshotStore({ releaseMoved: shared === null });
   const publisher = shared &&
     new SnapshotPublisher(shared.link, log.child({ component: 'publish' }));
   // The one place views enter the store: with scale-out they also go to Redis for the fronts.

@@ -16,6 +16,12 @@ export interface ViewMeta {
    * shard worker): the front then does not hash them again on its own thread.
    */
   etag?: string;
+  /**
+   * The bytes were moved to this thread for this view alone (a transfer from the worker that
+   * made them): nothing else here holds them, so a store may release them once it replaces the
+   * view (http/snapshots.ts).
+   */
+  moved?: boolean;
 }
 
 /** One view of a lazy family: its meta now, and its bytes made only when a request needs them. */

@@ -92,7 +92,9 @@ export class MarketInputs {
    * Keeps a tracked pair's summary and stores its views as they are; false for a pair not
    * tracked. `first` says whether the pair published for the first time.
    */
-  protected storePair(pair: PairViews, wallNowMs: number): { tracked: boolean; first: boolean } {
+  /** `moved`: the views' bytes came over a worker's port, this thread's alone (ViewMeta). */
+  protected storePair(pair: PairViews, wallNowMs: number, moved = false):
+    { tracked: boolean; first: boolean } {
     if (!this.trackedSet.has(pair.symbol)) return { tracked: false, first: false };
     const first = !this.tracked.has(pair.symbol);
     this.tracked.set(pair.symbol, {
@@ -103,7 +105,7 @@ export class MarketInputs {
       // with the pair's smart money itself (shard-actor.ts).
       this.sink.put(viewName(kind, pair.symbol), bytes, {
         version: pair.version, updatedAtMs: pair.updatedAtMs, cadenceMs: this.cadenceMs,
-        etag: pair.etags?.[kind],
+        etag: pair.etags?.[kind], moved,
       });
     }
     return { tracked: true, first };

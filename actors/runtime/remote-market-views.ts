@@ -87,7 +87,7 @@ export class RemoteMarketViews extends MarketInputs {
   /** Stores a shard's per-pair views and sends their summaries on (pair details: worker's). */
   applyPairViews(views: readonly PairViews[], wallNowMs: number): void {
     for (const pair of views) {
-      if (!this.storePair(pair, wallNowMs).tracked) continue;
+      if (!this.storePair(pair, wallNowMs, true).tracked) continue;
       this.sendSoon();
       this.pairsPending.push({ symbol: pair.symbol, summary: pair.summary,
         updatedAtMs: pair.updatedAtMs, wallNowMs });
@@ -141,7 +141,7 @@ export class RemoteMarketViews extends MarketInputs {
     const known = this.sink.get(view.name);
     if (known?.etag === view.etag) return;
     this.sink.put(view.name, view.body, { version: (known?.version ?? 0) + 1,
-      updatedAtMs: view.updatedAtMs, cadenceMs: view.cadenceMs, etag: view.etag });
+      updatedAtMs: view.updatedAtMs, cadenceMs: view.cadenceMs, etag: view.etag, moved: true });
   }
 
   /** Every message goes after the inputs applied before it. */

@@ -148,7 +148,7 @@ export class RemotePositioning implements WalletPollTarget {
     const version = this.versionFrom + view.version!;
     this.versionMax = Math.max(this.versionMax, version);
     this.sink.put(view.name, view.body, { version, updatedAtMs: view.updatedAtMs,
-      cadenceMs: view.cadenceMs, etag: view.etag });
+      cadenceMs: view.cadenceMs, etag: view.etag, moved: true });
   }
 
   /** The inputs applied in this task go in one message once it ends. */

@@ -83,7 +83,8 @@ function inWorker(views: RemoteMarketViews): Steps {
 
 async function withWorker(run: (views: RemoteMarketViews, store: SnapshotStore) =>
   Promise<void>): Promise<void> {
-  const store = new SnapshotStore();
+  // As the service's own store: replaced views' moved bytes are released (http/snapshots.ts).
+  const store = new SnapshotStore({ releaseMoved: true });
   const views = new RemoteMarketViews(store, { cadenceMs: 1_000, universeCadenceMs: 5_000,
     fundingCadenceMs: walletCadenceMs, walletCadenceMs }, silentLogger, 'warn');
   try {
@@ -106,7 +107,8 @@ function served(store: SnapshotStore): Map<string, Served> {
     const entry = store.get(name);
     if (entry === undefined) return;
     const { etag, version, updatedAtMs, cadenceMs, body } = entry;
-    out.set(name, { etag, version, updatedAtMs, cadenceMs, body });
+    // A copy: the store releases a view's bytes once it replaces them.
+    out.set(name, { etag, version, updatedAtMs, cadenceMs, body: Buffer.from(body) });
   };
   store.forEachView(add);
   for (const wallet of wallets) add(`wallets/${wallet.address}`);

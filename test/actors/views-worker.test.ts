@@ -107,7 +107,8 @@ function inWorker(store: SnapshotStore): { views: RemoteMarketViews; steps: Step
 /** A started views worker for `run`, stopped after it. */
 async function withWorker(run: (remote: ReturnType<typeof inWorker>, store: SnapshotStore) =>
   Promise<void>): Promise<void> {
-  const store = new SnapshotStore();
+  // As the service's own store: replaced views' moved bytes are released (http/snapshots.ts).
+  const store = new SnapshotStore({ releaseMoved: true });
   const remote = inWorker(store);
   try {
     await remote.views.start();
