@@ -90,9 +90,9 @@ export class MarketInputs {
 
   /**
    * Keeps a tracked pair's summary and stores its views as they are; false for a pair not
-   * tracked. `first` says whether the pair published for the first time.
+   * tracked. `first` says whether the pair published for the first time. `moved`: the views'
+   * bytes came over a worker's port and are this thread's alone (ViewMeta).
    */
-  /** `moved`: the views' bytes came over a worker's port, this thread's alone (ViewMeta). */
   protected storePair(pair: PairViews, wallNowMs: number, moved = false):
     { tracked: boolean; first: boolean } {
     if (!this.trackedSet.has(pair.symbol)) return { tracked: false, first: false };
