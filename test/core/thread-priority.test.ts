@@ -4,7 +4,7 @@
 // reniced by ORDERFLOW_WORKER_NICE (default 10) over its main thread.
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { readdirSync, readFileSync } from 'node:fs';
+import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { spawnSync } from 'node:child_process';
 import { ConfigError, defaultConfig, resolveConfig } from '../../core/config.js';
@@ -12,12 +12,8 @@ import { lowerWorkerPriority } from '../../core/thread-priority.js';
 import { serveOverride } from '../../bin/serve-config.js';
 import { startServeProcess } from '../helpers/service-process.js';
 import { eventually, tempDir } from '../helpers/eventually.js';
+import { threadNice } from '../helpers/thread-nices.js';
 
-/** The nice value of thread `tid` of process `pid` (/proc, field 19 of stat). */
-function niceOf(pid: number, tid: number): number {
-  const stat = readFileSync(`/proc/${pid}/task/${tid}/stat`, 'utf8');
-  return Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[16]);
-}
 
 /**
  * In a child process (so the test runner keeps its priority), the call as a worker thread makes
@@ -27,19 +23,14 @@ function callAsWorker(increment: number, platform: string): { lowered: boolean;
   before: number[]; self: number; others: number[] } {
   const script = `
     import { lowerWorkerPriority } from './core/thread-priority.ts';
-    import { threadNices } from './test/helpers/thread-nices.ts';
-    import { readFileSync, readlinkSync } from 'node:fs';
+    import { threadNice, threadNices } from './test/helpers/thread-nices.ts';
+    import { readdirSync, readlinkSync } from 'node:fs';
     const before = threadNices(process.pid);
     const lowered = lowerWorkerPriority(${increment}, ${JSON.stringify(platform)}, false);
-    const stat = readFileSync('/proc/thread-self/stat', 'utf8');
-    const self = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[16]);
     const tid = Number(readlinkSync('/proc/thread-self').split('/').pop());
-    const others = [];
-    for (const t of (await import('node:fs')).readdirSync('/proc/self/task')) {
-      if (Number(t) === tid) continue;
-      const s = readFileSync('/proc/self/task/' + t + '/stat', 'utf8');
-      others.push(Number(s.slice(s.lastIndexOf(')') + 2).split(' ')[16]));
-    }
+    const self = threadNice(process.pid, tid);
+    const others = readdirSync('/proc/self/task').map(Number).filter((t) => t !== tid)
+      .map((t) => threadNice(process.pid, t));
     console.log(JSON.stringify({ lowered, before, self, others }));
   `;
   const result = spawnSync(process.execPath, ['--import', 'tsx', '--input-type=module', '-e',
@@ -59,9 +50,9 @@ test('a worker lowers its own thread only; the main thread and other systems are
   assert.equal([elsewhere.lowered, elsewhere.self], [false, base],
     'elsewhere setpriority would renice the whole process');
   assert.is(callAsWorker(0, 'linux').lowered, false);
-  const mainNice = niceOf(process.pid, process.pid);
+  const mainNice = threadNice(process.pid, process.pid);
   assert.is(lowerWorkerPriority(7), false, 'not on the main thread');
-  assert.is(niceOf(process.pid, process.pid), mainNice);
+  assert.is(threadNice(process.pid, process.pid), mainNice);
 });
 
 test('ORDERFLOW_WORKER_NICE: 10 by default, 0 to 19, refused otherwise', () => {
@@ -80,13 +71,13 @@ test('a running service: its shards and views worker below its main thread', asy
     '--shards', '2']);
   try {
     const pid = service.child.pid!;
-    const mainNice = niceOf(pid, pid);
+    const mainNice = threadNice(pid, pid);
     const reniced = () => readdirSync(`/proc/${pid}/task`).map(Number)
-      .filter((tid) => niceOf(pid, tid) === Math.min(19, mainNice + 10));
+      .filter((tid) => threadNice(pid, tid) === Math.min(19, mainNice + 10));
     // Two shards and the views worker, once each has started.
     await eventually(() => reniced().length === 3,
       { timeoutMs: 30_000, message: 'three worker threads reniced by 10' });
-    assert.is(niceOf(pid, pid), mainNice);
+    assert.is(threadNice(pid, pid), mainNice);
   } finally {
     service.child.kill('SIGTERM');
     await service.exited;
