@@ -81,6 +81,7 @@ export class PairSimulator {
   private levelNotionalUsd = 0;
   private meanNotionalUsd = 0;
   private nowMs: number;
+  private advancedMs: number;
   private nextTradeMs: number;
   private nextBookMs: number;
   private nextCtxMs: number;
@@ -100,6 +101,7 @@ export class PairSimulator {
       ['gap', 'transient', 'excitation']);
     this.rng = new Rng(hashInts(seed, market.stream, Math.floor(startMs / 1000)));
     this.nowMs = startMs;
+    this.advancedMs = startMs;
     // Starts where the warm-up's candles end: the average market's unlearned part at startMs.
     this.gap = unlearnedLog(seed, market, market.informedShare, startMs);
     nextJumpAfter(seed, market, startMs, this.jump);
@@ -113,13 +115,17 @@ export class PairSimulator {
     this.scheduleTrade();
   }
 
-  /** The market time the simulator has reached (its events up to here are out). */
+  /**
+   * The market time the simulator has reached (its events up to here are out): the furthest
+   * advance, not its last event, so a quiet pair is not forever behind its pacer.
+   */
   get reachedMs(): number {
-    return this.nowMs;
+    return this.advancedMs;
   }
 
   /** Emits, in time order, every event with a timestamp up to and including tMs. */
   advanceTo(tMs: number, sink: (event: MarketEvent) => void): void {
+    if (tMs > this.advancedMs) this.advancedMs = tMs;
     for (;;) {
       const next = Math.min(this.nextTradeMs, this.nextBookMs, this.nextCtxMs);
       if (next > tMs) break;

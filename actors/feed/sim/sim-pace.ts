@@ -94,12 +94,16 @@ export class SimPace {
     let behind = false;
     for (const sim of this.active()) {
       if (sim.reachedMs >= targetMs) continue;
-      behind = true;
-      if (this.backlog(sim.market.symbol) > backlogMax) continue;
-      sim.advanceTo(Math.min(targetMs, sim.reachedMs + stepMs), this.emit);
+      if (this.backlog(sim.market.symbol) <= backlogMax) {
+        sim.advanceTo(Math.min(targetMs, sim.reachedMs + stepMs), this.emit);
+      }
+      if (sim.reachedMs < targetMs) behind = true;
     }
     this.o.onPaced?.(this.reachedMs());
-    // Behind: the next step in the next turn (after the drain); caught up: at the next tick.
+    // Still behind (a step's cap, a lane not drained): the next step in the next turn; caught
+    // up: at the next tick. A pair that stepped to the target is caught up, however little
+    // market time the turn itself took: at real speed every turn would otherwise find the
+    // clock a millisecond on and spin the shard's core.
     if (behind) this.immediate = setImmediate(this.step);
     else this.timer = setTimeout(this.step, this.o.tickMs);
   };
