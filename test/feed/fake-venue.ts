@@ -90,6 +90,16 @@ export function minuteOpenOffsetMs(nowMs = Date.now()): number {
   return 5_000 - (nowMs % 60_000);
 }
 
+/**
+ * Waits until the wall clock has `roomMs` left in its minute. A service's shards read the wall
+ * clock: a venue shifted to end now and started in a minute's last seconds has every recorded
+ * trade in the candles of a backfill round begun in the next minute, so no trade is handed on.
+ */
+export async function minuteWithRoom(roomMs: number): Promise<void> {
+  const leftMs = 60_000 - (Date.now() % 60_000);
+  if (leftMs < roomMs) await new Promise((resolve) => setTimeout(resolve, leftMs + 50));
+}
+
 export async function startFakeVenue(options: FakeVenueOptions = {}): Promise<FakeVenue> {
   const frameIntervalMs = options.frameIntervalMs ?? 2;
   const nowMs = () => options.clock?.nowMs() ?? Date.now();

@@ -2,7 +2,11 @@
 
 export async function eventually<T>(
   probe: () => T | Promise<T>,
-  options: { timeoutMs?: number; intervalMs?: number; message?: string } = {},
+  options: {
+    timeoutMs?: number; intervalMs?: number;
+    /** What was awaited; a function is asked at the timeout (it can name what is missing). */
+    message?: string | (() => string);
+  } = {},
 ): Promise<NonNullable<T>> {
   const timeoutMs = options.timeoutMs ?? 5_000;
   const intervalMs = options.intervalMs ?? 20;
@@ -17,7 +21,8 @@ export async function eventually<T>(
     }
     if (Date.now() > deadline) {
       const why = lastError instanceof Error ? `: ${lastError.message}` : '';
-      throw new Error(`${options.message ?? 'condition not met'} within ${timeoutMs} ms${why}`);
+      const what = typeof options.message === 'function' ? options.message() : options.message;
+      throw new Error(`${what ?? 'condition not met'} within ${timeoutMs} ms${why}`);
     }
     await new Promise((resolve) => setTimeout(resolve, intervalMs));
   }
