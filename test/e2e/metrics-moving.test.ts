@@ -11,7 +11,7 @@ import { silentLogger } from '../../core/logger.js';
 import { startService, type Service } from '../../bin/service.js';
 import { eventually, tempDir } from '../helpers/eventually.js';
 import { sampleValue } from '../helpers/exposition.js';
-import { minuteWithRoom, startFakeVenue, type FakeVenue } from '../feed/fake-venue.js';
+import { startFakeVenue, type FakeVenue } from '../feed/fake-venue.js';
 
 const test = suite('metrics move');
 let venue: FakeVenue | undefined;
@@ -27,9 +27,9 @@ test.before(async () => {
   const dir = await tempDir();
   dataDir = join(dir, 'data');
   mkdirSync(dataDir);
-  // Room for the service to start and fill BTC under load before the recording's minute ends.
-  await minuteWithRoom(20_000);
-  venue = await startFakeVenue({ frameIntervalMs: 20, shiftToNow: true });
+  // Frames stamped as sent: a recorded trade older than the backfill round's minute is in its
+  // candles and dropped, so trades stamped with the recording's times could all be dropped.
+  venue = await startFakeVenue({ frameIntervalMs: 20, shiftToNow: true, stampAtSend: true });
   service = await startService(resolveConfig({
     port: 0, dataDir: join(dir, 'data'), shards: 1, logLevel: 'silent', limitsEnabled: false,
     feed: 'live', homeWsUrl: venue.wsUrl, homeInfoUrl: venue.infoUrl, backfillHours: 1,

@@ -16,6 +16,12 @@ export interface FakeVenueOptions {
   /** Re-stamps the recording so its last frame is the venue's start (live-like times). */
   readonly shiftToNow?: boolean;
   /**
+   * Stamps each frame with the venue's clock as it is sent, as a live venue's trades and books
+   * are: never older than a backfill round begun before, so never in its candles. The history
+   * answers still derive from the recording (shifted by `shiftToNow`).
+   */
+  readonly stampAtSend?: boolean;
+  /**
    * The venue's clock for history answers (which candles exist yet) and for `shiftToNow`;
    * default the wall.
    */
@@ -90,16 +96,6 @@ export function minuteOpenOffsetMs(nowMs = Date.now()): number {
   return 5_000 - (nowMs % 60_000);
 }
 
-/**
- * Waits until the wall clock has `roomMs` left in its minute. A service's shards read the wall
- * clock: a venue shifted to end now and started in a minute's last seconds has every recorded
- * trade in the candles of a backfill round begun in the next minute, so no trade is handed on.
- */
-export async function minuteWithRoom(roomMs: number): Promise<void> {
-  const leftMs = 60_000 - (Date.now() % 60_000);
-  if (leftMs < roomMs) await new Promise((resolve) => setTimeout(resolve, leftMs + 50));
-}
-
 export async function startFakeVenue(options: FakeVenueOptions = {}): Promise<FakeVenue> {
   const frameIntervalMs = options.frameIntervalMs ?? 2;
   const nowMs = () => options.clock?.nowMs() ?? Date.now();
@@ -140,7 +136,9 @@ export async function startFakeVenue(options: FakeVenueOptions = {}): Promise<Fa
     client.timer = setInterval(() => {
       if (silent) return;
       if (client.cursor >= frames.length) return clearInterval(client.timer!);
-      const frame = frames[client.cursor++];
+      const recorded = frames[client.cursor++];
+      const frame = options.stampAtSend === true
+        ? recorded.replace(/"time":\d+/g, `"time":${nowMs()}`) : recorded;
       for (const coin of client.subscriptions.get(channelOf(frame)) ?? []) {
         send(client, coin === 'BTC' ? frame : frame.replaceAll('"coin":"BTC"', `"coin":"${coin}"`));
       }
