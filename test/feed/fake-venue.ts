@@ -138,7 +138,7 @@ export async function startFakeVenue(options: FakeVenueOptions = {}): Promise<Fa
       if (client.cursor >= frames.length) return clearInterval(client.timer!);
       const recorded = frames[client.cursor++];
       const frame = options.stampAtSend === true
-        ? recorded.replace(/"time":\d+/g, `"time":${nowMs()}`) : recorded;
+        ? restamped(recorded, () => nowMs()) : recorded;
       for (const coin of client.subscriptions.get(channelOf(frame)) ?? []) {
         send(client, coin === 'BTC' ? frame : frame.replaceAll('"coin":"BTC"', `"coin":"${coin}"`));
       }
@@ -231,6 +231,14 @@ function ctxFrame(coin: string): string {
   return JSON.stringify({ channel: 'activeAssetCtx', data: { coin, ctx } });
 }
 
+/** A frame's venue times: every "time" field (trades, books). */
+const timeField = /"time":(\d+)/g;
+
+/** `frame` with each "time" field set to `time` of its old value. */
+function restamped(frame: string, time: (ms: number) => number): string {
+  return frame.replace(timeField, (_, ms: string) => `"time":${time(Number(ms))}`);
+}
+
 /**
  * The recording re-stamped to end at `endMs` (every "time" field moves by the same amount), or
  * as recorded when null.
@@ -238,12 +246,11 @@ function ctxFrame(coin: string): string {
 function shifted(frames: string[], endMs: number | null): string[] {
   if (endMs === null) return frames;
   let lastMs = 0;
-  for (const f of frames) for (const m of f.matchAll(/"time":(\d+)/g)) {
+  for (const f of frames) for (const m of f.matchAll(timeField)) {
     lastMs = Math.max(lastMs, Number(m[1]));
   }
   const offsetMs = endMs - lastMs;
-  return frames.map((f) => f.replace(/"time":(\d+)/g, (_, t: string) =>
-    `"time":${Number(t) + offsetMs}`));
+  return frames.map((f) => restamped(f, (ms) => ms + offsetMs));
 }
 
 const INFO_FILES: Record<string, string> = {
