@@ -17,9 +17,9 @@ export interface ViewMeta {
    */
   etag?: string;
   /**
-   * The bytes were moved to this thread for this view alone (a transfer from the worker that
-   * made them): nothing else here holds them, so a store may release them once it replaces the
-   * view (http/snapshots.ts).
+   * The bytes were moved to this thread (a transfer from the worker that made them): nothing
+   * here holds their buffer but the views that came in the same message, so a store may release
+   * it once it replaced them all (http/snapshots.ts).
    */
   moved?: boolean;
 }

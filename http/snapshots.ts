@@ -3,6 +3,8 @@
 import { LRUCache } from 'lru-cache';
 import { httpBounds } from './bounds.js';
 import { strongEtag } from '../core/etag.js';
+import { ownedBytes } from '../core/owned-bytes.js';
+import { MovedBuffers } from './moved-buffers.js';
 import type { LazyViewSource, ViewMeta } from '../core/view-meta.js';
 
 export type { LazyView, LazyViewSource, ViewMeta } from '../core/view-meta.js';
@@ -17,7 +19,7 @@ export interface ViewEntry extends ViewMeta {
   cacheControl: string;
   /** cadenceMs as a header value. */
   cadenceHeader: string;
-  /** The bytes were moved here for this view alone and own their whole buffer (ViewMeta). */
+  /** The bytes were moved here; only the views of their message share their buffer (ViewMeta). */
   moved: boolean;
 }
 
@@ -58,6 +60,9 @@ function cadenceHeadersOf(cadenceMs: number): typeof cadenceHeaders {
   return cadenceHeaders;
 }
 
+const spansBuffer = (bytes: Buffer) =>
+  bytes.byteOffset === 0 && bytes.byteLength === bytes.buffer.byteLength;
+
 /** A view's entry as the store holds it: its bytes and the validators made from its meta. */
 export function entryOf(body: Uint8Array | Buffer, meta: ViewMeta): ViewEntry {
   const { cacheControl, cadenceHeader } = cadenceHeadersOf(meta.cadenceMs);
@@ -75,34 +80,27 @@ export function entryOf(body: Uint8Array | Buffer, meta: ViewMeta): ViewEntry {
     lastModified: httpDate(meta.updatedAtMs),
     cacheControl,
     cadenceHeader,
-    moved: meta.moved === true && buffer.byteOffset === 0 &&
-      buffer.byteLength === buffer.buffer.byteLength && buffer.buffer instanceof ArrayBuffer,
+    moved: meta.moved === true && buffer.buffer instanceof ArrayBuffer,
   };
-}
-
-/**
- * Detaches a replaced view's moved bytes: V8 counts a buffer that outlived a young-generation
- * collection as external memory of the old generation until the next full GC, so the views
- * passing through the main thread (megabytes a second) started a full GC every few seconds.
- * Detached, the count goes at once; the memory goes with the clone at the next scavenge.
- */
-function release(entry: ViewEntry, next: Buffer | undefined): void {
-  const { buffer } = entry.body;
-  if (!entry.moved || next?.buffer === buffer) return;
-  structuredClone(buffer, { transfer: [buffer as ArrayBuffer] });
 }
 
 export interface SnapshotStoreOptions {
   /**
-   * Release a replaced view's moved bytes (see release). Only where this store is their one
-   * holder: a scale-out ingest's publisher keeps the last bytes of each view to patch from.
+   * Release a replaced view's moved bytes: V8 counts a buffer that outlived a young-generation
+   * collection as external memory of the old generation until the next full GC, so the views
+   * passing through the main thread (megabytes a second) started a full GC every few seconds.
+   * Detached, the count goes at once; the memory goes with the clone at the next scavenge.
+   * Only where this store is their one holder: a scale-out ingest's publisher keeps the last
+   * bytes of each view to patch from, so there a view's moved bytes are copied to their own
+   * buffer, which does not keep the rest of their message alive.
    */
   readonly releaseMoved?: boolean;
 }
 
 export class SnapshotStore {
   private readonly entries = new Map<string, ViewEntry>();
-  private readonly releaseMoved: boolean;
+  /** The moved buffers under the views, when this store releases them (releaseMoved). */
+  private readonly moved: MovedBuffers | null;
   // Why lazy families: thousands of wallet views held as bytes with their validators would sit
   // on the main thread, rebuilt (and hashed) every refresh whether anyone asked or not.
   private readonly mounts: [prefix: string, source: LazyViewSource][] = [];
@@ -112,7 +110,7 @@ export class SnapshotStore {
   });
 
   constructor(options: SnapshotStoreOptions = {}) {
-    this.releaseMoved = options.releaseMoved === true;
+    this.moved = options.releaseMoved === true ? new MovedBuffers() : null;
   }
 
   /**
@@ -129,10 +127,31 @@ export class SnapshotStore {
       // A producer bug, not load: the listed universe is bounded well below this.
       throw new RangeError(`snapshot store full (${httpBounds.snapshotViewsMax} views)`);
     }
-    const entry = entryOf(body, meta);
+    let entry = entryOf(body, meta);
+    if (this.moved === null && entry.moved && !spansBuffer(entry.body)) {
+      entry = entryOf(ownedBytes(entry.body), entry);
+    }
     const previous = this.entries.get(name);
     this.entries.set(name, entry);
-    if (previous !== undefined && this.releaseMoved) release(previous, entry.body);
+    if (this.moved === null) return;
+    if (entry.moved) this.moved.hold(name, entry.body);
+    // The same buffer again (the same bytes put twice): still read, by the new entry.
+    if (previous?.moved && previous.body.buffer !== entry.body.buffer) {
+      this.release(name, previous.body);
+    }
+  }
+
+  /** `name` no longer reads `body`: its buffer goes once no view reads it (moved-buffers.ts). */
+  private release(name: string, body: Buffer): void {
+    const stay = this.moved!.drop(name, body);
+    if (stay.length === 0) return;
+    for (const other of stay) {
+      const entry = this.entries.get(other)!;
+      const own = entryOf(ownedBytes(entry.body), entry);
+      this.entries.set(other, own);
+      this.moved!.hold(other, own.body);
+    }
+    this.moved!.handOver(body.buffer as ArrayBuffer);
   }
 
   /**
@@ -154,17 +173,22 @@ export class SnapshotStore {
   delete(name: string): void {
     const previous = this.entries.get(name);
     this.entries.delete(name);
-    if (previous !== undefined && this.releaseMoved) release(previous, undefined);
+    if (previous?.moved && this.moved !== null) this.release(name, previous.body);
   }
 
-  /** Views put explicitly (lazy families are not counted: they hold no bytes). */
   /** Calls `visit` with each built view's name and meta (metrics read them at scrape time). */
   forEachView(visit: (name: string, meta: ViewMeta) => void): void {
     for (const [name, entry] of this.entries) visit(name, entry);
   }
 
+  /** Views put explicitly (lazy families are not counted: they hold no bytes). */
   get size(): number {
     return this.entries.size;
+  }
+
+  /** Moved buffers the views read (0 where the store does not release them). */
+  get movedBuffers(): number {
+    return this.moved?.size ?? 0;
   }
 
   private lazy(name: string): ViewEntry | undefined {

@@ -7,23 +7,37 @@
 // (heartbeat, setPairs, stop); what a shard sends before its port arrives waits for it
 // (shard-outbox.ts).
 import type { PairViews } from '../../core/messages.js';
+import { strongEtag } from '../../core/etag.js';
+import { packedBytes } from '../../core/owned-bytes.js';
+import { closedChunks } from '../views/splice-field.js';
+
+const deepView = 'deep-view';
 
 /**
- * The ArrayBuffers a publish may move instead of copying: each view's bytes that own their whole
- * buffer (TextEncoder's output does). A view that is a slice of a larger or shared buffer (a
- * Buffer from Node's pool) is copied as before: moving it would detach its neighbours.
+ * A publish's pairs with every view's bytes packed into one buffer, and that buffer to move: the
+ * main thread receives one ArrayBuffer a publish instead of one a view (its store releases it
+ * once no view over it is left, http/snapshots.ts). `closing` gives the bytes that close each
+ * pair's deep view (its smart money, splice-field.ts): they are written into the pack, and the
+ * deep view's ETag is of the closed bytes.
  */
-export function transferablesOf(pairs: readonly PairViews[]): ArrayBuffer[] {
-  const buffers: ArrayBuffer[] = [];
-  const seen = new Set<ArrayBufferLike>();
+export function movedPairs(pairs: readonly PairViews[],
+  closing?: (symbol: string) => Uint8Array): { pairs: PairViews[]; transfer: ArrayBuffer[] } {
+  const chunks: (Uint8Array | Uint8Array[])[] = [];
   for (const pair of pairs) {
     for (const kind in pair.views) {
-      const bytes = pair.views[kind];
-      const { buffer } = bytes;
-      if (!(buffer instanceof ArrayBuffer) || seen.has(buffer)) continue;
-      seen.add(buffer);
-      if (bytes.byteOffset === 0 && bytes.byteLength === buffer.byteLength) buffers.push(buffer);
+      const bytes = pair.views[kind]!;
+      chunks.push(kind === deepView && closing ? closedChunks(bytes, closing(pair.symbol)) : bytes);
     }
   }
-  return buffers;
+  if (chunks.length === 0) return { pairs: [...pairs], transfer: [] };
+  const { parts, buffer } = packedBytes(chunks);
+  let next = 0;
+  const moved = pairs.map((pair) => {
+    const views: Record<string, Uint8Array> = {};
+    for (const kind in pair.views) views[kind] = parts[next++]!;
+    const deep = views[deepView];
+    if (closing === undefined || deep === undefined) return { ...pair, views };
+    return { ...pair, views, etags: { ...pair.etags, [deepView]: strongEtag(deep) } };
+  });
+  return { pairs: moved, transfer: [buffer] };
 }

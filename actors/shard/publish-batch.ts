@@ -4,7 +4,7 @@
 // must not see every pair published and nothing held between the two messages.
 import type { PairOutbound, PairViews, WhalePrint } from '../../core/messages.js';
 import type { HistoryPoint } from '../../core/history-point.js';
-import { transferablesOf } from './handover.js';
+import { movedPairs } from './handover.js';
 import { chunked, pastChunkItems, type PastQueue } from './past-queue.js';
 import {
   protocolTypes, type ShardHistory, type ShardPairStates, type ShardPastHeld, type ShardPublish,
@@ -29,6 +29,8 @@ export interface BatchSender {
   readonly attached: boolean;
   readonly past: PastQueue;
   readonly droppedEvents: () => number;
+  /** The bytes that close a pair's deep view (its smart money, splice-field.ts). */
+  readonly closeDeepView?: (symbol: string) => Uint8Array;
 }
 
 export interface Outgoing {
@@ -46,9 +48,10 @@ export function batchMessages(b: PublishBatch, s: BatchSender): Outgoing[] {
       generation: s.generation, left: s.past.size }, transfer: [] });
   }
   if (b.pairs.length > 0 || b.whalePrints.length > 0 || (!hold && b.outbound.length > 0)) {
-    // Moved, not copied: these bytes are not read here again once sent.
-    out.push({ message: publishMessage(s, b.pairs, b.whalePrints, hold ? [] : b.outbound),
-      transfer: transferablesOf(b.pairs) });
+    // Moved in one buffer: these bytes are not read here again once sent.
+    const { pairs, transfer } = movedPairs(b.pairs, s.closeDeepView);
+    out.push({ message: publishMessage(s, pairs, b.whalePrints, hold ? [] : b.outbound),
+      transfer });
   }
   if (hold) {
     // Bounded: a main thread that stopped pulling gets it all, after the views, as before

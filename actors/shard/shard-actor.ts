@@ -4,7 +4,7 @@
 import { isMainThread, parentPort, type MessagePort } from 'node:worker_threads';
 import { createLogger, type Logger } from '../../core/logger.js';
 import { systemClock } from '../../core/clock.js';
-import type { AssetCtx, PairViews } from '../../core/messages.js';
+import type { AssetCtx } from '../../core/messages.js';
 import { pairActorName, pairTopics } from '../topics.js';
 import { createPairFeed, type PairFeed } from '../feed/pair-feed.js';
 import type { IngestSink } from '../feed/feed-types.js';
@@ -21,10 +21,13 @@ import {
   type ProtocolHandlers, type SmartMoneySplits,
 } from './protocol.js';
 import { ShardOutbox } from './shard-outbox.js';
-import { withSmartMoney } from '../views/splice-field.js';
+import { closingMember } from '../views/splice-field.js';
 import { emptySmartMoneyJson } from '../positioning/pair-positioning.js';
 import PairActor from './pair-actor.js';
 import { lowerWorkerPriority } from '../../core/thread-priority.js';
+
+/** The deep view's close until the main thread sent the pair's split: every category zero. */
+const emptySmartMoneyClosing = closingMember('smartMoney', emptySmartMoneyJson);
 
 interface ActorRef {
   send(topic: string, ...args: unknown[]): Promise<void>;
@@ -111,8 +114,13 @@ export default class ShardActor {
   private readonly past = new PastQueue();
   /** The universe's context of each pair as it was assigned (live backfill; pair-engine.ts). */
   private readonly contexts = new Map<string, AssetCtx>();
-  /** Each pair's `smartMoney` JSON from the main thread; its deep view is closed with it here. */
-  private readonly smartMoney = new Map<string, string>();
+  /**
+   * What closes each pair's deep view: its `smartMoney` JSON from the main thread, encoded once
+   * per refresh (splice-field.ts); the deep view is closed with it as the publish is packed.
+   */
+  private readonly smartMoney = new Map<string, Uint8Array>();
+  private readonly closeDeepView = (symbol: string) =>
+    this.smartMoney.get(symbol) ?? emptySmartMoneyClosing;
   /** Pair states are saved every this often (0: never, but at a graceful stop). */
   private saveEveryMs = 0;
   /** Pairs added so far: where the next one's saves fall in the period. */
@@ -202,13 +210,8 @@ export default class ShardActor {
    */
   private setSmartMoney(message: SmartMoneySplits): void {
     for (const [symbol, json] of Object.entries(message.bySymbol)) {
-      if (this.pairs.has(symbol)) this.smartMoney.set(symbol, json);
+      if (this.pairs.has(symbol)) this.smartMoney.set(symbol, closingMember('smartMoney', json));
     }
-  }
-
-  /** The deep view closed with the pair's split: the empty one until the main thread sent it. */
-  private closeDeepView(views: PairViews): PairViews {
-    return withSmartMoney(views, this.smartMoney.get(views.symbol) ?? emptySmartMoneyJson);
   }
 
   /** Heartbeat: proves the worker's event loop turns, and reports counters. */
@@ -451,7 +454,7 @@ export default class ShardActor {
           out = (await slot.ref.sendAndReceive(pairTopics.publish, nowMs)) as PairPublish | null;
         }
         if (out) {
-          batch.pairs.push(this.closeDeepView(out.views));
+          batch.pairs.push(out.views);
           batch.whalePrints.push(...out.whalePrints);
           batch.outbound.push(...out.outbound);
           if (out.history !== undefined) for (const point of out.history) batch.history.push(point);
@@ -487,7 +490,7 @@ export default class ShardActor {
   private sendBatch(b: PublishBatch): void {
     const messages = batchMessages(b, { shardId: this.params.shardId,
       generation: this.params.generation, attached: this.outbox.attached, past: this.past,
-      droppedEvents: () => this.droppedEvents() });
+      droppedEvents: () => this.droppedEvents(), closeDeepView: this.closeDeepView });
     for (const { message, transfer } of messages) this.outbox.send(message, transfer);
   }
 

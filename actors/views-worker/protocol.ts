@@ -147,7 +147,7 @@ export interface FinishedView {
   readonly version?: number;
 }
 
-/** Views whose bytes changed, in the order they were built. */
+/** Views whose bytes changed, in the order they were built, their bytes in one moved buffer. */
 export interface ViewsPut {
   readonly type: typeof viewsTypes.put;
   readonly views: readonly FinishedView[];

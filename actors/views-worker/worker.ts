@@ -4,6 +4,7 @@
 // thread only swaps them into its store.
 import { parentPort, workerData, type MessagePort } from 'node:worker_threads';
 import { strongEtag } from '../../core/etag.js';
+import { packedBytes } from '../../core/owned-bytes.js';
 import { createLogger } from '../../core/logger.js';
 import { lowerWorkerPriority } from '../../core/thread-priority.js';
 import { dispatchFrame, postFrame, type ProtocolHandlers } from '../shard/protocol.js';
@@ -16,7 +17,7 @@ import {
   viewsTypes, type FinishedView, type MainToViews, type ViewsWorkerParams,
 } from './protocol.js';
 
-/** Collects what the views put; `flush` posts it in one message, the buffers moved. */
+/** Collects what the views put; `flush` posts it in one message, their bytes in one buffer. */
 class PostingSink implements ViewSink {
   private readonly known = new Map<string, { etag: string; version: number }>();
   private pending: FinishedView[] = [];
@@ -25,8 +26,8 @@ class PostingSink implements ViewSink {
     cadenceMs: number; etag?: string }): void {
     const etag = meta.etag ?? strongEtag(body);
     this.known.set(name, { etag, version: meta.version });
-    // A copy of its own to move: the views keep `body` to compare the next build with.
-    this.pending.push({ name, body: new Uint8Array(body), etag, updatedAtMs: meta.updatedAtMs,
+    // Copied at the flush: the views keep `body` to compare the next build with.
+    this.pending.push({ name, body, etag, updatedAtMs: meta.updatedAtMs,
       cadenceMs: meta.cadenceMs });
   }
 
@@ -41,10 +42,10 @@ class PostingSink implements ViewSink {
 
   flush(port: MessagePort): void {
     if (this.pending.length === 0) return;
-    const views = this.pending;
+    const { parts, buffer } = packedBytes(this.pending.map((view) => view.body));
+    const views = this.pending.map((view, i) => ({ ...view, body: parts[i]! }));
     this.pending = [];
-    const buffers = views.map((view) => view.body.buffer as ArrayBuffer);
-    postFrame(port, { type: viewsTypes.put, views }, buffers);
+    postFrame(port, { type: viewsTypes.put, views }, [buffer]);
   }
 }
 

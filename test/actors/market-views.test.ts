@@ -8,7 +8,8 @@ import { readFileSync } from 'node:fs';
 import { createPairEngine } from '../../actors/shard/pair-engine.js';
 import { importWsRaw, type ImportReport } from '../../actors/feed/import/hl-ws-raw.js';
 import { MarketViews } from '../../actors/runtime/market-views.js';
-import { withSmartMoney } from '../../actors/views/splice-field.js';
+import { closingMember } from '../../actors/views/splice-field.js';
+import { movedPairs } from '../../actors/shard/handover.js';
 import { resolveConfig } from '../../core/config.js';
 import { ManualClock } from '../../core/clock.js';
 import { strongEtag } from '../../core/etag.js';
@@ -45,8 +46,10 @@ function btcPublishes(smartMoneyJson = '{"longPct":60}'): PairViews[] {
     for (const event of part) engine.onEvent(event);
     const published = engine.publish(T0);
     assert.ok(published, 'the engine publishes after events');
-    // postMessage's structured clone: what arrives on the main thread.
-    out.push(structuredClone(withSmartMoney(published!.views, smartMoneyJson)));
+    // Packed as a shard sends it, and moved: what arrives on the main thread.
+    const { pairs, transfer } = movedPairs([published!.views],
+      () => closingMember('smartMoney', smartMoneyJson));
+    out.push(structuredClone(pairs[0]!, { transfer }));
   }
   return out;
 }

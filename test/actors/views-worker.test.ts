@@ -151,6 +151,10 @@ test('the worker\'s views are the main thread\'s bytes, ETags and versions', asy
       assert.is(served.cadenceMs, entry.cadenceMs, `${name} cadenceMs`);
     }
     assert.ok(want.get('screener')!.version > 1, 'the screener changed over the rounds');
+    // Each message moved its views in one buffer: far fewer buffers than views are held.
+    const buffers = new Set([...got.values()].map((entry) => entry.body.buffer));
+    assert.ok(buffers.size * 4 < got.size, `${buffers.size} buffers for ${got.size} views`);
+    assert.is(store.movedBuffers, buffers.size);
     assert.equal(remote.views.screenerRows, local.views.screenerRows);
     assert.is(remote.views.unpublishedCount(), 0);
     assert.is(local.views.unpublishedCount(), 0);
