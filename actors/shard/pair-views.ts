@@ -51,7 +51,7 @@ const deepIntervalIndex = CVD_INTERVALS.indexOf('5m');
 const jsonOf = (x: number | null) => (x === null ? 'null' : jsonNumber(x));
 
 /**
- * The deep view, closed by the main thread with `"smartMoney":{...}}` (see spliceSmartMoney):
+ * The deep view, closed by its shard with `"smartMoney":{...}}` (splice-field.ts):
  * symbol, price, cvd, the 5m CVD history as `{time, cvd, delta}` points, then the rest.
  */
 function encodeDeepView(symbol: string, s: PairAnalyticsSnapshot, addresses: WhaleAddresses,
