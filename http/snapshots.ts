@@ -3,7 +3,7 @@
 import { LRUCache } from 'lru-cache';
 import { httpBounds } from './bounds.js';
 import { strongEtag } from '../core/etag.js';
-import { ownedBytes } from '../core/owned-bytes.js';
+import { ownedBytes, packedBytes } from '../core/owned-bytes.js';
 import { MovedBuffers } from './moved-buffers.js';
 import type { LazyViewSource, ViewMeta } from '../core/view-meta.js';
 
@@ -143,15 +143,19 @@ export class SnapshotStore {
 
   /** `name` no longer reads `body`: its buffer goes once no view reads it (moved-buffers.ts). */
   private release(name: string, body: Buffer): void {
-    const stay = this.moved!.drop(name, body);
-    if (stay.length === 0) return;
-    for (const other of stay) {
-      const entry = this.entries.get(other)!;
-      const own = entryOf(ownedBytes(entry.body), entry);
-      this.entries.set(other, own);
-      this.moved!.hold(other, own.body);
+    const moved = this.moved!;
+    moved.drop(name, body);
+    for (let sparse = moved.sparse(); sparse !== undefined; sparse = moved.sparse()) {
+      // Copied together: one buffer for all of them, as they came.
+      const entries = sparse.names.map((other) => this.entries.get(other)!);
+      const { parts } = packedBytes(entries.map((entry) => entry.body));
+      sparse.names.forEach((other, i) => {
+        const own = entryOf(parts[i]!, entries[i]!);
+        this.entries.set(other, own);
+        moved.hold(other, own.body);
+      });
+      moved.handOver(sparse.buffer);
     }
-    this.moved!.handOver(body.buffer as ArrayBuffer);
   }
 
   /**

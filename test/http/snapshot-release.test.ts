@@ -8,6 +8,7 @@ import * as assert from 'uvu/assert';
 import { SnapshotStore } from '../../http/snapshots.js';
 import type { ViewMeta } from '../../core/view-meta.js';
 import { packedBytes } from '../../core/owned-bytes.js';
+import { keptMessages } from '../../http/moved-buffers.js';
 
 const test = suite('snapshot release');
 
@@ -78,25 +79,47 @@ test('views moved in one message share a buffer: it goes when the last is replac
   assert.is(store.movedBuffers, 1);
 });
 
-test('views left holding under half of their buffer get bytes of their own', () => {
+test('views left reading under half of an old buffer move to one of their own', () => {
   const store = new SnapshotStore({ releaseMoved: true });
-  const first = message(['{"quiet":1}', '{"busy":1}', '{"busy":2}', '{"busy":3}']);
-  const names = ['quiet', 'busy1', 'busy2', 'busy3'];
+  const first = message(['{"quiet":1}', '{"quiet":2}', '{"busy":1}', '{"busy":2}',
+    '{"busy":3}', '{"busy":4}']);
+  const names = ['quiet1', 'quiet2', 'busy1', 'busy2', 'busy3', 'busy4'];
   first.parts.forEach((part, i) => store.put(names[i]!, part, { ...meta(1), etag: `"${i}"` }));
-  const before = store.get('quiet')!;
-  store.put('busy1', bytes('{"busy":4}'), meta(2));
-  store.put('busy2', bytes('{"busy":5}'), meta(2));
-  assert.is(first.buffer.byteLength, 41, 'two views still read half of it');
-  store.put('busy3', bytes('{"busy":6}'), meta(2));
-  assert.is(first.buffer.byteLength, 0, 'the quiet view alone no longer keeps it');
-  const after = store.get('quiet')!;
-  assert.is(after.body.toString(), '{"quiet":1}');
-  assert.is(after.body.byteLength, after.body.buffer.byteLength, 'its own buffer');
-  assert.equal([after.etag, after.version, after.lastModified, after.moved],
+  const before = store.get('quiet1')!;
+  // Later messages: the busy views each cadence, and another view that comes and goes.
+  const cadence = (n: number) => {
+    const next = message(['{"busy":5}', '{"busy":6}', '{"busy":7}', '{"busy":8}']);
+    next.parts.forEach((part, i) => store.put(names[i + 2]!, part, meta(n)));
+  };
+  cadence(2);
+  assert.is(first.buffer.byteLength, 62, 'the quiet views keep it: it is young');
+  for (let n = 3; n < keptMessages; n++) cadence(n);
+  assert.is(first.buffer.byteLength, 62, 'still');
+  cadence(keptMessages);
+  assert.is(first.buffer.byteLength, 0, 'old and read under half: its views moved out');
+  const [quiet1, quiet2] = [store.get('quiet1')!, store.get('quiet2')!];
+  assert.equal([quiet1.body.toString(), quiet2.body.toString()], ['{"quiet":1}', '{"quiet":2}']);
+  assert.is(quiet1.body.buffer, quiet2.body.buffer, 'one buffer for both');
+  assert.is(quiet1.body.buffer.byteLength, 22, 'of exactly their bytes');
+  assert.equal([quiet1.etag, quiet1.version, quiet1.lastModified, quiet1.moved],
     [before.etag, before.version, before.lastModified, true]);
-  assert.is(store.movedBuffers, 4);
-  store.put('quiet', bytes('{"quiet":2}'), meta(2));
-  assert.is(after.body.byteLength, 0, 'its own bytes are released in turn');
+  assert.is(store.movedBuffers, 2, 'the quiet views\' and the last cadence\'s');
+  store.put('quiet1', bytes('{"quiet":3}'), meta(2));
+  assert.is(quiet2.body.byteLength, 11, 'half of it is still read');
+  store.put('quiet2', bytes('{"quiet":4}'), meta(2));
+  assert.is(quiet2.body.byteLength, 0, 'and released in turn');
+});
+
+test('an old buffer still read over half stays, and is looked at again later', () => {
+  const store = new SnapshotStore({ releaseMoved: true });
+  const first = message(['{"kept":"most of it"}', '{"b":1}']);
+  store.put('kept', first.parts[0]!, meta(1));
+  store.put('b', first.parts[1]!, meta(1));
+  for (let n = 2; n <= keptMessages * 3; n++) {
+    store.put('b', message(['{"b":2}']).parts[0]!, meta(n));
+  }
+  assert.is(store.get('kept')!.body.buffer, first.buffer, 'read over half: not copied');
+  assert.is(store.movedBuffers, 2);
 });
 
 test('a store that is not the one holder never releases', () => {
