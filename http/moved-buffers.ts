@@ -9,7 +9,7 @@
 export const keptMessages = 32;
 
 /** Detaches a buffer nothing reads any more (see SnapshotStore's release). */
-export function detach(buffer: ArrayBuffer): void {
+function detach(buffer: ArrayBuffer): void {
   structuredClone(buffer, { transfer: [buffer] });
 }
 

@@ -60,9 +60,6 @@ function cadenceHeadersOf(cadenceMs: number): typeof cadenceHeaders {
   return cadenceHeaders;
 }
 
-const spansBuffer = (bytes: Buffer) =>
-  bytes.byteOffset === 0 && bytes.byteLength === bytes.buffer.byteLength;
-
 /** A view's entry as the store holds it: its bytes and the validators made from its meta. */
 export function entryOf(body: Uint8Array | Buffer, meta: ViewMeta): ViewEntry {
   const { cacheControl, cadenceHeader } = cadenceHeadersOf(meta.cadenceMs);
@@ -127,10 +124,9 @@ export class SnapshotStore {
       // A producer bug, not load: the listed universe is bounded well below this.
       throw new RangeError(`snapshot store full (${httpBounds.snapshotViewsMax} views)`);
     }
-    let entry = entryOf(body, meta);
-    if (this.moved === null && entry.moved && !spansBuffer(entry.body)) {
-      entry = entryOf(ownedBytes(entry.body), entry);
-    }
+    // Not releasing: moved bytes are copied out of their message's buffer (see releaseMoved).
+    const entry = entryOf(this.moved === null && meta.moved === true ? ownedBytes(body) : body,
+      meta);
     const previous = this.entries.get(name);
     this.entries.set(name, entry);
     if (this.moved === null) return;
